@@ -1,0 +1,122 @@
+//! Turning the user's inputs (`.c`, `.bc`, `.ll`) into one linked bitcode module with
+//! clang-14 and llvm-link-14, and reading it with `llvm-ir`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The flags every C file is compiled with for analysis.
+pub const ANALYSIS_CFLAGS: &[&str] = &[
+    "-c",
+    "-emit-llvm",
+    "-g",
+    "-O0",
+    "-Xclang",
+    "-disable-O0-optnone",
+    "-fno-discard-value-names",
+];
+
+/// An error turning inputs into a program: one line naming the file and the problem.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct IrError(pub String);
+
+/// How to compile C inputs.
+#[derive(Clone, Debug, Default)]
+pub struct CompileOptions {
+    /// Extra flags for clang (`-I`, `-D`, ...).
+    pub cflags: Vec<String>,
+    /// Directories searched for headers before the user's `-I`s (augur's runtime headers).
+    pub include_dirs: Vec<PathBuf>,
+}
+
+/// The name of a tool from LLVM 14, overridable through an environment variable.
+fn tool(env: &str, default: &str) -> String {
+    std::env::var(env).unwrap_or_else(|_| default.to_string())
+}
+
+fn run(cmd: &mut Command, what: &str) -> Result<(), IrError> {
+    let out = cmd
+        .output()
+        .map_err(|e| IrError(format!("cannot run {what}: {e} (is LLVM 14 installed?)")))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first = stderr
+        .lines()
+        .find(|l| l.contains("error"))
+        .or_else(|| stderr.lines().next())
+        .unwrap_or("failed");
+    Err(IrError(first.trim().to_string()))
+}
+
+/// Compile one C file to bitcode at `out`.
+pub fn compile_c(src: &Path, out: &Path, opts: &CompileOptions) -> Result<(), IrError> {
+    let mut cmd = Command::new(tool("AUGUR_CLANG", "clang-14"));
+    cmd.args(ANALYSIS_CFLAGS);
+    for d in &opts.include_dirs {
+        cmd.arg("-I").arg(d);
+    }
+    cmd.args(&opts.cflags).arg(src).arg("-o").arg(out);
+    run(&mut cmd, "clang-14")
+        .map_err(|e| IrError(format!("{}: does not compile: {}", src.display(), e.0)))
+}
+
+/// Compile every input that is C, then link all of them (plus `extra` bitcode such as the
+/// libc models) into `workdir/linked.bc`. Returns that path.
+pub fn build_bitcode(
+    inputs: &[PathBuf],
+    extra: &[PathBuf],
+    opts: &CompileOptions,
+    workdir: &Path,
+) -> Result<PathBuf, IrError> {
+    let mut parts = Vec::new();
+    for (i, input) in inputs.iter().enumerate() {
+        if !input.exists() {
+            return Err(IrError(format!("{}: no such file", input.display())));
+        }
+        match input.extension().and_then(|e| e.to_str()) {
+            Some("c") => {
+                let out = workdir.join(format!("input{i}.bc"));
+                compile_c(input, &out, opts)?;
+                parts.push(out);
+            }
+            Some("bc") | Some("ll") => parts.push(input.clone()),
+            _ => {
+                return Err(IrError(format!(
+                    "{}: not a C (.c) or LLVM (.bc, .ll) file",
+                    input.display()
+                )))
+            }
+        }
+    }
+    let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+    let link_err = |e: IrError| IrError(format!("{}: cannot link: {}", names.join(", "), e.0));
+    let user = workdir.join("user.bc");
+    let mut cmd = Command::new(tool("AUGUR_LLVM_LINK", "llvm-link-14"));
+    cmd.args(&parts).arg("-o").arg(&user);
+    run(&mut cmd, "llvm-link-14").map_err(link_err)?;
+    if extra.is_empty() {
+        return Ok(user);
+    }
+    // Models only fill in what the program uses and does not define itself.
+    let linked = workdir.join("linked.bc");
+    let mut cmd = Command::new(tool("AUGUR_LLVM_LINK", "llvm-link-14"));
+    cmd.arg(&user)
+        .arg("--only-needed")
+        .args(extra)
+        .arg("-o")
+        .arg(&linked);
+    run(&mut cmd, "llvm-link-14").map_err(link_err)?;
+    Ok(linked)
+}
+
+/// Read a bitcode or textual IR file with `llvm-ir`.
+pub fn read_module(path: &Path) -> Result<llvm_ir::Module, IrError> {
+    let res = if path.extension().and_then(|e| e.to_str()) == Some("ll") {
+        llvm_ir::Module::from_ir_path(path)
+    } else {
+        llvm_ir::Module::from_bc_path(path)
+    };
+    res.map_err(|e| IrError(format!("{}: not valid LLVM 14 IR: {e}", path.display())))
+}
