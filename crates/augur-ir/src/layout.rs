@@ -70,7 +70,10 @@ impl<'m> Layout<'m> {
             align,
         };
         Ok(match ty.as_ref() {
-            Type::VoidType => scalar(Ty::Void, 0, 1),
+            // Metadata, labels and tokens only appear as parameters of intrinsics augur drops.
+            Type::VoidType | Type::MetadataType | Type::LabelType | Type::TokenType => {
+                scalar(Ty::Void, 0, 1)
+            }
             Type::IntegerType { bits } => {
                 let bits = *bits;
                 if bits == 0 || bits > 128 {

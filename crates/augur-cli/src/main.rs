@@ -1,0 +1,52 @@
+//! The `augur` command: parses options (clap) and hands the work to the library crates.
+
+mod outdir;
+mod progress;
+mod run;
+mod seed;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// augur: a symbolic-execution workbench for C programs.
+#[derive(Parser)]
+#[command(name = "augur", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Explore every path of a program: one test per path, every error with its input.
+    Run(run::RunArgs),
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("AUGUR_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .without_time()
+        .init();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Run(args) => run::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("augur: error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

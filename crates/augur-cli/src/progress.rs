@@ -1,0 +1,48 @@
+//! The progress bar shown while a run explores (only on a terminal).
+
+use augur_engine::Executor;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+
+/// A spinner line with paths, tests, errors, coverage and time.
+pub struct Progress(Option<ProgressBar>);
+
+impl Progress {
+    /// A progress display on stderr when it is a terminal, else nothing.
+    pub fn new() -> Self {
+        if !std::io::stderr().is_terminal() {
+            return Progress(None);
+        }
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+                .expect("valid template"),
+        );
+        Progress(Some(bar))
+    }
+
+    /// Refresh from the executor's counters.
+    pub fn update(&self, ex: &Executor) {
+        if let Some(bar) = &self.0 {
+            let s = &ex.stats;
+            let (cov, total) = ex.coverage.line_counts();
+            bar.set_message(format!(
+                "paths {} (+{} partial) | live {} | tests {} | errors {} | lines {cov}/{total} | instr {}",
+                s.paths_completed,
+                s.paths_partial,
+                ex.live_states(),
+                s.tests,
+                s.errors.len(),
+                s.instructions
+            ));
+            bar.tick();
+        }
+    }
+
+    /// Remove the bar.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}

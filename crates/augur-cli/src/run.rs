@@ -1,0 +1,190 @@
+//! `augur run`: explore a program's paths.
+
+use crate::{outdir, progress::Progress, seed};
+use augur_engine::memory::Byte;
+use augur_engine::output::{summary_json, write_summary, FileSink};
+use augur_engine::{Executor, ExternalPolicy, Options, SearchKind};
+use augur_ir::CompileOptions;
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Options of `augur run`.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Program sources: .c, .bc or .ll files (several are linked).
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Arguments passed to the program (after `--`).
+    #[arg(last = true)]
+    program_args: Vec<String>,
+    /// Output directory (default: a new augur-out-N, linked as augur-out-last).
+    #[arg(short = 'o', long = "output-dir")]
+    output_dir: Option<PathBuf>,
+    /// Extra flags for clang, e.g. "-I include -DDEBUG".
+    #[arg(long, allow_hyphen_values = true)]
+    cflags: Option<String>,
+    /// Function to start from; for a function other than main every argument is symbolic.
+    #[arg(long, default_value = "main")]
+    entry: String,
+    /// Bytes behind each pointer argument of a non-main entry.
+    #[arg(long, default_value_t = 16)]
+    ptr_size: u64,
+    /// Searchers, comma-separated and interleaved: dfs, bfs, random-path, covnew.
+    #[arg(long, default_value = "random-path,covnew")]
+    search: String,
+    /// Stop after this many seconds (everything found so far is written).
+    #[arg(long)]
+    max_time: Option<f64>,
+    /// Stop after this many instructions in total.
+    #[arg(long)]
+    max_instructions: Option<u64>,
+    /// Fork at most this many times in total.
+    #[arg(long)]
+    max_forks: Option<u64>,
+    /// Fork at most this many times on one path.
+    #[arg(long)]
+    max_depth: Option<u32>,
+    /// Memory limit in MiB: beyond it the deepest states are stopped.
+    #[arg(long)]
+    max_memory: Option<u64>,
+    /// Timeout of each solver query, in seconds.
+    #[arg(long, default_value_t = 10.0)]
+    solver_timeout: f64,
+    /// Seed of every random choice.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Follow the path of this test (JSON or .ktest) only, keeping symbolic values.
+    #[arg(long)]
+    seed_test: Option<PathBuf>,
+    /// Calls of external functions with no model: error, or havoc (a fresh symbolic result).
+    #[arg(long, default_value = "error", value_parser = ["error", "havoc"])]
+    externals: String,
+}
+
+fn positive(name: &str, v: f64) -> Result<Duration, String> {
+    if v.is_finite() && v > 0.0 {
+        Ok(Duration::from_secs_f64(v))
+    } else {
+        Err(format!(
+            "--{name} must be a positive number of seconds, not {v}"
+        ))
+    }
+}
+
+fn options(a: &RunArgs) -> Result<Options, String> {
+    let search = a
+        .search
+        .split(',')
+        .map(|s| {
+            SearchKind::parse(s.trim()).ok_or_else(|| {
+                format!("--search: unknown searcher `{s}` (dfs, bfs, random-path, covnew)")
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Options {
+        search,
+        max_time: a.max_time.map(|t| positive("max-time", t)).transpose()?,
+        max_instructions: a.max_instructions,
+        max_forks: a.max_forks,
+        max_depth: a.max_depth,
+        max_memory_mib: a.max_memory,
+        solver_timeout: Some(positive("solver-timeout", a.solver_timeout)?),
+        seed: a.seed,
+        externals: if a.externals == "havoc" {
+            ExternalPolicy::Havoc
+        } else {
+            ExternalPolicy::Error
+        },
+        ptr_size: a.ptr_size,
+        ..Options::default()
+    })
+}
+
+/// Run `augur run`.
+pub fn run(a: RunArgs) -> Result<(), String> {
+    let opts = options(&a)?;
+    let seed = a.seed_test.as_deref().map(seed::load).transpose()?;
+    let runtime = augur_env::runtime::runtime_dir()
+        .map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
+    let work =
+        tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let compile = CompileOptions {
+        cflags: a
+            .cflags
+            .as_deref()
+            .map(|f| f.split_whitespace().map(String::from).collect())
+            .unwrap_or_default(),
+        include_dirs: vec![runtime],
+    };
+    let bc = augur_ir::build_bitcode(&a.inputs, &[], &compile, work.path())
+        .map_err(|e| e.to_string())?;
+    let program = augur_ir::load_program(&bc).map_err(|e| e.to_string())?;
+    let entry = program
+        .func_named(&a.entry)
+        .filter(|f| program.func(*f).is_defined())
+        .ok_or_else(|| {
+            format!(
+                "{}: no function `{}` to start from",
+                a.inputs[0].display(),
+                a.entry
+            )
+        })?;
+
+    let out = outdir::prepare(a.output_dir.as_deref())?;
+    let prog_name = a.inputs[0]
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut argv: Vec<String> = vec![prog_name];
+    argv.extend(a.program_args.iter().cloned());
+    let sink = FileSink::new(&out, argv.clone()).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut ex = Executor::new(program, &augur_env::handlers(), opts, Box::new(sink));
+    let flag = ex.interrupt_flag();
+    let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
+
+    let mut st = ex.initial_state(seed);
+    let argv_bytes: Vec<Vec<Byte>> = argv
+        .iter()
+        .map(|s| s.bytes().map(Byte::C).collect())
+        .collect();
+    match augur_env::entry::call_entry(&mut ex, &mut st, entry, &argv_bytes) {
+        Ok(()) => ex.enqueue(st),
+        Err(outcome) => ex.finish(st, outcome),
+    }
+    let progress = Progress::new();
+    ex.run(&mut |ex| progress.update(ex));
+    progress.finish();
+    write_summary(&ex, &out)
+        .map_err(|e| format!("{}: cannot write summary: {e}", out.display()))?;
+    print_done(&ex, &out);
+    Ok(())
+}
+
+/// KLEE-style closing lines on stderr.
+fn print_done(ex: &Executor, out: &std::path::Path) {
+    let s = summary_json(ex);
+    eprintln!("augur: output directory is {}", out.display());
+    eprintln!("augur: done: total instructions = {}", s["instructions"]);
+    eprintln!(
+        "augur: done: completed paths = {}, partial paths = {}",
+        s["paths_completed"], s["paths_partial"]
+    );
+    eprintln!("augur: done: generated tests = {}", s["tests"]);
+    eprintln!(
+        "augur: done: lines covered = {}/{}",
+        s["coverage"]["lines_covered"], s["coverage"]["lines_total"]
+    );
+    eprintln!(
+        "augur: done: solver queries = {}, solver calls = {}, cache hits = {}, solver time = {:.2}s",
+        s["solver"]["queries"], s["solver"]["solver_calls"], s["solver"]["cache_hits"],
+        s["solver"]["time_s"].as_f64().unwrap_or(0.0)
+    );
+    for e in &ex.stats.errors {
+        eprintln!(
+            "augur: error: {} at {}:{}: {} (test{:06})",
+            e.kind, e.file, e.line, e.message, e.test
+        );
+    }
+    eprintln!("augur: done: time = {:.2}s", ex.stats.time_s);
+}

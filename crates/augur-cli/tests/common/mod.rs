@@ -1,0 +1,185 @@
+//! Shared helpers of the end-to-end tests: write a C program, run the `augur` binary on
+//! it, read back what it wrote.
+#![allow(dead_code)]
+
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What one `augur run` produced.
+pub struct Run {
+    /// Exit status of augur.
+    pub status: i32,
+    /// augur's stderr.
+    pub stderr: String,
+    /// summary.json.
+    pub summary: Json,
+    /// Every test, in order (test000001.json first).
+    pub tests: Vec<Json>,
+    /// The output directory.
+    pub out: PathBuf,
+    /// The C source written.
+    pub source: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+/// The augur binary under test.
+pub fn augur() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_augur"))
+}
+
+/// Write `src` as prog.c in a fresh directory and run `augur run` with `args` on it.
+pub fn run_c(src: &str, args: &[&str]) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("prog.c");
+    std::fs::write(&source, src).unwrap();
+    run_file(dir, source, args)
+}
+
+/// Run `augur run` on an existing source in `dir`.
+pub fn run_file(dir: tempfile::TempDir, source: PathBuf, args: &[&str]) -> Run {
+    let out = dir.path().join("out");
+    let mut cmd = augur();
+    cmd.arg("run").arg(&source).arg("-o").arg(&out);
+    // Program arguments after `--` must stay last.
+    let (opts, prog): (Vec<&str>, Vec<&str>) = match args.iter().position(|a| *a == "--") {
+        Some(i) => (args[..i].to_vec(), args[i..].to_vec()),
+        None => (args.to_vec(), vec![]),
+    };
+    cmd.args(opts).args(prog);
+    let o = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    let summary = std::fs::read(out.join("summary.json"))
+        .map(|b| serde_json::from_slice(&b).unwrap())
+        .unwrap_or(Json::Null);
+    Run {
+        status: o.status.code().unwrap_or(-1),
+        stderr,
+        summary,
+        tests: read_tests(&out),
+        out,
+        source,
+        _dir: dir,
+    }
+}
+
+/// All testNNNNNN.json files of a directory, in order.
+pub fn read_tests(out: &Path) -> Vec<Json> {
+    let mut names: Vec<PathBuf> = std::fs::read_dir(out)
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    names.retain(|p| {
+        let n = p.file_name().unwrap().to_string_lossy();
+        n.starts_with("test") && n.ends_with(".json")
+    });
+    names.sort();
+    names
+        .iter()
+        .map(|p| serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap())
+        .collect()
+}
+
+/// The 1-based line of the first line of `src` containing `marker`.
+pub fn line_of(src: &str, marker: &str) -> u64 {
+    src.lines()
+        .position(|l| l.contains(marker))
+        .expect("marker in source") as u64
+        + 1
+}
+
+impl Run {
+    /// Paths completed.
+    pub fn paths(&self) -> u64 {
+        self.summary["paths_completed"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("no summary; stderr: {}", self.stderr))
+    }
+
+    /// The tests ending in an error of `kind`.
+    pub fn errors(&self, kind: &str) -> Vec<&Json> {
+        self.tests
+            .iter()
+            .filter(|t| t["outcome"]["error"] == kind)
+            .collect()
+    }
+
+    /// The exit codes of the tests that exited.
+    pub fn exit_codes(&self) -> Vec<i64> {
+        let mut v: Vec<i64> = self
+            .tests
+            .iter()
+            .filter(|t| t["outcome"]["kind"] == "exit")
+            .map(|t| t["outcome"]["code"].as_i64().unwrap())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Bytes of object `name` in a test, as a little-endian integer.
+    pub fn int_of(test: &Json, name: &str) -> i64 {
+        let o = test["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["name"] == name)
+            .unwrap();
+        let bytes: Vec<u8> = o["bytes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b.as_u64().unwrap() as u8)
+            .collect();
+        let mut v: i64 = 0;
+        for (i, b) in bytes.iter().enumerate().take(8) {
+            v |= (*b as i64) << (8 * i);
+        }
+        if bytes.len() < 8 && bytes.len() > 0 && bytes[bytes.len() - 1] & 0x80 != 0 {
+            v -= 1i64 << (8 * bytes.len());
+        }
+        v
+    }
+
+    /// Every test, run again through the engine in seeded mode, reaches the same outcome.
+    pub fn assert_seeded_replay_agrees(&self) {
+        assert!(!self.tests.is_empty(), "no tests; stderr: {}", self.stderr);
+        let mut names: Vec<PathBuf> = std::fs::read_dir(&self.out)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| {
+                p.extension().is_some_and(|e| e == "json")
+                    && p.file_name().unwrap().to_string_lossy().starts_with("test")
+            })
+            .collect();
+        names.sort();
+        for (i, t) in names.iter().enumerate() {
+            let replay_dir = tempfile::tempdir().unwrap();
+            let o = augur()
+                .arg("run")
+                .arg(&self.source)
+                .arg("-o")
+                .arg(replay_dir.path())
+                .arg("--seed-test")
+                .arg(t)
+                .output()
+                .unwrap();
+            assert!(
+                o.status.success(),
+                "seeded replay failed: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let replayed = read_tests(replay_dir.path());
+            assert_eq!(replayed.len(), 1, "a seeded run follows exactly one path");
+            let mut want = self.tests[i]["outcome"].clone();
+            let mut got = replayed[0]["outcome"].clone();
+            // The message of a replayed error may name different addresses; kind and line must agree.
+            for o in [&mut want, &mut got] {
+                if let Some(m) = o.as_object_mut() {
+                    m.remove("message");
+                    m.remove("stack");
+                }
+            }
+            assert_eq!(got, want, "seeded replay of {} disagrees", t.display());
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! Every error kind, reported at its exact source line with a reproducing input.
+
+mod common;
+use common::*;
+
+/// Run `src`, expect exactly the errors `(kind, marker)` (line = line containing marker).
+fn expect_errors(src: &str, args: &[&str], expected: &[(&str, &str)]) -> Run {
+    let r = run_c(src, args);
+    let mut got: Vec<(String, u64)> = r.summary["errors"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no summary: {}", r.stderr))
+        .iter()
+        .map(|e| {
+            (
+                e["kind"].as_str().unwrap().to_string(),
+                e["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    got.sort();
+    let mut want: Vec<(String, u64)> = expected
+        .iter()
+        .map(|(k, m)| (k.to_string(), line_of(src, m)))
+        .collect();
+    want.sort();
+    assert_eq!(got, want, "stderr: {}", r.stderr);
+    for e in r.summary["errors"].as_array().unwrap() {
+        assert!(e["file"].as_str().unwrap().ends_with("prog.c"));
+    }
+    r
+}
+
+#[test]
+fn assertion_abort_and_reach_error() {
+    let src = r#"
+#include <assert.h>
+#include <stdlib.h>
+#include <augur.h>
+void reach_error(void);
+int main(void) {
+  int x; augur_make_symbolic(&x, sizeof x, "x");
+  if (x == 1) assert(x != 1); /* ASSERT */
+  if (x == 2) abort();        /* ABORT */
+  if (x == 3) reach_error();  /* REACH */
+  augur_assert(x != 4);       /* AUGUR_ASSERT */
+  return 0;
+}
+"#;
+    let r = expect_errors(
+        src,
+        &[],
+        &[
+            ("assertion", "ASSERT"),
+            ("abort", "ABORT"),
+            ("reach-error", "REACH"),
+            ("assertion", "AUGUR_ASSERT"),
+        ],
+    );
+    for (kind, want) in [("abort", 2), ("reach-error", 3)] {
+        let t = r.errors(kind)[0];
+        assert_eq!(Run::int_of(t, "x"), want);
+    }
+    let asserts: Vec<i64> = r
+        .errors("assertion")
+        .iter()
+        .map(|t| Run::int_of(t, "x"))
+        .collect();
+    assert!(asserts.contains(&1) && asserts.contains(&4));
+    r.assert_seeded_replay_agrees();
+}
+
+#[test]
+fn memory_errors() {
+    let src = r#"
+#include <stdlib.h>
+#include <augur.h>
+int g[4];
+int main(void) {
+  int x; augur_make_symbolic(&x, sizeof x, "x");
+  int local[3] = {0};
+  int *p = malloc(4 * sizeof(int));
+  int *null = 0;
+  if (x == 1) return *null;        /* NULL */
+  if (x == 2) return p[4];         /* HEAP_OOB */
+  if (x == 3) return local[x];     /* STACK_OOB */
+  if (x == 4) g[x] = 1;            /* GLOBAL_OOB */
+  if (x == 5) { free(p); return p[0]; } /* UAF */
+  if (x == 6) { free(p); free(p); }     /* DOUBLE */
+  if (x == 7) free(p + 1);              /* INVALID */
+  if (x == 8) free(local);              /* INVALID_STACK */
+  return 0;
+}
+"#;
+    let r = expect_errors(
+        src,
+        &[],
+        &[
+            ("null-dereference", "NULL"),
+            ("out-of-bounds", "HEAP_OOB"),
+            ("out-of-bounds", "STACK_OOB"),
+            ("out-of-bounds", "GLOBAL_OOB"),
+            ("use-after-free", "UAF"),
+            ("double-free", "DOUBLE"),
+            ("invalid-free", "INVALID"),
+            ("invalid-free", "INVALID_STACK"),
+        ],
+    );
+    r.assert_seeded_replay_agrees();
+}
+
+#[test]
+fn division_unreachable_function_pointer_external_assume() {
+    let src = r#"
+#include <augur.h>
+int ext(int);
+int main(void) {
+  int x; augur_make_symbolic(&x, sizeof x, "x");
+  int y; augur_make_symbolic(&y, sizeof y, "y");
+  if (x == 1) return 100 / y;           /* DIV */
+  if (x == 2) __builtin_unreachable();  /* UNREACH */
+  if (x == 3) { int (*f)(void) = (int (*)(void))(long)y; return f(); } /* FPTR */
+  if (x == 4) return ext(x);            /* EXT */
+  if (x == 5) augur_assume(y != y);     /* ASSUME */
+  return 0;
+}
+"#;
+    let r = expect_errors(
+        src,
+        &[],
+        &[
+            ("division-by-zero", "DIV"),
+            ("unreachable", "UNREACH"),
+            ("bad-function-pointer", "FPTR"),
+            ("unmodeled-external", "EXT"),
+            ("invalid-assume", "ASSUME"),
+        ],
+    );
+    let div = r.errors("division-by-zero")[0];
+    assert_eq!((Run::int_of(div, "x"), Run::int_of(div, "y")), (1, 0));
+    r.assert_seeded_replay_agrees();
+}
+
+#[test]
+fn externals_havoc_returns_symbolic_values() {
+    let src = r#"
+int ext(void);
+int main(void) { return ext() == 42 ? 1 : 0; }
+"#;
+    let r = run_c(src, &["--externals", "havoc"]);
+    assert_eq!(r.paths(), 2, "{}", r.stderr);
+    assert_eq!(r.exit_codes(), vec![0, 1]);
+}
+
+#[test]
+fn error_stack_names_the_call_chain() {
+    let src = r#"
+#include <augur.h>
+void inner(int *p) { *p = 1; } /* STORE */
+void outer(int *p) { inner(p); } /* CALL */
+int main(void) { outer(0); return 0; } /* MAIN */
+"#;
+    let r = expect_errors(src, &[], &[("null-dereference", "STORE")]);
+    let stack = r.errors("null-dereference")[0]["outcome"]["stack"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let fns: Vec<&str> = stack
+        .iter()
+        .map(|f| f["function"].as_str().unwrap())
+        .collect();
+    assert_eq!(fns, vec!["inner", "outer", "main"]);
+    assert_eq!(stack[1]["line"].as_u64().unwrap(), line_of(src, "CALL"));
+}

@@ -1,0 +1,165 @@
+//! C language features: recursion, function pointers, varargs, 128-bit integers, structs,
+//! switch, floating point, globals.
+
+mod common;
+use common::*;
+
+#[test]
+fn recursion() {
+    let src = r#"
+#include <augur.h>
+int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
+int main(void) {
+  int n; augur_make_symbolic(&n, sizeof n, "n");
+  augur_assume(n >= 0 && n <= 5);
+  return fact(n) == 120;
+}
+"#;
+    let r = run_c(src, &[]);
+    let wins: Vec<i64> = r
+        .tests
+        .iter()
+        .filter(|t| t["outcome"]["code"] == 1)
+        .map(|t| Run::int_of(t, "n"))
+        .collect();
+    assert_eq!(wins, vec![5], "{}", r.stderr);
+    r.assert_seeded_replay_agrees();
+}
+
+#[test]
+fn function_pointers_with_a_symbolic_choice() {
+    let src = r#"
+#include <augur.h>
+static int one(void) { return 1; }
+static int two(void) { return 2; }
+static int three(void) { return 3; }
+int (*table[3])(void) = {one, two, three};
+int main(void) {
+  unsigned k; augur_make_symbolic(&k, sizeof k, "k");
+  augur_assume(k < 3);
+  return table[k]();
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.exit_codes(), vec![1, 2, 3], "{}", r.stderr);
+    r.assert_seeded_replay_agrees();
+}
+
+#[test]
+fn varargs() {
+    let src = r#"
+#include <stdarg.h>
+#include <augur.h>
+long sum(int n, ...) {
+  va_list ap; va_start(ap, n);
+  long s = 0;
+  for (int i = 0; i < n; i++) s += va_arg(ap, int);
+  double d = va_arg(ap, double);
+  long big = va_arg(ap, long);
+  va_end(ap);
+  return s + (long)d + big;
+}
+int main(void) {
+  int x; augur_make_symbolic(&x, sizeof x, "x");
+  augur_assume(x > 0 && x < 100);
+  return sum(3, 1, 2, x, 2.5, 10L) == 25;
+}
+"#;
+    let r = run_c(src, &[]);
+    let wins: Vec<i64> = r
+        .tests
+        .iter()
+        .filter(|t| t["outcome"]["code"] == 1)
+        .map(|t| Run::int_of(t, "x"))
+        .collect();
+    assert_eq!(wins, vec![10], "{}", r.stderr);
+}
+
+#[test]
+fn int128_arithmetic() {
+    let src = r#"
+#include <augur.h>
+int main(void) {
+  unsigned long long a; augur_make_symbolic(&a, sizeof a, "a");
+  unsigned __int128 w = (unsigned __int128)a * 0x100000000ULL * 0x100000000ULL;
+  __int128 s = -(__int128)w / 3;
+  if ((w >> 64) == 12345 && s < 0) return 1;
+  return 0;
+}
+"#;
+    let r = run_c(src, &[]);
+    let win = r
+        .tests
+        .iter()
+        .find(|t| t["outcome"]["code"] == 1)
+        .unwrap_or_else(|| panic!("{}", r.stderr));
+    assert_eq!(Run::int_of(win, "a"), 12345);
+    r.assert_seeded_replay_agrees();
+}
+
+#[test]
+fn structs_by_value_and_switch() {
+    let src = r#"
+#include <augur.h>
+struct P { char tag; long v; short w; };
+static struct P make(int k) { struct P p = { 'a' + k, k * 100L, (short)k }; return p; }
+int main(void) {
+  int k; augur_make_symbolic(&k, sizeof k, "k");
+  struct P p = make(k);
+  struct P q = p;
+  switch (q.tag) {
+    case 'a': return 10;
+    case 'b': return q.v == 100 ? 20 : -1;
+    case 'c': case 'd': return 30;
+    default: return 40;
+  }
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.exit_codes(), vec![10, 20, 30, 30, 40], "{}", r.stderr);
+    r.assert_seeded_replay_agrees();
+}
+
+#[test]
+fn concrete_floating_point_is_exact() {
+    let src = r#"
+int main(void) {
+  double x = 0.1 + 0.2;
+  float f = 1.0f / 3.0f;
+  long double ld = 2.5L;
+  int ok = (x != 0.3) && (x > 0.30000000000000004 - 1e-17) && (f == 1.0f / 3.0f)
+    && ((int)(ld * 2) == 5) && ((unsigned)(-1.0 * -4294967295.0) == 4294967295u);
+  return ok;
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.exit_codes(), vec![1], "{}", r.stderr);
+}
+
+#[test]
+fn globals_with_nested_initializers() {
+    let src = r#"
+struct S { const char *name; int vals[3]; struct S *next; };
+struct S second = { "two", {4, 5, 6}, 0 };
+struct S first = { "one", {1, 2, 3}, &second };
+const char *names[] = { "x", "yy", "zzz" };
+int main(void) {
+  int ok = first.next->vals[2] == 6 && first.name[1] == 'n' && names[2][2] == 'z' && second.next == 0;
+  return ok;
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.exit_codes(), vec![1], "{}", r.stderr);
+}
+
+#[test]
+fn entry_function_with_symbolic_arguments() {
+    let src = r#"
+int check(int a, const char *s) {
+  if (a == 7 && s[0] == 'Q') return 1;
+  return 0;
+}
+"#;
+    let r = run_c(src, &["--entry", "check"]);
+    assert_eq!(r.paths(), 3, "{}", r.stderr);
+}

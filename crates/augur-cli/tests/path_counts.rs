@@ -1,0 +1,104 @@
+//! Path counts of programs whose count is known.
+
+mod common;
+use common::*;
+
+#[test]
+fn k_independent_branches_give_two_to_the_k_paths() {
+    let src = r#"
+#include <augur.h>
+int main(void) {
+  int x[5];
+  augur_make_symbolic(x, sizeof x, "x");
+  int n = 0;
+  for (int i = 0; i < 5; i++)
+    if (x[i] > 10) n++;
+  return n;
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.paths(), 32, "{}", r.stderr);
+    assert_eq!(r.tests.len(), 32);
+    assert_eq!(r.summary["paths_partial"], 0);
+    // Every number of "big" elements 0..=5 occurs, as many times as C(5, n).
+    let codes = r.exit_codes();
+    for (n, count) in [(0, 1), (1, 5), (2, 10), (3, 10), (4, 5), (5, 1)] {
+        assert_eq!(
+            codes.iter().filter(|c| **c == n).count(),
+            count,
+            "exit code {n}"
+        );
+    }
+    r.assert_seeded_replay_agrees();
+}
+
+#[test]
+fn loop_bounded_by_symbolic_n_gives_one_path_per_trip_count() {
+    let src = r#"
+#include <klee/klee.h>
+int main(void) {
+  int n;
+  klee_make_symbolic(&n, sizeof n, "n");
+  klee_assume(n >= 0);
+  klee_assume(n <= 10);
+  int s = 0;
+  for (int i = 0; i < n; i++) s += 2;
+  return s;
+}
+"#;
+    let r = run_c(src, &["--search", "dfs"]);
+    assert_eq!(r.paths(), 11, "{}", r.stderr);
+    assert_eq!(r.exit_codes(), (0..=10).map(|n| 2 * n).collect::<Vec<_>>());
+    for t in &r.tests {
+        let n = Run::int_of(t, "n");
+        assert_eq!(
+            t["outcome"]["code"].as_i64().unwrap(),
+            2 * n,
+            "the test's input predicts its exit code"
+        );
+    }
+    r.assert_seeded_replay_agrees();
+}
+
+#[test]
+fn every_searcher_finds_the_same_paths() {
+    let src = r#"
+#include <augur.h>
+int main(void) {
+  unsigned char c[3];
+  augur_make_symbolic(c, 3, "c");
+  int r = 0;
+  if (c[0] == 'a') r |= 1;
+  if (c[1] == 'b') r |= 2;
+  if (c[2] == 'c') r |= 4;
+  return r;
+}
+"#;
+    for search in ["dfs", "bfs", "random-path", "covnew", "random-path,covnew"] {
+        let r = run_c(src, &["--search", search]);
+        assert_eq!(r.paths(), 8, "{search}: {}", r.stderr);
+        assert_eq!(r.exit_codes(), (0..8).collect::<Vec<_>>(), "{search}");
+    }
+}
+
+#[test]
+fn same_seed_gives_the_same_tests() {
+    let src = r#"
+#include <augur.h>
+int main(void) {
+  int x; augur_make_symbolic(&x, sizeof x, "x");
+  if (x > 100) { if (x < 200) return 1; return 2; }
+  return 3;
+}
+"#;
+    let a = run_c(src, &["--seed", "7"]);
+    let b = run_c(src, &["--seed", "7"]);
+    assert_eq!(a.tests.len(), 3);
+    let objs = |r: &Run| {
+        r.tests
+            .iter()
+            .map(|t| t["objects"].clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(objs(&a), objs(&b));
+}

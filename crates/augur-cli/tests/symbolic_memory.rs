@@ -1,0 +1,91 @@
+//! Symbolic array indices and symbolic pointers.
+
+mod common;
+use common::*;
+
+#[test]
+fn symbolic_index_read_finds_the_matching_element() {
+    let src = r#"
+#include <augur.h>
+int table[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+int main(void) {
+  unsigned i; augur_make_symbolic(&i, sizeof i, "i");
+  augur_assume(i < 8);
+  if (table[i] == 9) return 1;
+  return 0;
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.paths(), 2, "{}", r.stderr);
+    let hit = r.tests.iter().find(|t| t["outcome"]["code"] == 1).unwrap();
+    assert_eq!(Run::int_of(hit, "i"), 5);
+    r.assert_seeded_replay_agrees();
+}
+
+#[test]
+fn symbolic_index_write_then_read() {
+    let src = r#"
+#include <augur.h>
+int main(void) {
+  int a[4] = {0, 0, 0, 0};
+  unsigned i, j; augur_make_symbolic(&i, sizeof i, "i"); augur_make_symbolic(&j, sizeof j, "j");
+  augur_assume(i < 4); augur_assume(j < 4);
+  a[i] = 7;
+  return a[j] == 7;
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.paths(), 2, "{}", r.stderr);
+    for t in &r.tests {
+        let same = Run::int_of(t, "i") == Run::int_of(t, "j");
+        assert_eq!(t["outcome"]["code"].as_i64().unwrap(), same as i64);
+    }
+    r.assert_seeded_replay_agrees();
+}
+
+#[test]
+fn unchecked_symbolic_index_is_out_of_bounds_on_some_inputs() {
+    let src = r#"
+#include <augur.h>
+int a[10];
+int main(void) {
+  int i; augur_make_symbolic(&i, sizeof i, "i");
+  a[i] = 1; /* WRITE */
+  return 0;
+}
+"#;
+    let r = run_c(src, &[]);
+    let oob = r.errors("out-of-bounds");
+    assert_eq!(oob.len(), 1, "{}", r.stderr);
+    assert_eq!(
+        oob[0]["outcome"]["line"].as_u64().unwrap(),
+        line_of(src, "WRITE")
+    );
+    let i = Run::int_of(oob[0], "i");
+    assert!(
+        !(0..10).contains(&i),
+        "the error input {i} is out of bounds"
+    );
+    assert_eq!(
+        r.exit_codes(),
+        vec![0],
+        "the in-bounds inputs still run to the end"
+    );
+    r.assert_seeded_replay_agrees();
+}
+
+#[test]
+fn symbolic_pointer_forks_over_the_objects_it_may_point_to() {
+    let src = r#"
+#include <augur.h>
+int a = 1, b = 2, c = 3;
+int main(void) {
+  int k; augur_make_symbolic(&k, sizeof k, "k");
+  int *p = k == 0 ? &a : k == 1 ? &b : &c;
+  return *p;
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.exit_codes(), vec![1, 2, 3], "{}", r.stderr);
+    r.assert_seeded_replay_agrees();
+}

@@ -1,0 +1,334 @@
+//! Loads, stores and stack allocation, and the resolution of a (possibly symbolic) pointer
+//! to the objects it may point into, forking per object and reporting null, out-of-bounds
+//! and use-after-free accesses.
+
+use super::step::Split;
+use super::{Exec, Executor, Flow};
+use crate::bytes::{bytes_to_value, value_to_bytes};
+use crate::memory::{Byte, MemObject, ObjKind};
+use crate::outcome::{ErrorKind, Outcome};
+use crate::state::State;
+use crate::value::Value;
+use augur_expr::ExprId;
+use augur_ir::{Reg, TyId};
+use std::rc::Rc;
+
+/// Addresses below this are reported as null dereferences.
+const NULL_PAGE: u64 = 4096;
+
+/// The offset of an access inside its object.
+#[derive(Clone, Debug)]
+pub enum Offset {
+    /// A known offset.
+    Con(u64),
+    /// A symbolic 64-bit offset (already constrained to be in bounds).
+    Sym(ExprId),
+}
+
+/// A pointer resolved to one object.
+pub struct Resolved {
+    /// Base address of the object.
+    pub base: u64,
+    /// Offset of the access in it.
+    pub offset: Offset,
+}
+
+impl Executor {
+    fn access_error(&self, st: &State, addr: u64, size: u64, write: bool) -> Outcome {
+        let what = if write { "write" } else { "read" };
+        if addr < NULL_PAGE {
+            return self.error(
+                st,
+                ErrorKind::NullDereference,
+                format!("{what} of {size} bytes through a null pointer"),
+            );
+        }
+        if let Some(obj) = st.mem.find(addr) {
+            if obj.freed {
+                return self.error(
+                    st,
+                    ErrorKind::UseAfterFree,
+                    format!("{what} of {size} bytes in freed memory `{}`", obj.name),
+                );
+            }
+            if write && obj.read_only {
+                return self.error(
+                    st,
+                    ErrorKind::OutOfBounds,
+                    format!("write to read-only memory `{}`", obj.name),
+                );
+            }
+            return self.error(
+                st,
+                ErrorKind::OutOfBounds,
+                format!(
+                    "{what} of {size} bytes at offset {} of `{}` (size {})",
+                    addr - obj.base,
+                    obj.name,
+                    obj.size
+                ),
+            );
+        }
+        let msg = match st.mem.nearest_live(addr) {
+            Some(o) => format!(
+                "{what} of {size} bytes at offset {} of `{}` (size {})",
+                addr as i64 - o.base as i64,
+                o.name,
+                o.size
+            ),
+            None => format!("{what} of {size} bytes at 0x{addr:x}, outside every object"),
+        };
+        self.error(st, ErrorKind::OutOfBounds, msg)
+    }
+
+    fn concrete_access_ok(obj: &MemObject, addr: u64, size: u64, write: bool) -> bool {
+        !obj.freed && !(write && obj.read_only) && addr - obj.base + size <= obj.size
+    }
+
+    /// Resolve `ptr` for an access of `size` bytes. Returns the object and offset for the
+    /// current state; other objects the pointer may point into are returned as forked states
+    /// that redo the instruction; an invalid access on some input ends a forked error path.
+    pub fn resolve(
+        &mut self,
+        st: &mut State,
+        ptr: &Value,
+        size: u64,
+        write: bool,
+    ) -> Exec<(Resolved, Vec<State>)> {
+        let e = match ptr {
+            Value::Con { bits, .. } => {
+                let addr = *bits as u64;
+                return match st.mem.find(addr) {
+                    Some(obj) if Self::concrete_access_ok(obj, addr, size, write) => Ok((
+                        Resolved {
+                            base: obj.base,
+                            offset: Offset::Con(addr - obj.base),
+                        },
+                        vec![],
+                    )),
+                    _ => Err(self.access_error(st, addr, size, write)),
+                };
+            }
+            Value::Sym(e) => *e,
+            Value::Agg(_) => {
+                return Err(self.error(st, ErrorKind::Unsupported, "vector of pointers".into()))
+            }
+        };
+        let example = if st.seed.is_some() {
+            self.pool.eval(e, &st.seed_values) as u64
+        } else {
+            self.query(|s, p| s.value(p, &st.constraints, e))? as u64
+        };
+        // The object the example points into, else the nearest live one (the pointer may
+        // be an out-of-range index into it on this input but not on others).
+        let candidate = match st.mem.find(example) {
+            Some(o) if o.freed => None,
+            Some(o) => Some(o.clone()),
+            None => st.mem.nearest_live(example).cloned(),
+        };
+        let Some(obj) = candidate else {
+            return Err(self.invalid_symbolic_access(st, e, example, size, write));
+        };
+        let in_bounds = self.in_bounds(e, &obj, size);
+        let mut forked = Vec::new();
+        match self.split(st, in_bounds)? {
+            Split::True => {}
+            Split::False => return Err(self.invalid_symbolic_access(st, e, example, size, write)),
+            Split::Both(mut rest) => {
+                // `rest` may point elsewhere: it redoes the instruction.
+                rest.frame_mut().pc -= 1;
+                forked.push(*rest);
+            }
+        }
+        if write && obj.read_only {
+            return Err(self.error(
+                st,
+                ErrorKind::OutOfBounds,
+                format!("write to read-only memory `{}`", obj.name),
+            ));
+        }
+        let base = self.pool.constant(obj.base as u128, 64);
+        let off = self.pool.sub(e, base);
+        let offset = match self.pool.as_const(off) {
+            Some(c) => Offset::Con(c as u64),
+            None => Offset::Sym(off),
+        };
+        Ok((
+            Resolved {
+                base: obj.base,
+                offset,
+            },
+            forked,
+        ))
+    }
+
+    /// `ptr` lies in `obj` with room for `size` bytes.
+    fn in_bounds(&mut self, ptr: ExprId, obj: &Rc<MemObject>, size: u64) -> ExprId {
+        if obj.size < size {
+            return self.pool.bool_const(false);
+        }
+        let base = self.pool.constant(obj.base as u128, 64);
+        let off = self.pool.sub(ptr, base);
+        let limit = self.pool.constant((obj.size - size) as u128, 64);
+        self.pool.ule(off, limit)
+    }
+
+    /// The error for a symbolic pointer whose example value `example` is invalid.
+    fn invalid_symbolic_access(
+        &mut self,
+        st: &mut State,
+        ptr: ExprId,
+        example: u64,
+        size: u64,
+        write: bool,
+    ) -> Outcome {
+        // Pin the pointer to the invalid value so the test reproduces this very access.
+        let c = self.pool.constant(example as u128, 64);
+        let eq = self.pool.eq(ptr, c);
+        st.constraints.push(eq);
+        self.access_error(st, example, size, write)
+    }
+
+    /// Read `size` bytes at a resolved location.
+    pub fn read_bytes(&mut self, st: &State, r: &Resolved, size: u64) -> Vec<Byte> {
+        let obj = st.mem.get(r.base).expect("resolved object exists");
+        match &r.offset {
+            Offset::Con(o) => obj.read(*o, size).to_vec(),
+            Offset::Sym(off) => {
+                let arr = obj.as_array(&mut self.pool);
+                (0..size)
+                    .map(|i| {
+                        let k = self.pool.constant(i as u128, 64);
+                        let idx = self.pool.add(*off, k);
+                        let b = self.pool.select(arr, idx);
+                        match self.pool.as_const(b) {
+                            Some(c) => Byte::C(c as u8),
+                            None => Byte::S(b),
+                        }
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// Write bytes at a resolved location. A symbolic offset rewrites every byte of the
+    /// object as "new byte if the offset selects it, else old byte".
+    pub fn write_bytes(&mut self, st: &mut State, r: &Resolved, bytes: &[Byte]) {
+        match &r.offset {
+            Offset::Con(o) => st
+                .mem
+                .get_mut(r.base)
+                .expect("resolved object exists")
+                .write(*o, bytes),
+            Offset::Sym(off) => {
+                let old: Vec<Byte> = st
+                    .mem
+                    .get(r.base)
+                    .expect("resolved object exists")
+                    .bytes
+                    .clone();
+                let mut new = old.clone();
+                let to_expr = |pool: &mut augur_expr::ExprPool, b: Byte| match b {
+                    Byte::C(c) => pool.constant(c as u128, 8),
+                    Byte::S(e) => e,
+                };
+                for (j, slot) in new.iter_mut().enumerate() {
+                    let mut acc = to_expr(&mut self.pool, old[j]);
+                    for (k, b) in bytes.iter().enumerate() {
+                        if k > j {
+                            break;
+                        }
+                        let pos = self.pool.constant((j - k) as u128, 64);
+                        let hit = self.pool.eq(*off, pos);
+                        let v = to_expr(&mut self.pool, *b);
+                        acc = self.pool.ite(hit, v, acc);
+                    }
+                    *slot = match self.pool.as_const(acc) {
+                        Some(c) => Byte::C(c as u8),
+                        None => Byte::S(acc),
+                    };
+                }
+                st.mem
+                    .get_mut(r.base)
+                    .expect("resolved object exists")
+                    .write(0, &new);
+            }
+        }
+    }
+
+    pub(super) fn load(&mut self, st: &mut State, dst: Reg, addr: &Value, ty: TyId) -> Exec<Flow> {
+        let size = self.program.ty(ty).store_size;
+        for o in &mut self.observers {
+            o.on_memory(st, addr, size, false);
+        }
+        let (r, forked) = self.resolve(st, addr, size, false)?;
+        let bytes = self.read_bytes(st, &r, size);
+        let prog = self.program.clone();
+        let v = bytes_to_value(&mut self.pool, &prog, ty, &bytes);
+        st.set(dst, v);
+        Ok(if forked.is_empty() {
+            Flow::Continue
+        } else {
+            Flow::Forked(forked)
+        })
+    }
+
+    pub(super) fn store(
+        &mut self,
+        st: &mut State,
+        addr: &Value,
+        v: &Value,
+        ty: TyId,
+    ) -> Exec<Flow> {
+        let prog = self.program.clone();
+        let size = prog.ty(ty).store_size;
+        for o in &mut self.observers {
+            o.on_memory(st, addr, size, true);
+        }
+        let (r, forked) = self.resolve(st, addr, size, true)?;
+        let bytes = value_to_bytes(&mut self.pool, &prog, ty, v);
+        self.write_bytes(st, &r, &bytes);
+        Ok(if forked.is_empty() {
+            Flow::Continue
+        } else {
+            Flow::Forked(forked)
+        })
+    }
+
+    pub(super) fn alloca(
+        &mut self,
+        st: &mut State,
+        elem_size: u64,
+        count: &Value,
+        align: u64,
+        var: Option<&str>,
+    ) -> Exec<Value> {
+        let n = self.concretize(st, count)? as u64;
+        let loc = self.current_loc(st);
+        let name: Rc<str> = var.unwrap_or("stack object").into();
+        let base = st
+            .mem
+            .allocate(elem_size * n, align, ObjKind::Stack, loc, name);
+        st.frame_mut().allocas.push(base);
+        Ok(Value::con(base as u128, 64))
+    }
+
+    /// Read a NUL-terminated string (at most `max` bytes), concretizing symbolic bytes.
+    pub fn read_c_string(&mut self, st: &mut State, ptr: &Value, max: usize) -> Exec<String> {
+        let mut out = Vec::new();
+        let mut addr = self.concretize(st, ptr)? as u64;
+        while out.len() < max {
+            let (r, _) = self.resolve(st, &Value::con(addr as u128, 64), 1, false)?;
+            let b = match self.read_bytes(st, &r, 1)[0] {
+                Byte::C(c) => c,
+                Byte::S(e) => self.concretize(st, &Value::Sym(e))? as u8,
+            };
+            if b == 0 {
+                break;
+            }
+            out.push(b);
+            addr += 1;
+        }
+        Ok(String::from_utf8_lossy(&out).into_owned())
+    }
+}

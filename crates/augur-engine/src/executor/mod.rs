@@ -1,0 +1,542 @@
+//! The executor: owns the program, the expression pool, the solver chain and the states;
+//! runs the search loop; forks; ends paths and hands finished paths to the test sink.
+//!
+//! Instruction families live in their own modules: `ints` (integer arithmetic, casts,
+//! comparisons), `floats`, `access` (loads, stores, pointer resolution), `calls` (calls,
+//! returns, varargs), `intrinsics` (`llvm.*`), `step` (the dispatch and control flow).
+
+mod access;
+mod calls;
+mod floats;
+mod globals;
+mod intrinsics;
+mod ints;
+mod step;
+
+pub use access::{Offset, Resolved};
+pub use step::Split;
+
+use crate::handlers::HandlerTable;
+use crate::hooks::Observer;
+use crate::options::{ExternalPolicy, Options};
+use crate::outcome::{ErrorKind, Outcome, PathError, StackFrame};
+use crate::rng::Rng;
+use crate::searcher::{Interleaved, Searcher, StateInfo, Ticket};
+use crate::state::{Frame, SeedInput, State, StateId, Symbolic};
+use crate::stats::{Coverage, RunStats};
+use crate::testcase::{TestCase, TestSink};
+use crate::value::Value;
+use augur_expr::{ArrayId, ExprId, ExprPool};
+use augur_ir::{FuncId, LocId, Program};
+use augur_solver::{SolverChain, SolverError};
+use rustc_hash::FxHashMap;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Result of executing part of a path: `Err` ends the path with that outcome.
+pub type Exec<T> = Result<T, Outcome>;
+
+/// What a step did to the control flow of its state.
+pub enum Flow {
+    /// Keep running this state.
+    Continue,
+    /// These new states were forked off; the current state continues too.
+    Forked(Vec<State>),
+}
+
+/// The symbolic executor.
+pub struct Executor {
+    /// The program being executed.
+    pub program: Rc<Program>,
+    /// All expressions of the run.
+    pub pool: ExprPool,
+    /// The solver chain.
+    pub solver: SolverChain,
+    /// Options and limits.
+    pub opts: Options,
+    /// Random choices.
+    pub rng: Rng,
+    /// Counters.
+    pub stats: RunStats,
+    /// Covered instructions and lines.
+    pub coverage: Coverage,
+    handlers: Vec<Option<crate::handlers::Handler>>,
+    observers: Vec<Box<dyn Observer>>,
+    states: FxHashMap<StateId, (u64, State)>,
+    searcher: Interleaved,
+    next_id: StateId,
+    next_epoch: u64,
+    sink: Box<dyn TestSink>,
+    interrupted: Arc<AtomicBool>,
+    started: Instant,
+    global_addrs: Vec<u64>,
+}
+
+fn frame_loc(prog: &Program, f: &Frame, at_pc: u32) -> LocId {
+    prog.func(f.func)
+        .locs
+        .get(at_pc as usize)
+        .copied()
+        .unwrap_or_default()
+}
+
+impl Executor {
+    /// An executor for `program`, using the special-function `handlers`, writing finished
+    /// paths to `sink`.
+    pub fn new(
+        program: Program,
+        handlers: &HandlerTable,
+        opts: Options,
+        sink: Box<dyn TestSink>,
+    ) -> Self {
+        let program = Rc::new(program);
+        let handler_vec = program
+            .functions
+            .iter()
+            .map(|f| handlers.get(&f.name))
+            .collect();
+        let timeout = opts.solver_timeout.map(|d| d.as_millis() as u64);
+        Executor {
+            coverage: Coverage::new(&program),
+            program,
+            pool: ExprPool::new(),
+            solver: SolverChain::new(timeout),
+            rng: Rng::new(opts.seed),
+            searcher: Interleaved::new(&opts.search),
+            opts,
+            stats: RunStats::default(),
+            handlers: handler_vec,
+            observers: Vec::new(),
+            states: FxHashMap::default(),
+            next_id: 0,
+            next_epoch: 0,
+            sink,
+            interrupted: Arc::new(AtomicBool::new(false)),
+            started: Instant::now(),
+            global_addrs: Vec::new(),
+        }
+    }
+
+    /// A flag that stops the run (keeping everything found) when set, e.g. from Ctrl-C.
+    pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
+        self.interrupted.clone()
+    }
+
+    /// Register an observer (driver hook).
+    pub fn add_observer(&mut self, o: Box<dyn Observer>) {
+        self.observers.push(o);
+    }
+
+    /// Number of states waiting to run.
+    pub fn live_states(&self) -> usize {
+        self.states.len()
+    }
+
+    /// Seconds since the executor was created.
+    pub fn elapsed(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+
+    fn fresh_id(&mut self) -> StateId {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// Make a state runnable.
+    pub fn enqueue(&mut self, st: State) {
+        self.next_epoch += 1;
+        let t = Ticket {
+            id: st.id,
+            epoch: self.next_epoch,
+        };
+        let info = StateInfo {
+            depth: st.depth,
+            cov_gen: st.cov_gen,
+        };
+        self.states.insert(st.id, (self.next_epoch, st));
+        self.searcher.add(t, info);
+    }
+
+    fn take_next(&mut self) -> Option<State> {
+        while let Some(t) = self.searcher.next(&mut self.rng) {
+            if matches!(self.states.get(&t.id), Some((e, _)) if *e == t.epoch) {
+                return self.states.remove(&t.id).map(|(_, s)| s);
+            }
+        }
+        None
+    }
+
+    /// Why the whole run must stop now, if it must.
+    fn stop_reason(&self) -> Option<&'static str> {
+        if self.interrupted.load(Ordering::Relaxed) {
+            return Some("interrupted");
+        }
+        if matches!(self.opts.max_time, Some(t) if self.started.elapsed() >= t) {
+            return Some("max-time reached");
+        }
+        if matches!(self.opts.max_instructions, Some(n) if self.stats.instructions >= n) {
+            return Some("max-instructions reached");
+        }
+        None
+    }
+
+    /// Run the search until no state is left or a limit stops it; states left are ended as
+    /// partial paths (each still gets a test).
+    pub fn run(&mut self, progress: &mut dyn FnMut(&Executor)) {
+        let mut last_report = Instant::now();
+        while let Some(st) = self.take_next() {
+            if let Some(reason) = self.stop_reason() {
+                self.finish(st, Outcome::Partial(reason.into()));
+                break;
+            }
+            self.run_state(st);
+            if last_report.elapsed().as_millis() >= 100 {
+                progress(self);
+                last_report = Instant::now();
+            }
+            self.enforce_memory_limit();
+        }
+        let reason = self.stop_reason().unwrap_or("limit reached").to_string();
+        let rest: Vec<State> = self.states.drain().map(|(_, (_, s))| s).collect();
+        for st in rest {
+            self.finish(st, Outcome::Partial(reason.clone()));
+        }
+        self.stats.time_s = self.elapsed();
+        progress(self);
+    }
+
+    fn enforce_memory_limit(&mut self) {
+        let Some(limit) = self.opts.max_memory_mib else {
+            return;
+        };
+        let used = crate::stats::current_rss_mib();
+        if used <= limit || self.states.len() < 2 {
+            return;
+        }
+        // Memory pressure: end the deepest half of the states as partial paths.
+        let mut ids: Vec<(u32, StateId)> = self
+            .states
+            .iter()
+            .map(|(id, (_, s))| (s.depth, *id))
+            .collect();
+        ids.sort_unstable_by(|a, b| b.cmp(a));
+        let drop = ids.len() / 2;
+        tracing::warn!("memory {used} MiB over the limit of {limit} MiB: stopping {drop} states");
+        for (_, id) in ids.into_iter().take(drop) {
+            if let Some((_, st)) = self.states.remove(&id) {
+                self.finish(st, Outcome::Partial("max-memory reached".into()));
+            }
+        }
+    }
+
+    /// Run one state for a batch of instructions, until it forks or ends.
+    fn run_state(&mut self, mut st: State) {
+        let mut budget = self.opts.batch;
+        loop {
+            match self.step(&mut st) {
+                Ok(Flow::Continue) => {
+                    budget -= 1;
+                    if budget == 0 {
+                        self.enqueue(st);
+                        return;
+                    }
+                }
+                Ok(Flow::Forked(children)) => {
+                    for c in children {
+                        self.enqueue(c);
+                    }
+                    self.enqueue(st);
+                    return;
+                }
+                Err(outcome) => {
+                    self.finish(st, outcome);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Fork `st` on `cond`: returns (state where cond holds, state where it does not), each
+    /// present only if feasible, with the constraint added. In seeded mode only the side the
+    /// seed takes is returned.
+    pub fn fork(&mut self, st: State, cond: ExprId) -> Exec<(Option<State>, Option<State>)> {
+        if let Some(c) = self.pool.as_const(cond) {
+            return Ok(if c != 0 {
+                (Some(st), None)
+            } else {
+                (None, Some(st))
+            });
+        }
+        let not = self.pool.not(cond);
+        if st.seed.is_some() {
+            let taken = self.pool.eval(cond, &st.seed_values) != 0;
+            let mut st = st;
+            st.constraints.push(if taken { cond } else { not });
+            return Ok(if taken {
+                (Some(st), None)
+            } else {
+                (None, Some(st))
+            });
+        }
+        let (can_t, can_f) = self.query(|s, p| s.branch_feasibility(p, &st.constraints, cond))?;
+        match (can_t, can_f) {
+            (true, true) => {
+                let depth_ok = self.opts.max_depth.is_none_or(|d| st.depth < d);
+                let forks_ok = self.opts.max_forks.is_none_or(|n| self.stats.forks < n);
+                if !depth_ok || !forks_ok {
+                    // Limit reached: follow one side only (chosen at random), as KLEE does.
+                    let take_true = self.rng.below(2) == 0;
+                    let mut st = st;
+                    st.constraints.push(if take_true { cond } else { not });
+                    self.stats.forks_suppressed += 1;
+                    return Ok(if take_true {
+                        (Some(st), None)
+                    } else {
+                        (None, Some(st))
+                    });
+                }
+                self.stats.forks += 1;
+                let mut t = st;
+                let mut f = t.clone();
+                f.id = self.fresh_id();
+                t.depth += 1;
+                f.depth += 1;
+                t.decisions.push(true);
+                f.decisions.push(false);
+                t.constraints.push(cond);
+                f.constraints.push(not);
+                for o in &mut self.observers {
+                    o.on_fork(&t, &f);
+                }
+                Ok((Some(t), Some(f)))
+            }
+            (true, false) => Ok((Some(st), None)),
+            (false, true) => Ok((None, Some(st))),
+            (false, false) => Err(Outcome::Dropped),
+        }
+    }
+
+    /// Run a solver query, turning a solver failure into the end of the path.
+    pub fn query<T>(
+        &mut self,
+        f: impl FnOnce(&mut SolverChain, &mut ExprPool) -> Result<T, SolverError>,
+    ) -> Exec<T> {
+        f(&mut self.solver, &mut self.pool).map_err(|e| Outcome::Partial(format!("solver: {e}")))
+    }
+
+    /// Add `cond` to the path; Ok(false) if that makes the path infeasible.
+    pub fn add_constraint(&mut self, st: &mut State, cond: ExprId) -> Exec<bool> {
+        if let Some(c) = self.pool.as_const(cond) {
+            return Ok(c != 0);
+        }
+        let ok = if st.seed.is_some() {
+            self.pool.eval(cond, &st.seed_values) != 0
+        } else {
+            self.query(|s, p| s.may_be_true(p, &st.constraints, cond))?
+        };
+        if ok {
+            st.constraints.push(cond);
+        }
+        Ok(ok)
+    }
+
+    /// A concrete value for `v` on this path, pinning it there (adds `v == value`).
+    pub fn concretize(&mut self, st: &mut State, v: &Value) -> Exec<u128> {
+        match v {
+            Value::Con { bits, .. } => Ok(*bits),
+            Value::Sym(e) => {
+                let e = *e;
+                let val = if st.seed.is_some() {
+                    self.pool.eval(e, &st.seed_values)
+                } else {
+                    self.query(|s, p| s.value(p, &st.constraints, e))?
+                };
+                let w = self.pool.width(e);
+                let c = self.pool.constant(val, w);
+                let eq = self.pool.eq(e, c);
+                st.constraints.push(eq);
+                self.stats.concretizations += 1;
+                Ok(val)
+            }
+            Value::Agg(_) => Err(self.error(
+                st,
+                ErrorKind::Unsupported,
+                "aggregate used as a scalar".into(),
+            )),
+        }
+    }
+
+    /// Create a fresh symbolic input of `size` bytes named `name`; returns its array. In
+    /// seeded mode the array's concrete bytes come from the seed, by creation order.
+    pub fn new_symbolic(&mut self, st: &mut State, name: &str, size: u64) -> ArrayId {
+        let array = self.pool.new_array(name, size);
+        let index = st.symbolics.len();
+        st.symbolics.push(Symbolic {
+            name: self.pool.array_name(array).to_string(),
+            array,
+            size,
+        });
+        if let Some(seed) = st.seed.clone() {
+            let mut bytes = seed
+                .objects
+                .get(index)
+                .map(|o| o.1.clone())
+                .unwrap_or_default();
+            bytes.resize(size as usize, 0);
+            st.seed_values.arrays.insert(array, bytes);
+        }
+        array
+    }
+
+    /// The user-facing location of the instruction being executed in the top frame,
+    /// skipping frames of augur's own runtime models.
+    pub fn current_loc(&self, st: &State) -> LocId {
+        for f in st.frames.iter().rev() {
+            let l = frame_loc(&self.program, f, f.pc.saturating_sub(1));
+            if self.coverage.is_user_loc(&self.program, l) {
+                return l;
+            }
+        }
+        st.frames
+            .last()
+            .map(|f| frame_loc(&self.program, f, f.pc.saturating_sub(1)))
+            .unwrap_or_default()
+    }
+
+    /// The call stack of `st`, innermost first.
+    pub fn stack(&self, st: &State) -> Vec<StackFrame> {
+        st.frames
+            .iter()
+            .rev()
+            .map(|f| {
+                let l = frame_loc(&self.program, f, f.pc.saturating_sub(1));
+                let (file, line) = self.file_line(l);
+                StackFrame {
+                    function: self.program.func(f.func).name.clone(),
+                    file,
+                    line,
+                }
+            })
+            .collect()
+    }
+
+    /// File and line of a location ("" and 0 when unknown).
+    pub fn file_line(&self, l: LocId) -> (String, u32) {
+        match self.program.loc(l) {
+            Some(s) => (self.program.file(s.file).to_string(), s.line),
+            None => (String::new(), 0),
+        }
+    }
+
+    /// An error outcome at the current instruction of `st`.
+    pub fn error(&self, st: &State, kind: ErrorKind, message: String) -> Outcome {
+        let (file, line) = self.file_line(self.current_loc(st));
+        Outcome::Error(Box::new(PathError {
+            kind,
+            message,
+            file,
+            line,
+            stack: self.stack(st),
+        }))
+    }
+
+    /// End a path: solve for its input and hand the test to the sink.
+    pub fn finish(&mut self, st: State, outcome: Outcome) {
+        for o in &mut self.observers {
+            o.on_terminate(&st, &outcome);
+        }
+        match &outcome {
+            Outcome::Dropped => {
+                self.stats.paths_dropped += 1;
+                return;
+            }
+            Outcome::Partial(_) => self.stats.paths_partial += 1,
+            _ => self.stats.paths_completed += 1,
+        }
+        let arrays: Vec<ArrayId> = st.symbolics.iter().map(|s| s.array).collect();
+        let model = if st.seed.is_some() {
+            Ok(st.seed_values.clone())
+        } else {
+            let constraints = st.constraints.clone();
+            self.solver.model(&mut self.pool, &constraints, &arrays)
+        };
+        let model = match model {
+            Ok(m) => m,
+            Err(e) => {
+                tracing::warn!("no test for a path: solver: {e}");
+                return;
+            }
+        };
+        let objects = st
+            .symbolics
+            .iter()
+            .map(|s| {
+                let mut bytes = model.arrays.get(&s.array).cloned().unwrap_or_default();
+                bytes.resize(s.size as usize, 0);
+                (s.name.clone(), bytes)
+            })
+            .collect();
+        let concrete = |bytes: &[crate::memory::Byte]| -> Vec<u8> {
+            bytes
+                .iter()
+                .map(|b| match b {
+                    crate::memory::Byte::C(c) => *c,
+                    crate::memory::Byte::S(e) => self.pool.eval(*e, &model) as u8,
+                })
+                .collect()
+        };
+        let test = TestCase {
+            objects,
+            stdout: concrete(&st.stdout),
+            stderr: concrete(&st.stderr),
+            outcome,
+            instructions: st.instructions,
+        };
+        self.stats.tests += 1;
+        if let Outcome::Error(e) = &test.outcome {
+            self.stats.record_error(e);
+        }
+        self.sink.write(&test);
+    }
+
+    /// Create the initial state: globals laid out and initialised, `entry` called with
+    /// `args` (its frame ready to run).
+    pub fn initial_state(&mut self, seed: Option<SeedInput>) -> State {
+        let mut st = State {
+            id: self.fresh_id(),
+            frames: Vec::new(),
+            mem: Default::default(),
+            constraints: Vec::new(),
+            symbolics: Vec::new(),
+            depth: 0,
+            decisions: Vec::new(),
+            instructions: 0,
+            cov_gen: 0,
+            seed: seed.map(Rc::new),
+            seed_values: Default::default(),
+            ext: None,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            atexit: Vec::new(),
+        };
+        globals::layout_globals(self, &mut st);
+        st
+    }
+
+    /// The address of a global variable in every state of this run.
+    pub fn global_addr(&self, g: augur_ir::GlobalId) -> u64 {
+        self.global_addrs[g.0 as usize]
+    }
+
+    /// Push a call of `func` with `args` onto `st` (no caller register receives the result).
+    pub fn start_call(&mut self, st: &mut State, func: FuncId, args: Vec<Value>) -> Exec<()> {
+        calls::push_frame(self, st, func, args, None)
+    }
+
+    /// What unmodeled external calls do in this run.
+    pub fn external_policy(&self) -> ExternalPolicy {
+        self.opts.externals
+    }
+}

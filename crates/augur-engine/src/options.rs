@@ -1,0 +1,83 @@
+//! Run options: limits, search strategy, treatment of external functions.
+
+use std::time::Duration;
+
+/// Which searcher picks the next state.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SearchKind {
+    /// Depth-first.
+    Dfs,
+    /// Breadth-first.
+    Bfs,
+    /// Random path through the fork tree (each fork halves a state's chance).
+    RandomPath,
+    /// Prefer states that recently covered new code.
+    CovNew,
+}
+
+impl SearchKind {
+    /// Parse a searcher name as given on the command line.
+    pub fn parse(s: &str) -> Option<SearchKind> {
+        Some(match s {
+            "dfs" => SearchKind::Dfs,
+            "bfs" => SearchKind::Bfs,
+            "random-path" => SearchKind::RandomPath,
+            "covnew" => SearchKind::CovNew,
+            _ => return None,
+        })
+    }
+}
+
+/// What a call of an external function with no body and no model does.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ExternalPolicy {
+    /// End the path with an `unmodeled-external` error.
+    Error,
+    /// Return a fresh symbolic value.
+    Havoc,
+}
+
+/// Limits and choices for one run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Searchers, interleaved in this order.
+    pub search: Vec<SearchKind>,
+    /// Wall-clock limit.
+    pub max_time: Option<Duration>,
+    /// Total instructions over all paths.
+    pub max_instructions: Option<u64>,
+    /// Total forks.
+    pub max_forks: Option<u64>,
+    /// Forks on one path.
+    pub max_depth: Option<u32>,
+    /// Memory limit in MiB (states beyond it are dropped as partial).
+    pub max_memory_mib: Option<u64>,
+    /// Timeout of each solver query.
+    pub solver_timeout: Option<Duration>,
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// External functions.
+    pub externals: ExternalPolicy,
+    /// Byte size of the buffer behind each pointer argument of a non-main entry.
+    pub ptr_size: u64,
+    /// Instructions a state runs before the searcher chooses again.
+    pub batch: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            search: vec![SearchKind::RandomPath, SearchKind::CovNew],
+            max_time: None,
+            max_instructions: None,
+            max_forks: None,
+            max_depth: None,
+            max_memory_mib: None,
+            solver_timeout: Some(Duration::from_secs(10)),
+            seed: 0,
+            externals: ExternalPolicy::Error,
+            ptr_size: 16,
+            batch: 10_000,
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! The output directory: one JSON file and one `.ktest` per test, written the moment the
+//! path ends; `summary.json` and `coverage.lcov` at the end of the run.
+
+use crate::executor::Executor;
+use crate::ktest::KTest;
+use crate::outcome::Outcome;
+use crate::testcase::{TestCase, TestSink};
+use serde_json::{json, Value as Json};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Bytes as text: UTF-8 where valid, other bytes as `\xNN`.
+pub fn escape_bytes(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
+/// The JSON form of an outcome.
+pub fn outcome_json(o: &Outcome) -> Json {
+    match o {
+        Outcome::Exit(code) => json!({"kind": "exit", "code": code}),
+        Outcome::Error(e) => json!({
+            "kind": "error", "error": e.kind.name(), "file": e.file, "line": e.line,
+            "message": e.message, "stack": e.stack,
+        }),
+        Outcome::Partial(reason) => json!({"kind": "partial", "reason": reason}),
+        Outcome::Dropped => json!({"kind": "dropped"}),
+    }
+}
+
+/// The JSON form of a test.
+pub fn test_json(t: &TestCase) -> Json {
+    json!({
+        "objects": t.objects.iter().map(|(n, b)| json!({"name": n, "bytes": b})).collect::<Vec<_>>(),
+        "outcome": outcome_json(&t.outcome),
+        "stdout": escape_bytes(&t.stdout),
+        "stderr": escape_bytes(&t.stderr),
+        "instructions": t.instructions,
+    })
+}
+
+/// Writes tests into a directory as they are found.
+pub struct FileSink {
+    dir: PathBuf,
+    count: u64,
+    args: Vec<String>,
+}
+
+impl FileSink {
+    /// A sink writing into `dir` (created if missing); `args` are recorded in `.ktest` files.
+    pub fn new(dir: &Path, args: Vec<String>) -> std::io::Result<Self> {
+        fs::create_dir_all(dir)?;
+        Ok(FileSink {
+            dir: dir.to_path_buf(),
+            count: 0,
+            args,
+        })
+    }
+}
+
+fn write_atomically(path: &Path, data: &[u8]) -> std::io::Result<()> {
+    let tmp = path.with_extension("tmp");
+    let mut f = fs::File::create(&tmp)?;
+    f.write_all(data)?;
+    f.sync_data().ok();
+    fs::rename(tmp, path)
+}
+
+impl TestSink for FileSink {
+    fn write(&mut self, t: &TestCase) {
+        self.count += 1;
+        let stem = self.dir.join(format!("test{:06}", self.count));
+        let json = serde_json::to_vec_pretty(&test_json(t)).expect("test serialises");
+        let ktest = KTest {
+            args: self.args.clone(),
+            sym_argvs: 0,
+            sym_argv_len: 0,
+            objects: t.objects.clone(),
+        };
+        let res = write_atomically(&stem.with_extension("json"), &json)
+            .and_then(|_| write_atomically(&stem.with_extension("ktest"), &ktest.to_bytes()));
+        if let Err(e) = res {
+            tracing::error!("cannot write test {}: {e}", stem.display());
+        }
+    }
+}
+
+/// The run summary as JSON.
+pub fn summary_json(ex: &Executor) -> Json {
+    let s = &ex.stats;
+    let solver = ex.solver.stats();
+    let (covered, total) = ex.coverage.line_counts();
+    json!({
+        "paths_completed": s.paths_completed,
+        "paths_partial": s.paths_partial,
+        "tests": s.tests,
+        "errors": s.errors,
+        "instructions": s.instructions,
+        "forks": s.forks,
+        "concretizations": s.concretizations,
+        "float_concretizations": s.float_concretizations,
+        "time_s": s.time_s,
+        "peak_memory_mib": crate::stats::peak_rss_mib(),
+        "solver": {
+            "queries": solver.queries,
+            "solver_calls": solver.solver_calls,
+            "cache_hits": solver.cache_hits,
+            "fast_path": solver.fast_path,
+            "timeouts": solver.timeouts,
+            "time_s": solver.time_s,
+        },
+        "coverage": {"lines_covered": covered, "lines_total": total},
+    })
+}
+
+/// Write `summary.json` and `coverage.lcov` into `dir`.
+pub fn write_summary(ex: &Executor, dir: &Path) -> std::io::Result<()> {
+    let json = serde_json::to_vec_pretty(&summary_json(ex)).expect("summary serialises");
+    write_atomically(&dir.join("summary.json"), &json)?;
+    let mut lcov = String::new();
+    for (file, lines) in ex.coverage.lines_by_file(&ex.program) {
+        lcov.push_str(&format!("TN:\nSF:{file}\n"));
+        for (l, hit) in &lines {
+            lcov.push_str(&format!("DA:{l},{}\n", *hit as u8));
+        }
+        let hit = lines.iter().filter(|l| l.1).count();
+        lcov.push_str(&format!("LH:{hit}\nLF:{}\nend_of_record\n", lines.len()));
+    }
+    write_atomically(&dir.join("coverage.lcov"), lcov.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn non_utf8_bytes_are_escaped() {
+        assert_eq!(escape_bytes(b"hi\n"), "hi\n");
+        assert_eq!(escape_bytes(&[0x41, 0xff, 0x42]), "A\\xffB");
+    }
+}

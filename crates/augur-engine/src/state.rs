@@ -1,0 +1,104 @@
+//! Execution states: a stack of frames, an address space, a path condition and the
+//! symbolic inputs created on the path. Cloning a state (forking) copies the frames and
+//! shares memory objects until one side writes them.
+
+use crate::memory::Memory;
+use crate::value::Value;
+use augur_expr::{ArrayId, Assignment, ExprId};
+use augur_ir::{BlockId, FuncId, Reg};
+use std::any::Any;
+use std::rc::Rc;
+
+/// One activation record.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    /// The function.
+    pub func: FuncId,
+    /// Current block.
+    pub block: BlockId,
+    /// The block control came from (for phi nodes).
+    pub prev_block: Option<BlockId>,
+    /// Index of the next instruction in the function.
+    pub pc: u32,
+    /// Register file.
+    pub regs: Vec<Value>,
+    /// Stack objects to free on return.
+    pub allocas: Vec<u64>,
+    /// The varargs area of this call, if the function is variadic.
+    pub varargs: Option<u64>,
+    /// Register of the caller receiving the return value.
+    pub ret_dst: Option<Reg>,
+}
+
+/// A named symbolic input created on the path (`make_symbolic`, nondet calls, argv ...).
+#[derive(Clone, Debug)]
+pub struct Symbolic {
+    /// Name as given by the program (unique within the test).
+    pub name: String,
+    /// The array holding its bytes.
+    pub array: ArrayId,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+/// Unique id of a state in one run.
+pub type StateId = u64;
+
+/// The execution state of one path.
+#[derive(Clone)]
+pub struct State {
+    /// Id (new for each fork child).
+    pub id: StateId,
+    /// Call stack; the last frame executes.
+    pub frames: Vec<Frame>,
+    /// Address space.
+    pub mem: Memory,
+    /// Path condition (width-1 expressions, all true on this path).
+    pub constraints: Vec<ExprId>,
+    /// Symbolic inputs in creation order.
+    pub symbolics: Vec<Symbolic>,
+    /// Number of forks on the path (depth in the fork tree).
+    pub depth: u32,
+    /// Branch decisions taken at forks, in order (true = the condition held).
+    pub decisions: Vec<bool>,
+    /// Instructions executed on this path.
+    pub instructions: u64,
+    /// Coverage generation at which this state last covered a new instruction.
+    pub cov_gen: u64,
+    /// In seeded mode: the concrete input this state follows.
+    pub seed: Option<Rc<SeedInput>>,
+    /// Concrete values of this path's symbolic arrays in seeded mode.
+    pub seed_values: Assignment,
+    /// Driver-owned extension data (revision, trace, recorded values ...).
+    pub ext: Option<Rc<dyn Any>>,
+    /// Bytes written to standard output, in order.
+    pub stdout: Vec<crate::memory::Byte>,
+    /// Bytes written to standard error.
+    pub stderr: Vec<crate::memory::Byte>,
+    /// Functions registered with `atexit`, in registration order.
+    pub atexit: Vec<Value>,
+}
+
+/// Concrete inputs that a seeded run follows: the objects of a test, by creation order.
+#[derive(Clone, Debug, Default)]
+pub struct SeedInput {
+    /// (name, bytes) of each symbolic object, in the order the path creates them.
+    pub objects: Vec<(String, Vec<u8>)>,
+}
+
+impl State {
+    /// The executing frame.
+    pub fn frame(&self) -> &Frame {
+        self.frames.last().expect("state has a frame")
+    }
+
+    /// The executing frame, mutably.
+    pub fn frame_mut(&mut self) -> &mut Frame {
+        self.frames.last_mut().expect("state has a frame")
+    }
+
+    /// Set a register of the executing frame.
+    pub fn set(&mut self, r: Reg, v: Value) {
+        self.frame_mut().regs[r.0 as usize] = v;
+    }
+}

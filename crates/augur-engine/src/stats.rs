@@ -1,0 +1,177 @@
+//! Run counters and coverage.
+
+use crate::outcome::{ErrorKind, PathError};
+use augur_ir::{FileId, LocId, Program};
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde::Serialize;
+
+/// Counters of a run.
+#[derive(Clone, Debug, Default)]
+pub struct RunStats {
+    /// Instructions executed over all paths.
+    pub instructions: u64,
+    /// Paths that ran to their end (exit or error).
+    pub paths_completed: u64,
+    /// Paths stopped by a limit.
+    pub paths_partial: u64,
+    /// Paths dropped as infeasible.
+    pub paths_dropped: u64,
+    /// Tests written.
+    pub tests: u64,
+    /// Forks.
+    pub forks: u64,
+    /// Forks not taken because of --max-depth or --max-forks.
+    pub forks_suppressed: u64,
+    /// Symbolic values pinned to one concrete value.
+    pub concretizations: u64,
+    /// Symbolic floating-point operands made concrete.
+    pub float_concretizations: u64,
+    /// Distinct errors (kind + location), in order found.
+    pub errors: Vec<ErrorSummary>,
+    /// Wall time of the run in seconds.
+    pub time_s: f64,
+    seen_errors: FxHashSet<(ErrorKind, String, u32)>,
+}
+
+/// One distinct error of a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct ErrorSummary {
+    /// Kind name.
+    pub kind: &'static str,
+    /// Source file.
+    pub file: String,
+    /// Source line.
+    pub line: u32,
+    /// Message.
+    pub message: String,
+    /// Number of the test that reproduces it.
+    pub test: u64,
+}
+
+impl RunStats {
+    /// Note an error found by the test just written (number `self.tests`).
+    pub fn record_error(&mut self, e: &PathError) {
+        if self.seen_errors.insert((e.kind, e.file.clone(), e.line)) {
+            self.errors.push(ErrorSummary {
+                kind: e.kind.name(),
+                file: e.file.clone(),
+                line: e.line,
+                message: e.message.clone(),
+                test: self.tests,
+            });
+        }
+    }
+}
+
+/// Is this a source file of the user's program (not augur's runtime nor a system header)?
+pub fn is_user_file(path: &str) -> bool {
+    !path.contains("augur-runtime") && !path.starts_with("/usr/")
+}
+
+/// Instruction and line coverage over the user's own source.
+pub struct Coverage {
+    covered: Vec<Vec<bool>>,
+    user_files: Vec<bool>,
+    lines_total: FxHashSet<(FileId, u32)>,
+    lines_covered: FxHashSet<(FileId, u32)>,
+    /// Incremented whenever a new instruction is covered.
+    pub generation: u64,
+}
+
+impl Coverage {
+    /// Coverage tables for a program.
+    pub fn new(prog: &Program) -> Self {
+        let user_files: Vec<bool> = prog.files.iter().map(|f| is_user_file(f)).collect();
+        let mut lines_total = FxHashSet::default();
+        for f in &prog.functions {
+            for l in &f.locs {
+                if let Some(s) = prog.loc(*l) {
+                    if user_files[s.file.0 as usize] {
+                        lines_total.insert((s.file, s.line));
+                    }
+                }
+            }
+        }
+        Coverage {
+            covered: prog
+                .functions
+                .iter()
+                .map(|f| vec![false; f.insts.len()])
+                .collect(),
+            user_files,
+            lines_total,
+            lines_covered: FxHashSet::default(),
+            generation: 0,
+        }
+    }
+
+    /// Mark an instruction executed; true if it was new.
+    #[inline]
+    pub fn cover(&mut self, prog: &Program, func: u32, pc: u32) -> bool {
+        let slot = &mut self.covered[func as usize][pc as usize];
+        if *slot {
+            return false;
+        }
+        *slot = true;
+        self.generation += 1;
+        if let Some(s) = prog.loc(prog.functions[func as usize].locs[pc as usize]) {
+            if self.user_files[s.file.0 as usize] {
+                self.lines_covered.insert((s.file, s.line));
+            }
+        }
+        true
+    }
+
+    /// Is the location in the user's own source?
+    pub fn is_user_loc(&self, prog: &Program, l: LocId) -> bool {
+        prog.loc(l)
+            .is_some_and(|s| self.user_files[s.file.0 as usize])
+    }
+
+    /// (lines covered, lines total) over the user's source.
+    pub fn line_counts(&self) -> (usize, usize) {
+        (self.lines_covered.len(), self.lines_total.len())
+    }
+
+    /// Per user file: every line with code and whether it was covered (for lcov).
+    pub fn lines_by_file(&self, prog: &Program) -> Vec<(String, Vec<(u32, bool)>)> {
+        let mut by_file: FxHashMap<FileId, Vec<(u32, bool)>> = FxHashMap::default();
+        for &(f, l) in &self.lines_total {
+            by_file
+                .entry(f)
+                .or_default()
+                .push((l, self.lines_covered.contains(&(f, l))));
+        }
+        let mut out: Vec<(String, Vec<(u32, bool)>)> = by_file
+            .into_iter()
+            .map(|(f, mut v)| {
+                v.sort_unstable();
+                (prog.file(f).to_string(), v)
+            })
+            .collect();
+        out.sort();
+        out
+    }
+}
+
+/// Resident memory of this process in MiB (0 where /proc is not available).
+pub fn current_rss_mib() -> u64 {
+    proc_status_kib("VmRSS:") / 1024
+}
+
+/// Peak resident memory of this process in MiB.
+pub fn peak_rss_mib() -> u64 {
+    proc_status_kib("VmHWM:") / 1024
+}
+
+fn proc_status_kib(key: &str) -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with(key))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|n| n.parse().ok())
+        })
+        .unwrap_or(0)
+}

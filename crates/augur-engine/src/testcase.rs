@@ -1,0 +1,34 @@
+//! A finished path as a test case, and where finished paths go.
+
+use crate::outcome::Outcome;
+
+/// The concrete input of one path and what the engine predicts it does.
+#[derive(Clone, Debug)]
+pub struct TestCase {
+    /// (name, bytes) of each symbolic object, in creation order.
+    pub objects: Vec<(String, Vec<u8>)>,
+    /// Predicted standard output.
+    pub stdout: Vec<u8>,
+    /// Predicted standard error.
+    pub stderr: Vec<u8>,
+    /// How the path ends.
+    pub outcome: Outcome,
+    /// Instructions executed on the path.
+    pub instructions: u64,
+}
+
+/// Receives every finished path as soon as it is found.
+pub trait TestSink {
+    /// Record a test (written to disk at once by the file sink).
+    fn write(&mut self, t: &TestCase);
+}
+
+/// A sink keeping tests in memory (for drivers and tests).
+#[derive(Default)]
+pub struct MemorySink(pub std::rc::Rc<std::cell::RefCell<Vec<TestCase>>>);
+
+impl TestSink for MemorySink {
+    fn write(&mut self, t: &TestCase) {
+        self.0.borrow_mut().push(t.clone());
+    }
+}

@@ -1,0 +1,38 @@
+//! Process control: exit, abort, failed C assertions.
+
+use augur_engine::{Call, ErrorKind, Exec, Executor, HandlerTable, Outcome, State, Value};
+
+/// Register the process-control functions.
+pub fn register(t: &mut HandlerTable) {
+    t.add("exit", exit);
+    t.add("_exit", exit);
+    t.add("_Exit", exit);
+    t.add("klee_silent_exit", exit);
+    t.add("abort", abort);
+    t.add("klee_abort", abort);
+    t.add("__assert_fail", assert_fail);
+    t.add("klee_report_error", report_error);
+}
+
+fn exit(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let code = ex.concretize(st, &c.args[0])?;
+    Err(Outcome::Exit(code as u32 as i32 as i64))
+}
+
+fn abort(ex: &mut Executor, st: &mut State, _: &Call) -> Exec<Option<Value>> {
+    Err(ex.error(st, ErrorKind::Abort, "abort() called".into()))
+}
+
+fn assert_fail(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let what = ex.read_c_string(st, &c.args[0], 512)?;
+    Err(ex.error(
+        st,
+        ErrorKind::Assertion,
+        format!("assertion failed: {what}"),
+    ))
+}
+
+fn report_error(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let msg = ex.read_c_string(st, &c.args[2], 512)?;
+    Err(ex.error(st, ErrorKind::Abort, msg))
+}

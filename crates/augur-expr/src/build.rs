@@ -1,0 +1,648 @@
+//! Simplifying builders: every constructor folds constants, orders commutative operands
+//! canonically (constant left, otherwise lower id left) and applies cheap identities.
+
+use crate::bits::{fold_bin, fold_cmp, mask, sign_extend};
+use crate::{BinOp, CmpOp, ExprId, ExprKind, ExprPool};
+use std::rc::Rc;
+
+impl ExprPool {
+    /// The `width`-bit constant `value` (masked to `width`).
+    pub fn constant(&mut self, value: u128, width: u32) -> ExprId {
+        assert!((1..=128).contains(&width), "bad constant width {width}");
+        self.raw(ExprKind::Const {
+            width,
+            value: value & mask(width),
+        })
+    }
+
+    /// The width-1 constant for `b`.
+    pub fn bool_const(&mut self, b: bool) -> ExprId {
+        self.constant(u128::from(b), 1)
+    }
+
+    /// The array-sorted expression standing for symbolic array `a`.
+    pub fn array_sym(&mut self, a: crate::ArrayId) -> ExprId {
+        self.raw(ExprKind::ArraySym(a))
+    }
+
+    /// A constant array holding `bytes` (and 0 beyond them).
+    pub fn array_const(&mut self, bytes: &[u8]) -> ExprId {
+        let len = bytes.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+        self.raw(ExprKind::ArrayConst(Rc::from(&bytes[..len])))
+    }
+
+    /// `array` with the byte at the 64-bit `index` set to the 8-bit `value`.
+    pub fn store(&mut self, array: ExprId, index: ExprId, value: ExprId) -> ExprId {
+        // A store overwriting the previous store to the same index hides it.
+        let array = match *self.kind(array) {
+            ExprKind::Store {
+                array: inner,
+                index: i,
+                ..
+            } if i == index => inner,
+            _ => array,
+        };
+        self.raw(ExprKind::Store {
+            array,
+            index,
+            value,
+        })
+    }
+
+    /// The byte of `array` at the 64-bit `index`. Looks through stores to provably
+    /// different constant indices and folds reads of constant arrays.
+    pub fn select(&mut self, array: ExprId, index: ExprId) -> ExprId {
+        let j = self.as_const(index);
+        let mut a = array;
+        loop {
+            match self.kind(a) {
+                ExprKind::Store {
+                    array: inner,
+                    index: i,
+                    value,
+                } => {
+                    if *i == index {
+                        return *value;
+                    }
+                    match (self.as_const(*i), j) {
+                        (Some(i), Some(j)) if i != j => a = *inner,
+                        _ => break,
+                    }
+                }
+                ExprKind::ArrayConst(bytes) => {
+                    if let Some(j) = j {
+                        let byte = usize::try_from(j).ok().and_then(|j| bytes.get(j));
+                        return self.constant(u128::from(byte.copied().unwrap_or(0)), 8);
+                    }
+                    break;
+                }
+                _ => break,
+            }
+        }
+        self.raw(ExprKind::Select { array: a, index })
+    }
+
+    /// `then` if the width-1 `cond` holds, else `els`.
+    pub fn ite(&mut self, cond: ExprId, then: ExprId, els: ExprId) -> ExprId {
+        assert_eq!(self.width(cond), 1, "ite condition must have width 1");
+        let w = self.same_width(then, els);
+        if let Some(c) = self.as_const(cond) {
+            return if c == 1 { then } else { els };
+        }
+        if then == els {
+            return then;
+        }
+        if let ExprKind::Not(c) = *self.kind(cond) {
+            return self.ite(c, els, then);
+        }
+        if w == 1 {
+            match (self.as_const(then), self.as_const(els)) {
+                (Some(1), Some(0)) => return cond,
+                (Some(0), Some(1)) => return self.not(cond),
+                _ => {}
+            }
+        }
+        self.raw(ExprKind::Ite { cond, then, els })
+    }
+
+    /// `hi` followed by `lo` (the result's low bits are `lo`).
+    pub fn concat(&mut self, hi: ExprId, lo: ExprId) -> ExprId {
+        let (wh, wl) = (self.width(hi), self.width(lo));
+        assert!(wh != 0 && wl != 0 && wh + wl <= 128, "bad concat");
+        match (self.as_const(hi), self.as_const(lo)) {
+            (Some(h), Some(l)) => return self.constant((h << wl) | l, wh + wl),
+            (Some(0), None) => return self.zext(lo, wh + wl),
+            _ => {}
+        }
+        if let (
+            &ExprKind::Extract {
+                expr: e1, lo: lo1, ..
+            },
+            &ExprKind::Extract {
+                expr: e2, lo: lo2, ..
+            },
+        ) = (self.kind(hi), self.kind(lo))
+        {
+            if e1 == e2 && lo1 == lo2 + wl {
+                return self.extract(e1, lo2, wh + wl);
+            }
+        }
+        self.raw(ExprKind::Concat { hi, lo })
+    }
+
+    /// `width` bits of `e` starting at bit `lo`.
+    pub fn extract(&mut self, e: ExprId, lo: u32, width: u32) -> ExprId {
+        let we = self.width(e);
+        assert!(width >= 1 && lo + width <= we, "extract out of range");
+        if lo == 0 && width == we {
+            return e;
+        }
+        match *self.kind(e) {
+            ExprKind::Const { value, .. } => self.constant(value >> lo, width),
+            ExprKind::Concat { hi, lo: low } => {
+                let wl = self.width(low);
+                if lo + width <= wl {
+                    self.extract(low, lo, width)
+                } else if lo >= wl {
+                    self.extract(hi, lo - wl, width)
+                } else {
+                    self.raw(ExprKind::Extract { expr: e, lo, width })
+                }
+            }
+            ExprKind::Extract {
+                expr, lo: inner, ..
+            } => self.extract(expr, inner + lo, width),
+            ExprKind::ZExt { expr, .. } | ExprKind::SExt { expr, .. }
+                if lo + width <= self.width(expr) =>
+            {
+                self.extract(expr, lo, width)
+            }
+            ExprKind::ZExt { expr, .. } if lo >= self.width(expr) => self.constant(0, width),
+            _ => self.raw(ExprKind::Extract { expr: e, lo, width }),
+        }
+    }
+
+    /// Zero extension of `e` to `width` bits (`width >= width(e)`; equal width returns `e`).
+    pub fn zext(&mut self, e: ExprId, width: u32) -> ExprId {
+        let we = self.width(e);
+        assert!(we != 0 && we <= width && width <= 128, "bad zext");
+        if we == width {
+            return e;
+        }
+        match *self.kind(e) {
+            ExprKind::Const { value, .. } => self.constant(value, width),
+            ExprKind::ZExt { expr, .. } => self.zext(expr, width),
+            _ => self.raw(ExprKind::ZExt { expr: e, width }),
+        }
+    }
+
+    /// Sign extension of `e` to `width` bits (`width >= width(e)`; equal width returns `e`).
+    pub fn sext(&mut self, e: ExprId, width: u32) -> ExprId {
+        let we = self.width(e);
+        assert!(we != 0 && we <= width && width <= 128, "bad sext");
+        if we == width {
+            return e;
+        }
+        match *self.kind(e) {
+            ExprKind::Const { value, .. } => self.constant(sign_extend(value, we, width), width),
+            ExprKind::SExt { expr, .. } => self.sext(expr, width),
+            _ => self.raw(ExprKind::SExt { expr: e, width }),
+        }
+    }
+
+    /// Bitwise not (logical not for width 1).
+    pub fn not(&mut self, e: ExprId) -> ExprId {
+        let w = self.width(e);
+        assert!(w != 0, "not of an array");
+        match *self.kind(e) {
+            ExprKind::Const { value, .. } => self.constant(!value, w),
+            ExprKind::Not(inner) => inner,
+            _ => self.raw(ExprKind::Not(e)),
+        }
+    }
+
+    /// `lhs op rhs`.
+    pub fn bin(&mut self, op: BinOp, lhs: ExprId, rhs: ExprId) -> ExprId {
+        let w = self.same_width(lhs, rhs);
+        let (mut l, mut r) = (lhs, rhs);
+        let (mut cl, mut cr) = (self.as_const(l), self.as_const(r));
+        if let (Some(a), Some(b)) = (cl, cr) {
+            return self.constant(fold_bin(&op, a, b, w), w);
+        }
+        if op.is_commutative() && (cr.is_some() || (cl.is_none() && r < l)) {
+            std::mem::swap(&mut l, &mut r);
+            std::mem::swap(&mut cl, &mut cr);
+        }
+        let ones = mask(w);
+        match (&op, cl, cr) {
+            (BinOp::Add, Some(0), _) => return r,
+            (BinOp::Add, Some(c1), _) => {
+                if let ExprKind::Bin {
+                    op: BinOp::Add,
+                    lhs: inner_l,
+                    rhs: x,
+                } = *self.kind(r)
+                {
+                    if let Some(c2) = self.as_const(inner_l) {
+                        let c = self.constant(c1.wrapping_add(c2), w);
+                        return self.bin(BinOp::Add, c, x);
+                    }
+                }
+            }
+            (BinOp::Sub, _, Some(0)) => return l,
+            (BinOp::Sub, _, Some(c)) => {
+                let neg = self.constant(c.wrapping_neg(), w);
+                return self.bin(BinOp::Add, neg, l);
+            }
+            (BinOp::Sub | BinOp::Xor, _, _) if l == r => return self.constant(0, w),
+            (BinOp::Mul | BinOp::And, Some(0), _) => return l,
+            (BinOp::Mul, Some(1), _) => return r,
+            (BinOp::And, Some(c), _) if c == ones => return r,
+            (BinOp::Or | BinOp::Xor, Some(0), _) => return r,
+            (BinOp::Or, Some(c), _) if c == ones => return l,
+            (BinOp::Xor, Some(c), _) if c == ones => return self.not(r),
+            (BinOp::And | BinOp::Or, _, _) if l == r => return l,
+            (BinOp::Shl | BinOp::LShr | BinOp::AShr, _, Some(0)) => return l,
+            (BinOp::Shl | BinOp::LShr | BinOp::AShr, Some(0), _) => return l,
+            (BinOp::Shl | BinOp::LShr, _, Some(c)) if c >= u128::from(w) => {
+                return self.constant(0, w)
+            }
+            (BinOp::UDiv | BinOp::SDiv, _, Some(1)) => return l,
+            (BinOp::URem | BinOp::SRem, _, Some(1)) => return self.constant(0, w),
+            _ => {}
+        }
+        self.raw(ExprKind::Bin { op, lhs: l, rhs: r })
+    }
+
+    /// `lhs op rhs` as a width-1 expression.
+    pub fn cmp(&mut self, op: CmpOp, lhs: ExprId, rhs: ExprId) -> ExprId {
+        let w = self.same_width(lhs, rhs);
+        let (cl, cr) = (self.as_const(lhs), self.as_const(rhs));
+        if let (Some(a), Some(b)) = (cl, cr) {
+            return self.bool_const(fold_cmp(&op, a, b, w));
+        }
+        if lhs == rhs {
+            return self.bool_const(matches!(op, CmpOp::Eq | CmpOp::Ule | CmpOp::Sle));
+        }
+        let ones = mask(w);
+        match (&op, cl, cr) {
+            (CmpOp::Eq, None, Some(_)) => return self.cmp(op, rhs, lhs),
+            (CmpOp::Eq, None, None) if rhs < lhs => return self.cmp(op, rhs, lhs),
+            (CmpOp::Eq, Some(c), _) => return self.eq_const(c, rhs),
+            (CmpOp::Ult, _, Some(0)) => return self.bool_const(false),
+            (CmpOp::Ult, Some(c), _) if c == ones => return self.bool_const(false),
+            (CmpOp::Ule, Some(0), _) => return self.bool_const(true),
+            (CmpOp::Ule, _, Some(c)) if c == ones => return self.bool_const(true),
+            _ => {}
+        }
+        self.raw(ExprKind::Cmp { op, lhs, rhs })
+    }
+
+    /// `c == x` for a constant `c` and a non-constant `x`.
+    fn eq_const(&mut self, c: u128, x: ExprId) -> ExprId {
+        let w = self.width(x);
+        if w == 1 {
+            return if c == 1 { x } else { self.not(x) };
+        }
+        match *self.kind(x) {
+            ExprKind::ZExt { expr, .. } => {
+                let wn = self.width(expr);
+                if c >> wn != 0 {
+                    return self.bool_const(false);
+                }
+                let narrow = self.constant(c, wn);
+                return self.cmp(CmpOp::Eq, narrow, expr);
+            }
+            ExprKind::SExt { expr, .. } => {
+                let wn = self.width(expr);
+                let t = c & mask(wn);
+                if sign_extend(t, wn, w) != c {
+                    return self.bool_const(false);
+                }
+                let narrow = self.constant(t, wn);
+                return self.cmp(CmpOp::Eq, narrow, expr);
+            }
+            ExprKind::Ite { cond, then, els } => {
+                if let (Some(k1), Some(k2)) = (self.as_const(then), self.as_const(els)) {
+                    return match (c == k1, c == k2) {
+                        (true, true) => self.bool_const(true),
+                        (true, false) => cond,
+                        (false, true) => self.not(cond),
+                        (false, false) => self.bool_const(false),
+                    };
+                }
+            }
+            ExprKind::Bin {
+                op: BinOp::Add,
+                lhs,
+                rhs,
+            } => {
+                if let Some(c2) = self.as_const(lhs) {
+                    let diff = self.constant(c.wrapping_sub(c2), w);
+                    return self.cmp(CmpOp::Eq, diff, rhs);
+                }
+            }
+            _ => {}
+        }
+        let c = self.constant(c, w);
+        self.raw(ExprKind::Cmp {
+            op: CmpOp::Eq,
+            lhs: c,
+            rhs: x,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ArrayId;
+
+    /// A pool with one 4-byte array `x` and its byte 0 / 32-bit little-endian word.
+    fn setup() -> (ExprPool, ArrayId, ExprId, ExprId) {
+        let mut p = ExprPool::new();
+        let a = p.new_array("x", 4);
+        let arr = p.array_sym(a);
+        let bytes: Vec<ExprId> = (0..4)
+            .map(|i| {
+                let idx = p.constant(i, 64);
+                p.select(arr, idx)
+            })
+            .collect();
+        let w = bytes[1..].iter().fold(bytes[0], |acc, &b| p.concat(b, acc));
+        (p, a, bytes[0], w)
+    }
+
+    /// The constant `build` folds to, if any.
+    fn fold(p: &mut ExprPool, build: impl FnOnce(&mut ExprPool) -> ExprId) -> Option<u128> {
+        let e = build(p);
+        p.as_const(e)
+    }
+
+    fn is_raw_bin(p: &ExprPool, e: ExprId, op: BinOp) -> bool {
+        matches!(p.kind(e), ExprKind::Bin { op: o, .. } if *o == op)
+    }
+
+    #[test]
+    fn constants_are_masked() {
+        let mut p = ExprPool::new();
+        assert_eq!(fold(&mut p, |p| p.constant(0x1ff, 8)), Some(0xff));
+        assert_eq!(p.constant(0x1ff, 8), p.constant(0xff, 8));
+        assert_eq!(fold(&mut p, |p| p.bool_const(true)), Some(1));
+        let f = p.bool_const(false);
+        assert_eq!(p.width(f), 1);
+    }
+
+    #[test]
+    fn folds_every_operator_on_constants() {
+        let mut p = ExprPool::new();
+        let a = p.constant(200, 8);
+        let b = p.constant(100, 8);
+        let t = p.bool_const(true);
+        assert_eq!(fold(&mut p, |p| p.bin(BinOp::Add, a, b)), Some(44));
+        assert_eq!(fold(&mut p, |p| p.bin(BinOp::SDiv, a, b)), Some(0));
+        assert_eq!(fold(&mut p, |p| p.cmp(CmpOp::Slt, a, b)), Some(1));
+        assert_eq!(fold(&mut p, |p| p.not(a)), Some(55));
+        assert_eq!(fold(&mut p, |p| p.concat(a, b)), Some(200 << 8 | 100));
+        assert_eq!(fold(&mut p, |p| p.extract(a, 3, 4)), Some(9));
+        assert_eq!(fold(&mut p, |p| p.zext(a, 128)), Some(200));
+        assert_eq!(fold(&mut p, |p| p.sext(a, 16)), Some(0xffc8));
+        assert_eq!(fold(&mut p, |p| p.sext(a, 128)), Some(u128::MAX - 55));
+        assert_eq!(p.ite(t, a, b), a);
+    }
+
+    #[test]
+    fn select_folds_constant_arrays_and_store_chains() {
+        let (mut p, _, b0, _) = setup();
+        let arr = p.array_const(&[1, 2, 3]);
+        let i1 = p.constant(1, 64);
+        let i5 = p.constant(5, 64);
+        assert_eq!(fold(&mut p, |p| p.select(arr, i1)), Some(2));
+        assert_eq!(fold(&mut p, |p| p.select(arr, i5)), Some(0));
+        let st = p.store(arr, i5, b0);
+        assert_eq!(p.select(st, i5), b0);
+        assert_eq!(fold(&mut p, |p| p.select(st, i1)), Some(2));
+        // a symbolic store blocks the walk for a different index
+        let sym_idx = p.zext(b0, 64);
+        let st2 = p.store(st, sym_idx, b0);
+        let s = p.select(st2, i1);
+        assert!(matches!(p.kind(s), ExprKind::Select { array, .. } if *array == st2));
+        assert_eq!(p.select(st2, sym_idx), b0);
+    }
+
+    #[test]
+    fn store_to_same_index_overwrites() {
+        let (mut p, _, b0, _) = setup();
+        let arr = p.array_const(&[1, 2, 3]);
+        let i1 = p.constant(1, 64);
+        let v = p.constant(9, 8);
+        let s1 = p.store(arr, i1, b0);
+        let s2 = p.store(s1, i1, v);
+        assert_eq!(s2, p.store(arr, i1, v));
+    }
+
+    #[test]
+    fn array_const_ignores_trailing_zeros() {
+        let mut p = ExprPool::new();
+        assert_eq!(p.array_const(&[1, 0, 0]), p.array_const(&[1]));
+    }
+
+    #[test]
+    fn commutative_operands_are_canonical() {
+        let (mut p, _, b0, w) = setup();
+        let x = p.extract(w, 8, 8);
+        let c = p.constant(5, 8);
+        for op in [BinOp::Add, BinOp::Mul, BinOp::And, BinOp::Or, BinOp::Xor] {
+            let e1 = p.bin(op.clone(), b0, c);
+            let e2 = p.bin(op.clone(), c, b0);
+            assert_eq!(e1, e2);
+            assert!(matches!(p.kind(e1), ExprKind::Bin { lhs, .. } if *lhs == c));
+            assert_eq!(p.bin(op.clone(), x, b0), p.bin(op, b0, x));
+        }
+        assert_eq!(p.cmp(CmpOp::Eq, b0, c), p.cmp(CmpOp::Eq, c, b0));
+        assert_eq!(p.cmp(CmpOp::Eq, b0, x), p.cmp(CmpOp::Eq, x, b0));
+        assert_ne!(p.bin(BinOp::Sub, b0, x), p.bin(BinOp::Sub, x, b0));
+    }
+
+    #[test]
+    fn arithmetic_identities() {
+        let (mut p, _, x, _) = setup();
+        let zero = p.constant(0, 8);
+        let one = p.constant(1, 8);
+        assert_eq!(p.bin(BinOp::Add, x, zero), x);
+        assert_eq!(p.bin(BinOp::Sub, x, zero), x);
+        assert_eq!(p.bin(BinOp::Mul, x, zero), zero);
+        assert_eq!(p.bin(BinOp::Mul, one, x), x);
+        assert_eq!(p.bin(BinOp::Sub, x, x), zero);
+        assert_eq!(p.bin(BinOp::UDiv, x, one), x);
+        assert_eq!(p.bin(BinOp::SDiv, x, one), x);
+        assert_eq!(p.bin(BinOp::URem, x, one), zero);
+        assert_eq!(p.bin(BinOp::SRem, x, one), zero);
+        assert_eq!(p.bin(BinOp::Shl, x, zero), x);
+        assert_eq!(p.bin(BinOp::AShr, zero, x), zero);
+        let eight = p.constant(8, 8);
+        assert_eq!(p.bin(BinOp::LShr, x, eight), zero);
+        let ashr = p.bin(BinOp::AShr, x, eight);
+        assert!(is_raw_bin(&p, ashr, BinOp::AShr));
+    }
+
+    #[test]
+    fn bitwise_identities() {
+        let (mut p, _, x, _) = setup();
+        let zero = p.constant(0, 8);
+        let ones = p.constant(0xff, 8);
+        assert_eq!(p.bin(BinOp::And, x, zero), zero);
+        assert_eq!(p.bin(BinOp::And, x, ones), x);
+        assert_eq!(p.bin(BinOp::And, x, x), x);
+        assert_eq!(p.bin(BinOp::Or, x, zero), x);
+        assert_eq!(p.bin(BinOp::Or, x, ones), ones);
+        assert_eq!(p.bin(BinOp::Or, x, x), x);
+        assert_eq!(p.bin(BinOp::Xor, x, zero), x);
+        assert_eq!(p.bin(BinOp::Xor, x, x), zero);
+        assert_eq!(p.bin(BinOp::Xor, ones, x), p.not(x));
+        let nx = p.not(x);
+        assert_eq!(p.not(nx), x);
+    }
+
+    #[test]
+    fn constants_gather_in_sums() {
+        let (mut p, _, x, _) = setup();
+        let c3 = p.constant(3, 8);
+        let c4 = p.constant(4, 8);
+        let s = p.bin(BinOp::Add, x, c3);
+        let s2 = p.bin(BinOp::Add, s, c4);
+        let c7 = p.constant(7, 8);
+        assert_eq!(s2, p.bin(BinOp::Add, c7, x));
+        // x - 3 == x + 253
+        let d = p.bin(BinOp::Sub, x, c3);
+        let c253 = p.constant(253, 8);
+        assert_eq!(d, p.bin(BinOp::Add, c253, x));
+    }
+
+    #[test]
+    fn comparison_identities() {
+        let (mut p, _, x, _) = setup();
+        let zero = p.constant(0, 8);
+        let ones = p.constant(0xff, 8);
+        let t = p.bool_const(true);
+        let f = p.bool_const(false);
+        assert_eq!(p.cmp(CmpOp::Eq, x, x), t);
+        assert_eq!(p.cmp(CmpOp::Ule, x, x), t);
+        assert_eq!(p.cmp(CmpOp::Slt, x, x), f);
+        assert_eq!(p.cmp(CmpOp::Ult, x, zero), f);
+        assert_eq!(p.cmp(CmpOp::Ult, ones, x), f);
+        assert_eq!(p.cmp(CmpOp::Ule, zero, x), t);
+        assert_eq!(p.cmp(CmpOp::Ule, x, ones), t);
+    }
+
+    #[test]
+    fn width_one_equalities() {
+        let (mut p, _, x, _) = setup();
+        let c = p.constant(3, 8);
+        let b = p.cmp(CmpOp::Ult, x, c);
+        let one = p.bool_const(true);
+        let zero = p.bool_const(false);
+        assert_eq!(p.cmp(CmpOp::Eq, b, one), b);
+        assert_eq!(p.cmp(CmpOp::Eq, zero, b), p.not(b));
+    }
+
+    #[test]
+    fn eq_through_extensions() {
+        let (mut p, _, x, _) = setup();
+        let zx = p.zext(x, 32);
+        let sx = p.sext(x, 32);
+        let c5_8 = p.constant(5, 8);
+        let want = p.cmp(CmpOp::Eq, c5_8, x);
+        let c5 = p.constant(5, 32);
+        assert_eq!(p.cmp(CmpOp::Eq, c5, zx), want);
+        assert_eq!(p.cmp(CmpOp::Eq, sx, c5), want);
+        let big = p.constant(300, 32);
+        assert_eq!(fold(&mut p, |p| p.cmp(CmpOp::Eq, big, zx)), Some(0));
+        assert_eq!(fold(&mut p, |p| p.cmp(CmpOp::Eq, big, sx)), Some(0));
+        let m1 = p.constant(0xffff_ffff, 32);
+        let m1_8 = p.constant(0xff, 8);
+        let want = p.cmp(CmpOp::Eq, m1_8, x);
+        assert_eq!(p.cmp(CmpOp::Eq, m1, sx), want);
+        assert_eq!(fold(&mut p, |p| p.cmp(CmpOp::Eq, m1, zx)), Some(0));
+    }
+
+    #[test]
+    fn eq_of_ite_of_constants() {
+        let (mut p, _, x, _) = setup();
+        let c = p.constant(3, 8);
+        let b = p.cmp(CmpOp::Ult, x, c);
+        let k1 = p.constant(10, 32);
+        let k2 = p.constant(20, 32);
+        let i = p.ite(b, k1, k2);
+        assert_eq!(p.cmp(CmpOp::Eq, k1, i), b);
+        assert_eq!(p.cmp(CmpOp::Eq, i, k2), p.not(b));
+        let k3 = p.constant(30, 32);
+        assert_eq!(fold(&mut p, |p| p.cmp(CmpOp::Eq, k3, i)), Some(0));
+        let same = p.raw(ExprKind::Ite {
+            cond: b,
+            then: k1,
+            els: k1,
+        });
+        assert_eq!(fold(&mut p, |p| p.cmp(CmpOp::Eq, k1, same)), Some(1));
+    }
+
+    #[test]
+    fn eq_moves_constants_out_of_sums() {
+        let (mut p, _, x, _) = setup();
+        let c3 = p.constant(3, 8);
+        let s = p.bin(BinOp::Add, c3, x);
+        let c10 = p.constant(10, 8);
+        let c7 = p.constant(7, 8);
+        assert_eq!(p.cmp(CmpOp::Eq, c10, s), p.cmp(CmpOp::Eq, c7, x));
+    }
+
+    #[test]
+    fn ite_identities() {
+        let (mut p, _, x, w) = setup();
+        let y = p.extract(w, 8, 8);
+        let c = p.constant(3, 8);
+        let b = p.cmp(CmpOp::Ult, x, c);
+        let t = p.bool_const(true);
+        let f = p.bool_const(false);
+        assert_eq!(p.ite(b, x, x), x);
+        assert_eq!(p.ite(t, x, y), x);
+        assert_eq!(p.ite(f, x, y), y);
+        assert_eq!(p.ite(b, t, f), b);
+        assert_eq!(p.ite(b, f, t), p.not(b));
+        let nb = p.not(b);
+        assert_eq!(p.ite(nb, x, y), p.ite(b, y, x));
+    }
+
+    #[test]
+    fn extract_simplifications() {
+        let (mut p, _, x, w) = setup();
+        assert_eq!(p.extract(w, 0, 32), w);
+        assert_eq!(p.extract(w, 0, 8), x);
+        let b2 = p.extract(w, 16, 8);
+        assert!(matches!(p.kind(b2), ExprKind::Select { .. }));
+        let mid = p.extract(w, 8, 16);
+        assert!(matches!(p.kind(mid), ExprKind::Extract { .. }));
+        assert_eq!(p.extract(mid, 8, 8), b2);
+        let z = p.zext(x, 32);
+        assert_eq!(p.extract(z, 0, 8), x);
+        assert_eq!(fold(&mut p, |p| p.extract(z, 8, 8)), Some(0));
+        let s = p.sext(x, 32);
+        assert_eq!(p.extract(s, 4, 4), p.extract(x, 4, 4));
+        let ex = p.extract(s, 4, 8);
+        assert!(matches!(p.kind(ex), ExprKind::Extract { .. }));
+    }
+
+    #[test]
+    fn concat_simplifications() {
+        let (mut p, _, x, w) = setup();
+        let m = p.mul(w, w);
+        let lo = p.extract(m, 4, 8);
+        let hi = p.extract(m, 12, 8);
+        assert_eq!(p.concat(hi, lo), p.extract(m, 4, 16));
+        let lo0 = p.extract(m, 0, 16);
+        let hi0 = p.extract(m, 16, 16);
+        assert_eq!(p.concat(hi0, lo0), m);
+        let zero = p.constant(0, 24);
+        assert_eq!(p.concat(zero, x), p.zext(x, 32));
+    }
+
+    #[test]
+    fn extension_simplifications() {
+        let (mut p, _, x, _) = setup();
+        assert_eq!(p.zext(x, 8), x);
+        assert_eq!(p.sext(x, 8), x);
+        let z16 = p.zext(x, 16);
+        assert_eq!(p.zext(z16, 64), p.zext(x, 64));
+        let s16 = p.sext(x, 16);
+        assert_eq!(p.sext(s16, 64), p.sext(x, 64));
+    }
+
+    #[test]
+    #[should_panic(expected = "operand widths differ")]
+    fn builder_width_mismatch_panics() {
+        let mut p = ExprPool::new();
+        let a = p.constant(1, 8);
+        let b = p.constant(1, 16);
+        p.bin(BinOp::Add, a, b);
+    }
+}

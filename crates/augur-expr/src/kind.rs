@@ -1,0 +1,215 @@
+//! The expression node types: ids, operators and [`ExprKind`].
+
+use std::rc::Rc;
+
+/// Handle of an interned expression in an [`ExprPool`](crate::ExprPool).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct ExprId(pub u32);
+
+/// Handle of a symbolic input array (named, fixed byte size) of an
+/// [`ExprPool`](crate::ExprPool).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct ArrayId(pub u32);
+
+/// Binary bit-vector operators; both operands and the result share one width.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum BinOp {
+    /// Wrapping addition.
+    Add,
+    /// Wrapping subtraction.
+    Sub,
+    /// Wrapping multiplication.
+    Mul,
+    /// Unsigned division (`x / 0` is all ones, as SMT-LIB `bvudiv`).
+    UDiv,
+    /// Signed division truncating toward zero (SMT-LIB `bvsdiv`).
+    SDiv,
+    /// Unsigned remainder (`x % 0` is `x`, as SMT-LIB `bvurem`).
+    URem,
+    /// Signed remainder whose sign follows the dividend (SMT-LIB `bvsrem`).
+    SRem,
+    /// Bitwise and.
+    And,
+    /// Bitwise or.
+    Or,
+    /// Bitwise exclusive or.
+    Xor,
+    /// Shift left; shifting by the width or more gives 0.
+    Shl,
+    /// Logical shift right; shifting by the width or more gives 0.
+    LShr,
+    /// Arithmetic shift right; shifting by the width or more fills with the sign bit.
+    AShr,
+}
+
+impl BinOp {
+    /// Whether `a op b == b op a` (such operands are kept in canonical order).
+    pub fn is_commutative(&self) -> bool {
+        matches!(
+            self,
+            BinOp::Add | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor
+        )
+    }
+}
+
+/// Comparison operators; the result has width 1. Greater-than forms are built by swapping
+/// operands and `ne` as `not(eq)`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum CmpOp {
+    /// Equality.
+    Eq,
+    /// Unsigned less than.
+    Ult,
+    /// Unsigned less than or equal.
+    Ule,
+    /// Signed less than.
+    Slt,
+    /// Signed less than or equal.
+    Sle,
+}
+
+/// One expression node. Children are ids in the same pool.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum ExprKind {
+    /// A constant; `value` is masked to `width` bits.
+    Const {
+        /// Width in bits (1..=128).
+        width: u32,
+        /// The value, zero above `width`.
+        value: u128,
+    },
+    /// The byte (width 8) of an array-sorted expression at a 64-bit index.
+    Select {
+        /// Array-sorted expression.
+        array: ExprId,
+        /// 64-bit index.
+        index: ExprId,
+    },
+    /// Array-sorted: a symbolic input array itself.
+    ArraySym(ArrayId),
+    /// Array-sorted: a constant array; bytes beyond its length read 0.
+    ArrayConst(Rc<[u8]>),
+    /// Array-sorted: `array` with the byte at `index` replaced by `value`.
+    Store {
+        /// Array-sorted expression being updated.
+        array: ExprId,
+        /// 64-bit index.
+        index: ExprId,
+        /// 8-bit value.
+        value: ExprId,
+    },
+    /// `then` if the width-1 `cond` is 1, else `els`.
+    Ite {
+        /// Width-1 condition.
+        cond: ExprId,
+        /// Value when `cond` holds.
+        then: ExprId,
+        /// Value otherwise.
+        els: ExprId,
+    },
+    /// `hi` followed by `lo`: the result's low bits are `lo`.
+    Concat {
+        /// High part.
+        hi: ExprId,
+        /// Low part.
+        lo: ExprId,
+    },
+    /// `width` bits of `expr` starting at bit `lo`.
+    Extract {
+        /// Source expression.
+        expr: ExprId,
+        /// Lowest extracted bit.
+        lo: u32,
+        /// Number of extracted bits.
+        width: u32,
+    },
+    /// Zero extension of `expr` to `width` bits.
+    ZExt {
+        /// Source expression.
+        expr: ExprId,
+        /// Result width.
+        width: u32,
+    },
+    /// Sign extension of `expr` to `width` bits.
+    SExt {
+        /// Source expression.
+        expr: ExprId,
+        /// Result width.
+        width: u32,
+    },
+    /// Bitwise not (logical not for width 1).
+    Not(ExprId),
+    /// A binary operator.
+    Bin {
+        /// The operator.
+        op: BinOp,
+        /// Left operand.
+        lhs: ExprId,
+        /// Right operand.
+        rhs: ExprId,
+    },
+    /// A comparison (width 1).
+    Cmp {
+        /// The operator.
+        op: CmpOp,
+        /// Left operand.
+        lhs: ExprId,
+        /// Right operand.
+        rhs: ExprId,
+    },
+}
+
+impl ExprKind {
+    /// The direct children of this node, in field order.
+    pub fn children(&self) -> impl DoubleEndedIterator<Item = ExprId> {
+        let none = ExprId(u32::MAX);
+        let (ids, n) = match *self {
+            ExprKind::Const { .. } | ExprKind::ArraySym(_) | ExprKind::ArrayConst(_) => {
+                ([none; 3], 0)
+            }
+            ExprKind::Select { array, index } => ([array, index, none], 2),
+            ExprKind::Store {
+                array,
+                index,
+                value,
+            } => ([array, index, value], 3),
+            ExprKind::Ite { cond, then, els } => ([cond, then, els], 3),
+            ExprKind::Concat { hi, lo } => ([hi, lo, none], 2),
+            ExprKind::Extract { expr, .. }
+            | ExprKind::ZExt { expr, .. }
+            | ExprKind::SExt { expr, .. }
+            | ExprKind::Not(expr) => ([expr, none, none], 1),
+            ExprKind::Bin { lhs, rhs, .. } | ExprKind::Cmp { lhs, rhs, .. } => {
+                ([lhs, rhs, none], 2)
+            }
+        };
+        ids.into_iter().take(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn children_in_field_order() {
+        let k = ExprKind::Store {
+            array: ExprId(1),
+            index: ExprId(2),
+            value: ExprId(3),
+        };
+        assert_eq!(
+            k.children().collect::<Vec<_>>(),
+            [ExprId(1), ExprId(2), ExprId(3)]
+        );
+        assert_eq!(ExprKind::Not(ExprId(7)).children().count(), 1);
+        assert_eq!(ExprKind::Const { width: 8, value: 1 }.children().count(), 0);
+    }
+
+    #[test]
+    fn commutativity() {
+        assert!(BinOp::Xor.is_commutative());
+        assert!(!BinOp::Sub.is_commutative());
+        assert!(!BinOp::Shl.is_commutative());
+    }
+}

@@ -1,0 +1,26 @@
+//! Hash-consed bit-vector and byte-array expressions for the augur symbolic executor.
+//!
+//! Every expression lives in an [`ExprPool`], an append-only interning arena: building the
+//! same expression twice yields the same [`ExprId`], so structural equality is id equality.
+//! Expressions are bit-vectors of width 1..=128 (width 1 doubles as the boolean sort) or
+//! byte arrays indexed by 64-bit bit-vectors. The builders on [`ExprPool`] simplify on
+//! construction (constant folding, canonical operand order, identities); [`ExprPool::raw`]
+//! interns a node exactly as given.
+
+mod assignment;
+pub mod bits;
+mod build;
+mod display;
+mod eval;
+mod kind;
+mod pool;
+mod smtlib;
+mod sugar;
+
+#[cfg(test)]
+mod random_tests;
+
+pub use assignment::Assignment;
+pub use eval::Evaluator;
+pub use kind::{ArrayId, BinOp, CmpOp, ExprId, ExprKind};
+pub use pool::ExprPool;

@@ -1,0 +1,193 @@
+//! SMT-LIB2 script printing (QF_ABV), for debugging queries and replaying them in a
+//! stand-alone solver.
+
+use crate::{ArrayId, BinOp, CmpOp, ExprId, ExprKind, ExprPool};
+use std::fmt::Write;
+
+const ARRAY_SORT: &str = "(Array (_ BitVec 64) (_ BitVec 8))";
+
+fn bin_name(op: &BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "bvadd",
+        BinOp::Sub => "bvsub",
+        BinOp::Mul => "bvmul",
+        BinOp::UDiv => "bvudiv",
+        BinOp::SDiv => "bvsdiv",
+        BinOp::URem => "bvurem",
+        BinOp::SRem => "bvsrem",
+        BinOp::And => "bvand",
+        BinOp::Or => "bvor",
+        BinOp::Xor => "bvxor",
+        BinOp::Shl => "bvshl",
+        BinOp::LShr => "bvlshr",
+        BinOp::AShr => "bvashr",
+    }
+}
+
+fn cmp_name(op: &CmpOp) -> &'static str {
+    match op {
+        CmpOp::Eq => "=",
+        CmpOp::Ult => "bvult",
+        CmpOp::Ule => "bvule",
+        CmpOp::Slt => "bvslt",
+        CmpOp::Sle => "bvsle",
+    }
+}
+
+impl ExprPool {
+    /// A complete SMT-LIB2 script asserting every (width-1) expression of `assertions`:
+    /// array declarations, one `define-fun` per compound subterm (so sharing is kept),
+    /// `(assert (= e #b1))` lines and `(check-sat)`. Width-1 values stay bit-vectors.
+    pub fn to_smtlib2(&self, assertions: &[ExprId]) -> String {
+        let mut out = String::from("(set-logic QF_ABV)\n");
+        let mut arrays: Vec<ArrayId> = assertions
+            .iter()
+            .flat_map(|&e| self.arrays_of(e))
+            .copied()
+            .collect();
+        arrays.sort_unstable();
+        arrays.dedup();
+        for a in arrays {
+            let _ = writeln!(out, "(declare-fun {} () {ARRAY_SORT})", self.smt_array(a));
+        }
+        for e in self.post_order(assertions, |_| false) {
+            if !matches!(self.kind(e), ExprKind::Const { .. } | ExprKind::ArraySym(_)) {
+                let sort = match self.width(e) {
+                    0 => ARRAY_SORT.to_string(),
+                    w => format!("(_ BitVec {w})"),
+                };
+                let _ = writeln!(out, "(define-fun e!{} () {sort} {})", e.0, self.smt_body(e));
+            }
+        }
+        for &e in assertions {
+            let _ = writeln!(out, "(assert (= {} #b1))", self.smt_term(e));
+        }
+        out.push_str("(check-sat)\n");
+        out
+    }
+
+    /// The symbol of array `a`: its quoted name, made unique with `#id` if the name
+    /// needed sanitising.
+    fn smt_array(&self, a: ArrayId) -> String {
+        let name = self.array_name(a);
+        let clean: String = name
+            .chars()
+            .map(|c| {
+                if matches!(c, '|' | '\\' | '#') {
+                    '_'
+                } else {
+                    c
+                }
+            })
+            .collect();
+        if clean == name {
+            format!("|{name}|")
+        } else {
+            format!("|{clean}#{}|", a.0)
+        }
+    }
+
+    /// How a subterm is referenced: constants and arrays inline, others by name.
+    fn smt_term(&self, e: ExprId) -> String {
+        match *self.kind(e) {
+            ExprKind::Const { width, value } => format!("(_ bv{value} {width})"),
+            ExprKind::ArraySym(a) => self.smt_array(a),
+            _ => format!("e!{}", e.0),
+        }
+    }
+
+    /// The defining term of compound node `e`.
+    fn smt_body(&self, e: ExprId) -> String {
+        let t = |x: ExprId| self.smt_term(x);
+        match *self.kind(e) {
+            ExprKind::Const { .. } | ExprKind::ArraySym(_) => t(e),
+            ExprKind::ArrayConst(ref bytes) => {
+                let nonzero: Vec<(usize, u8)> = bytes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &b)| b != 0)
+                    .map(|(i, &b)| (i, b))
+                    .collect();
+                let mut s = "(store ".repeat(nonzero.len());
+                let _ = write!(s, "((as const {ARRAY_SORT}) (_ bv0 8))");
+                for (i, b) in nonzero {
+                    let _ = write!(s, " (_ bv{i} 64) (_ bv{b} 8))");
+                }
+                s
+            }
+            ExprKind::Select { array, index } => format!("(select {} {})", t(array), t(index)),
+            ExprKind::Store {
+                array,
+                index,
+                value,
+            } => format!("(store {} {} {})", t(array), t(index), t(value)),
+            ExprKind::Ite { cond, then, els } => {
+                format!("(ite (= {} #b1) {} {})", t(cond), t(then), t(els))
+            }
+            ExprKind::Concat { hi, lo } => format!("(concat {} {})", t(hi), t(lo)),
+            ExprKind::Extract { expr, lo, width } => {
+                format!("((_ extract {} {lo}) {})", lo + width - 1, t(expr))
+            }
+            ExprKind::ZExt { expr, width } => {
+                format!("((_ zero_extend {}) {})", width - self.width(expr), t(expr))
+            }
+            ExprKind::SExt { expr, width } => {
+                format!("((_ sign_extend {}) {})", width - self.width(expr), t(expr))
+            }
+            ExprKind::Not(x) => format!("(bvnot {})", t(x)),
+            ExprKind::Bin { ref op, lhs, rhs } => {
+                format!("({} {} {})", bin_name(op), t(lhs), t(rhs))
+            }
+            ExprKind::Cmp { ref op, lhs, rhs } => {
+                format!("(ite ({} {} {}) #b1 #b0)", cmp_name(op), t(lhs), t(rhs))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ExprPool;
+
+    #[test]
+    fn prints_a_complete_script() {
+        let mut p = ExprPool::new();
+        let x = p.new_array("x", 4);
+        let arr = p.array_sym(x);
+        let i0 = p.constant(0, 64);
+        let b = p.select(arr, i0);
+        let c3 = p.constant(3, 8);
+        let lt = p.ult(b, c3);
+        let script = p.to_smtlib2(&[lt]);
+        let want = format!(
+            "(set-logic QF_ABV)\n\
+             (declare-fun |x| () (Array (_ BitVec 64) (_ BitVec 8)))\n\
+             (define-fun e!{b} () (_ BitVec 8) (select |x| (_ bv0 64)))\n\
+             (define-fun e!{lt} () (_ BitVec 1) (ite (bvult e!{b} (_ bv3 8)) #b1 #b0))\n\
+             (assert (= e!{lt} #b1))\n\
+             (check-sat)\n",
+            b = b.0,
+            lt = lt.0
+        );
+        assert_eq!(script, want);
+    }
+
+    #[test]
+    fn sanitises_array_names_and_prints_constant_arrays() {
+        let mut p = ExprPool::new();
+        let x = p.new_array("a|b", 1);
+        let arr = p.array_sym(x);
+        let i0 = p.constant(0, 64);
+        let b = p.select(arr, i0);
+        let zi = p.zext(b, 64);
+        let ca = p.array_const(&[0, 7]);
+        let sel = p.select(ca, zi);
+        let e = p.eq(sel, b);
+        let script = p.to_smtlib2(&[e]);
+        assert!(script.contains(&format!("|a_b#{}|", x.0)));
+        assert!(script.contains(
+            "(store ((as const (Array (_ BitVec 64) (_ BitVec 8))) (_ bv0 8)) (_ bv1 64) (_ bv7 8))"
+        ));
+        assert!(script.contains("((_ zero_extend 56)"));
+    }
+}

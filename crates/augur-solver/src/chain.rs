@@ -1,0 +1,148 @@
+//! The assembled solver chain and the queries the engine asks.
+
+use crate::cex_cache::CexCache;
+use crate::fast_path::FastPath;
+use crate::independence::{relevant, Independence};
+use crate::query_cache::QueryCache;
+use crate::stats::SharedStats;
+use crate::z3_backend::Z3Backend;
+use crate::{SatResult, Solver, SolverError, SolverStats};
+use augur_expr::{ArrayId, Assignment, ExprId, ExprPool};
+
+/// The layers, front to back: fast path -> independence -> query cache ->
+/// counterexample cache -> Z3.
+fn layers(timeout_ms: Option<u64>, stats: &SharedStats) -> Box<dyn Solver> {
+    let z3 = Z3Backend::new(timeout_ms, stats.clone());
+    let cex = CexCache::new(Box::new(z3), stats.clone());
+    let cache = QueryCache::new(Box::new(cex), stats.clone());
+    let independence = Independence::new(Box::new(cache));
+    Box::new(FastPath::new(Box::new(independence), stats.clone()))
+}
+
+/// The error for a query whose path constraints have no model.
+fn infeasible() -> SolverError {
+    SolverError::Unknown("the constraints are unsatisfiable".into())
+}
+
+/// The complete solver chain. The validity queries (`may_be_true`, `must_be_true`,
+/// `branch_feasibility`, `value`) assume the path constraints are satisfiable, as the
+/// engine guarantees, and only solve the constraints related to the queried expression.
+///
+/// Caches are keyed by expression ids, so a chain serves one pool at a time; handing it
+/// a different pool starts the caches afresh.
+pub struct SolverChain {
+    solver: Box<dyn Solver>,
+    stats: SharedStats,
+    timeout_ms: Option<u64>,
+    pool_uid: Option<u64>,
+}
+
+impl SolverChain {
+    /// A chain whose Z3 queries are limited to `timeout_ms` milliseconds (None: no limit).
+    pub fn new(timeout_ms: Option<u64>) -> Self {
+        let stats = SharedStats::default();
+        SolverChain {
+            solver: layers(timeout_ms, &stats),
+            stats,
+            timeout_ms,
+            pool_uid: None,
+        }
+    }
+
+    /// The counters so far.
+    pub fn stats(&self) -> SolverStats {
+        self.stats.borrow().clone()
+    }
+
+    /// Can `cond` be true under `constraints`? (width-1 cond)
+    pub fn may_be_true(
+        &mut self,
+        pool: &mut ExprPool,
+        constraints: &[ExprId],
+        cond: ExprId,
+    ) -> Result<bool, SolverError> {
+        let mut query = relevant(pool, constraints, &[cond]);
+        query.push(cond);
+        Ok(matches!(self.check(pool, &query)?, SatResult::Sat(_)))
+    }
+
+    /// Must `cond` be true under `constraints`?
+    pub fn must_be_true(
+        &mut self,
+        pool: &mut ExprPool,
+        constraints: &[ExprId],
+        cond: ExprId,
+    ) -> Result<bool, SolverError> {
+        let negated = pool.not(cond);
+        Ok(!self.may_be_true(pool, constraints, negated)?)
+    }
+
+    /// Branch feasibility in one call: (can be true, can be false). A model of the
+    /// related constraints settles the side it evaluates `cond` to, so only the other side
+    /// is solved.
+    pub fn branch_feasibility(
+        &mut self,
+        pool: &mut ExprPool,
+        constraints: &[ExprId],
+        cond: ExprId,
+    ) -> Result<(bool, bool), SolverError> {
+        let mut query = relevant(pool, constraints, &[cond]);
+        let SatResult::Sat(model) = self.check(pool, &query)? else {
+            return Ok((false, false));
+        };
+        let holds = pool.eval(cond, &model) == 1;
+        query.push(if holds { pool.not(cond) } else { cond });
+        let other = matches!(self.check(pool, &query)?, SatResult::Sat(_));
+        Ok(if holds { (true, other) } else { (other, true) })
+    }
+
+    /// A model of `constraints` assigning every array in `arrays` (arrays the constraints
+    /// don't mention get all-zero bytes of their size).
+    pub fn model(
+        &mut self,
+        pool: &mut ExprPool,
+        constraints: &[ExprId],
+        arrays: &[ArrayId],
+    ) -> Result<Assignment, SolverError> {
+        let SatResult::Sat(mut model) = self.check(pool, constraints)? else {
+            return Err(infeasible());
+        };
+        for &a in arrays {
+            model
+                .arrays
+                .entry(a)
+                .or_insert_with(|| vec![0; pool.array_size(a) as usize]);
+        }
+        Ok(model)
+    }
+
+    /// One feasible value of `e` under `constraints`.
+    pub fn value(
+        &mut self,
+        pool: &mut ExprPool,
+        constraints: &[ExprId],
+        e: ExprId,
+    ) -> Result<u128, SolverError> {
+        if let Some(v) = pool.as_const(e) {
+            return Ok(v);
+        }
+        let query = relevant(pool, constraints, &[e]);
+        match self.check(pool, &query)? {
+            SatResult::Sat(model) => Ok(pool.eval(e, &model)),
+            SatResult::Unsat => Err(infeasible()),
+        }
+    }
+}
+
+impl Solver for SolverChain {
+    /// Runs `constraints` through the whole chain.
+    fn check(&mut self, pool: &ExprPool, constraints: &[ExprId]) -> Result<SatResult, SolverError> {
+        if self.pool_uid != Some(pool.uid()) {
+            if self.pool_uid.is_some() {
+                self.solver = layers(self.timeout_ms, &self.stats);
+            }
+            self.pool_uid = Some(pool.uid());
+        }
+        self.solver.check(pool, constraints)
+    }
+}

@@ -1,0 +1,23 @@
+//! The augur solver chain, KLEE style: every optimisation is one [`Solver`] layer in front
+//! of the next, assembled in one place ([`SolverChain`]):
+//! fast path -> constraint independence -> query cache -> counterexample cache -> Z3.
+
+mod cex_cache;
+mod chain;
+#[cfg(test)]
+mod chain_tests;
+mod error;
+mod fast_path;
+mod independence;
+mod query_cache;
+mod solver;
+mod stats;
+#[cfg(test)]
+mod test_util;
+mod z3_backend;
+mod z3_translate;
+
+pub use chain::SolverChain;
+pub use error::SolverError;
+pub use solver::{SatResult, Solver};
+pub use stats::SolverStats;

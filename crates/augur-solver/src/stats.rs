@@ -1,0 +1,24 @@
+//! Counters of the solver chain, shared by all layers.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// What the solver chain did so far.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SolverStats {
+    /// Satisfiability queries entering the chain.
+    pub queries: u64,
+    /// Queries that reached Z3.
+    pub solver_calls: u64,
+    /// Queries answered by the query cache or the counterexample cache.
+    pub cache_hits: u64,
+    /// Queries decided by the fast path (constant constraints).
+    pub fast_path: u64,
+    /// Wall time spent in Z3, in seconds.
+    pub time_s: f64,
+    /// Z3 calls that ran out of time.
+    pub timeouts: u64,
+}
+
+/// The counters as shared between the layers of one chain.
+pub(crate) type SharedStats = Rc<RefCell<SolverStats>>;
