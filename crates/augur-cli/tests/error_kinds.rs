@@ -144,7 +144,10 @@ int main(void) {
 fn externals_havoc_returns_symbolic_values() {
     let src = r#"
 int ext(void);
-int main(void) { return ext() == 42 ? 1 : 0; }
+int main(void) {
+  if (ext() == 42) return 1;
+  return 0;
+}
 "#;
     let r = run_c(src, &["--externals", "havoc"]);
     assert_eq!(r.paths(), 2, "{}", r.stderr);

@@ -31,7 +31,8 @@ int main(void) {
   unsigned i, j; augur_make_symbolic(&i, sizeof i, "i"); augur_make_symbolic(&j, sizeof j, "j");
   augur_assume(i < 4); augur_assume(j < 4);
   a[i] = 7;
-  return a[j] == 7;
+  if (a[j] == 7) return 1;
+  return 0;
 }
 "#;
     let r = run_c(src, &[]);

@@ -13,6 +13,9 @@ pub const ANALYSIS_CFLAGS: &[&str] = &[
     "-Xclang",
     "-disable-O0-optnone",
     "-fno-discard-value-names",
+    // llvm-ir cannot read x86_fp80 constants: analyse `long double` as `double`
+    // (native replay compiles with the same flag).
+    "-mlong-double-64",
 ];
 
 /// An error turning inputs into a program: one line naming the file and the problem.

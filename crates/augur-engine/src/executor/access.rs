@@ -114,32 +114,52 @@ impl Executor {
                 return Err(self.error(st, ErrorKind::Unsupported, "vector of pointers".into()))
             }
         };
-        let example = if st.seed.is_some() {
-            self.pool.eval(e, &st.seed_values) as u64
-        } else {
-            self.query(|s, p| s.value(p, &st.constraints, e))? as u64
-        };
-        // The object the example points into, else the nearest live one (the pointer may
-        // be an out-of-range index into it on this input but not on others).
-        let candidate = match st.mem.find(example) {
-            Some(o) if o.freed => None,
-            Some(o) => Some(o.clone()),
-            None => st.mem.nearest_live(example).cloned(),
-        };
-        let Some(obj) = candidate else {
-            return Err(self.invalid_symbolic_access(st, e, example, size, write));
-        };
-        let in_bounds = self.in_bounds(e, &obj, size);
         let mut forked = Vec::new();
-        match self.split(st, in_bounds)? {
-            Split::True => {}
-            Split::False => return Err(self.invalid_symbolic_access(st, e, example, size, write)),
-            Split::Both(mut rest) => {
-                // `rest` may point elsewhere: it redoes the instruction.
-                rest.frame_mut().pc -= 1;
-                forked.push(*rest);
+        let obj = match self.provenance(st, e) {
+            // A pointer computed from an object's address may only access that object.
+            Some(obj) => {
+                let in_bounds = self.in_bounds(e, &obj, size);
+                match self.split(st, in_bounds)? {
+                    Split::True => {}
+                    Split::False => {
+                        let example = self.example(st, e)?;
+                        return Err(self.invalid_symbolic_access(st, e, example, size, write));
+                    }
+                    Split::Both(mut outside) => {
+                        let example = self.example(&outside, e)?;
+                        let err =
+                            self.invalid_symbolic_access(&mut outside, e, example, size, write);
+                        self.finish(*outside, err);
+                    }
+                }
+                obj
             }
-        }
+            // Otherwise: the object an example value points into, else the nearest one;
+            // the inputs pointing elsewhere redo the access in a forked state.
+            None => {
+                let example = self.example(st, e)?;
+                let candidate = match st.mem.find(example) {
+                    Some(o) if o.freed => None,
+                    Some(o) => Some(o.clone()),
+                    None => st.mem.nearest_live(example).cloned(),
+                };
+                let Some(obj) = candidate else {
+                    return Err(self.invalid_symbolic_access(st, e, example, size, write));
+                };
+                let in_bounds = self.in_bounds(e, &obj, size);
+                match self.split(st, in_bounds)? {
+                    Split::True => {}
+                    Split::False => {
+                        return Err(self.invalid_symbolic_access(st, e, example, size, write))
+                    }
+                    Split::Both(mut rest) => {
+                        rest.frame_mut().pc -= 1;
+                        forked.push(*rest);
+                    }
+                }
+                obj
+            }
+        };
         if write && obj.read_only {
             return Err(self.error(
                 st,
@@ -160,6 +180,33 @@ impl Executor {
             },
             forked,
         ))
+    }
+
+    /// One feasible value of `e` on the path of `st`.
+    fn example(&mut self, st: &State, e: ExprId) -> Exec<u64> {
+        Ok(if st.seed.is_some() {
+            self.pool.eval(e, &st.seed_values) as u64
+        } else {
+            self.query(|s, p| s.value(p, &st.constraints, e))? as u64
+        })
+    }
+
+    /// The object a pointer of the form `address + offset` was derived from: the live
+    /// object containing the constant address.
+    fn provenance(&self, st: &State, e: ExprId) -> Option<Rc<MemObject>> {
+        let augur_expr::ExprKind::Bin {
+            op: augur_expr::BinOp::Add,
+            lhs,
+            rhs,
+        } = self.pool.kind(e)
+        else {
+            return None;
+        };
+        let base = self
+            .pool
+            .as_const(*lhs)
+            .or_else(|| self.pool.as_const(*rhs))? as u64;
+        st.mem.find(base).filter(|o| !o.freed).cloned()
     }
 
     /// `ptr` lies in `obj` with room for `size` bytes.

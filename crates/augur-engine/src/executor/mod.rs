@@ -139,7 +139,7 @@ impl Executor {
         self.started.elapsed().as_secs_f64()
     }
 
-    fn fresh_id(&mut self) -> StateId {
+    pub(crate) fn fresh_id(&mut self) -> StateId {
         self.next_id += 1;
         self.next_id
     }
@@ -255,66 +255,6 @@ impl Executor {
                     return;
                 }
             }
-        }
-    }
-
-    /// Fork `st` on `cond`: returns (state where cond holds, state where it does not), each
-    /// present only if feasible, with the constraint added. In seeded mode only the side the
-    /// seed takes is returned.
-    pub fn fork(&mut self, st: State, cond: ExprId) -> Exec<(Option<State>, Option<State>)> {
-        if let Some(c) = self.pool.as_const(cond) {
-            return Ok(if c != 0 {
-                (Some(st), None)
-            } else {
-                (None, Some(st))
-            });
-        }
-        let not = self.pool.not(cond);
-        if st.seed.is_some() {
-            let taken = self.pool.eval(cond, &st.seed_values) != 0;
-            let mut st = st;
-            st.constraints.push(if taken { cond } else { not });
-            return Ok(if taken {
-                (Some(st), None)
-            } else {
-                (None, Some(st))
-            });
-        }
-        let (can_t, can_f) = self.query(|s, p| s.branch_feasibility(p, &st.constraints, cond))?;
-        match (can_t, can_f) {
-            (true, true) => {
-                let depth_ok = self.opts.max_depth.is_none_or(|d| st.depth < d);
-                let forks_ok = self.opts.max_forks.is_none_or(|n| self.stats.forks < n);
-                if !depth_ok || !forks_ok {
-                    // Limit reached: follow one side only (chosen at random), as KLEE does.
-                    let take_true = self.rng.below(2) == 0;
-                    let mut st = st;
-                    st.constraints.push(if take_true { cond } else { not });
-                    self.stats.forks_suppressed += 1;
-                    return Ok(if take_true {
-                        (Some(st), None)
-                    } else {
-                        (None, Some(st))
-                    });
-                }
-                self.stats.forks += 1;
-                let mut t = st;
-                let mut f = t.clone();
-                f.id = self.fresh_id();
-                t.depth += 1;
-                f.depth += 1;
-                t.decisions.push(true);
-                f.decisions.push(false);
-                t.constraints.push(cond);
-                f.constraints.push(not);
-                for o in &mut self.observers {
-                    o.on_fork(&t, &f);
-                }
-                Ok((Some(t), Some(f)))
-            }
-            (true, false) => Ok((Some(st), None)),
-            (false, true) => Ok((None, Some(st))),
-            (false, false) => Err(Outcome::Dropped),
         }
     }
 

@@ -21,24 +21,54 @@ pub enum Split {
 }
 
 impl Executor {
-    /// Split `st` on `cond` in place (see [`Split`]); the constraint of the side taken is added.
+    /// Split `st` on `cond` in place (see [`Split`]); the constraint of the side taken is
+    /// added. In seeded mode only the side the seed takes is followed. When both sides are
+    /// feasible but a fork limit is reached, one side is chosen at random (as KLEE does).
     pub fn split(&mut self, st: &mut State, cond: ExprId) -> Exec<Split> {
-        // `fork` works on owned states; swap a cheap placeholder in and out.
-        let owned = std::mem::replace(st, placeholder(st));
-        match self.fork(owned, cond)? {
-            (Some(t), Some(f)) => {
-                *st = t;
+        if let Some(c) = self.pool.as_const(cond) {
+            return Ok(if c != 0 { Split::True } else { Split::False });
+        }
+        let not = self.pool.not(cond);
+        let (can_t, can_f) = if st.seed.is_some() {
+            let taken = self.pool.eval(cond, &st.seed_values) != 0;
+            (taken, !taken)
+        } else {
+            self.query(|s, p| s.branch_feasibility(p, &st.constraints, cond))?
+        };
+        match (can_t, can_f) {
+            (true, true) => {
+                let depth_ok = self.opts.max_depth.is_none_or(|d| st.depth < d);
+                let forks_ok = self.opts.max_forks.is_none_or(|n| self.stats.forks < n);
+                if !depth_ok || !forks_ok {
+                    self.stats.forks_suppressed += 1;
+                    let take_true = self.rng.below(2) == 0;
+                    st.constraints.push(if take_true { cond } else { not });
+                    return Ok(if take_true { Split::True } else { Split::False });
+                }
+                self.stats.forks += 1;
+                let mut f = st.clone();
+                f.id = self.fresh_id();
+                for s in [&mut *st, &mut f] {
+                    s.depth += 1;
+                }
+                st.decisions.push(true);
+                f.decisions.push(false);
+                st.constraints.push(cond);
+                f.constraints.push(not);
+                for o in &mut self.observers {
+                    o.on_fork(st, &f);
+                }
                 Ok(Split::Both(Box::new(f)))
             }
-            (Some(t), None) => {
-                *st = t;
+            (true, false) => {
+                st.constraints.push(cond);
                 Ok(Split::True)
             }
-            (None, Some(f)) => {
-                *st = f;
+            (false, true) => {
+                st.constraints.push(not);
                 Ok(Split::False)
             }
-            (None, None) => Err(Outcome::Dropped),
+            (false, false) => Err(Outcome::Dropped),
         }
     }
 
@@ -398,66 +428,30 @@ impl Executor {
             }
         }
         targets.push((default, none_matches));
-        let mut forked = Vec::new();
-        let mut current: Option<State> = None;
-        let last = targets.len() - 1;
-        for (i, (target, cond)) in targets.into_iter().enumerate() {
-            let mut candidate = if i == last {
-                std::mem::replace(st, placeholder(st))
-            } else {
-                st.clone()
-            };
-            if i != last {
-                candidate.id = self.fresh_id();
-            }
+        let mut feasible: Vec<State> = Vec::new();
+        for (target, cond) in targets {
+            let mut candidate = st.clone();
             if !self.add_constraint(&mut candidate, cond)? {
                 continue;
             }
             self.goto(&mut candidate, target);
-            match current {
-                None => current = Some(candidate),
-                Some(_) => {
-                    self.stats.forks += 1;
-                    candidate.depth += 1;
-                    forked.push(candidate);
-                }
-            }
+            feasible.push(candidate);
         }
-        match current {
-            Some(mut c) => {
-                if !forked.is_empty() {
-                    c.depth += 1;
-                }
-                *st = c;
-                Ok(if forked.is_empty() {
-                    Flow::Continue
-                } else {
-                    Flow::Forked(forked)
-                })
-            }
-            None => Err(Outcome::Dropped),
+        if feasible.is_empty() {
+            return Err(Outcome::Dropped);
         }
-    }
-}
-
-/// A state with no frames and no memory, used while the real one is moved out.
-fn placeholder(st: &State) -> State {
-    State {
-        id: st.id,
-        frames: Vec::new(),
-        mem: Default::default(),
-        constraints: Vec::new(),
-        symbolics: Vec::new(),
-        depth: 0,
-        decisions: Vec::new(),
-        instructions: 0,
-        cov_gen: 0,
-        seed: None,
-        seed_values: Default::default(),
-        ext: None,
-        stdout: Vec::new(),
-        stderr: Vec::new(),
-        atexit: Vec::new(),
+        let mut rest = feasible.split_off(1);
+        *st = feasible.pop().expect("one feasible target");
+        if rest.is_empty() {
+            return Ok(Flow::Continue);
+        }
+        st.depth += 1;
+        for s in &mut rest {
+            s.id = self.fresh_id();
+            s.depth = st.depth;
+            self.stats.forks += 1;
+        }
+        Ok(Flow::Forked(rest))
     }
 }
 
