@@ -69,7 +69,6 @@ fn write_atomically(path: &Path, data: &[u8]) -> std::io::Result<()> {
     let tmp = path.with_extension("tmp");
     let mut f = fs::File::create(&tmp)?;
     f.write_all(data)?;
-    f.sync_data().ok();
     fs::rename(tmp, path)
 }
 

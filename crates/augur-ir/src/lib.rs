@@ -5,6 +5,7 @@ pub mod compile;
 pub mod layout;
 pub mod lower;
 pub mod program;
+pub mod wide_consts;
 
 pub use compile::{
     build_bitcode, compile_c, read_module, CompileOptions, IrError, ANALYSIS_CFLAGS,
@@ -13,7 +14,27 @@ pub use lower::lower_module;
 pub use program::*;
 
 /// Read and lower a bitcode (`.bc`) or textual (`.ll`) file.
+///
+/// Integer constants wider than 64 bits, which `llvm-ir` would truncate, are first split
+/// into instructions by [`wide_consts`]; the rewritten module is written next to the input
+/// as `<stem>.wide.bc` (only when there was something to rewrite) and read from there.
 pub fn load_program(path: &std::path::Path) -> Result<Program, IrError> {
-    let module = read_module(path)?;
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    let wide = path.with_file_name(format!("{stem}.wide.bc"));
+    let stats = wide_consts::rewrite_file(path, &wide, false)?;
+    if stats.unrewritten > 0 {
+        tracing::warn!(
+            "{}: {} integer constant(s) wider than 64 bits in constant expressions, constant \
+             aggregates or global initializers are truncated to 64 bits",
+            path.display(),
+            stats.unrewritten
+        );
+    }
+    let source = if stats.changed() {
+        wide.as_path()
+    } else {
+        path
+    };
+    let module = read_module(source)?;
     lower_module(&module).map_err(|e| IrError(format!("{}: {e}", path.display())))
 }

@@ -2,7 +2,7 @@
 
 use crate::cex_cache::CexCache;
 use crate::fast_path::FastPath;
-use crate::independence::{relevant, Independence};
+use crate::independence::{relevant, Independence, SharedElements};
 use crate::query_cache::QueryCache;
 use crate::stats::SharedStats;
 use crate::z3_backend::Z3Backend;
@@ -11,11 +11,11 @@ use augur_expr::{ArrayId, Assignment, ExprId, ExprPool};
 
 /// The layers, front to back: fast path -> independence -> query cache ->
 /// counterexample cache -> Z3.
-fn layers(timeout_ms: Option<u64>, stats: &SharedStats) -> Box<dyn Solver> {
+fn layers(timeout_ms: Option<u64>, stats: &SharedStats, elems: &SharedElements) -> Box<dyn Solver> {
     let z3 = Z3Backend::new(timeout_ms, stats.clone());
     let cex = CexCache::new(Box::new(z3), stats.clone());
     let cache = QueryCache::new(Box::new(cex), stats.clone());
-    let independence = Independence::new(Box::new(cache));
+    let independence = Independence::new(Box::new(cache), elems.clone());
     Box::new(FastPath::new(Box::new(independence), stats.clone()))
 }
 
@@ -33,6 +33,7 @@ fn infeasible() -> SolverError {
 pub struct SolverChain {
     solver: Box<dyn Solver>,
     stats: SharedStats,
+    elems: SharedElements,
     timeout_ms: Option<u64>,
     pool_uid: Option<u64>,
 }
@@ -41,9 +42,11 @@ impl SolverChain {
     /// A chain whose Z3 queries are limited to `timeout_ms` milliseconds (None: no limit).
     pub fn new(timeout_ms: Option<u64>) -> Self {
         let stats = SharedStats::default();
+        let elems = SharedElements::default();
         SolverChain {
-            solver: layers(timeout_ms, &stats),
+            solver: layers(timeout_ms, &stats, &elems),
             stats,
+            elems,
             timeout_ms,
             pool_uid: None,
         }
@@ -61,7 +64,7 @@ impl SolverChain {
         constraints: &[ExprId],
         cond: ExprId,
     ) -> Result<bool, SolverError> {
-        let mut query = relevant(pool, constraints, &[cond]);
+        let mut query = relevant(pool, &mut self.elems.borrow_mut(), constraints, &[cond]);
         query.push(cond);
         Ok(matches!(self.check(pool, &query)?, SatResult::Sat(_)))
     }
@@ -86,7 +89,7 @@ impl SolverChain {
         constraints: &[ExprId],
         cond: ExprId,
     ) -> Result<(bool, bool), SolverError> {
-        let mut query = relevant(pool, constraints, &[cond]);
+        let mut query = relevant(pool, &mut self.elems.borrow_mut(), constraints, &[cond]);
         let SatResult::Sat(model) = self.check(pool, &query)? else {
             return Ok((false, false));
         };
@@ -126,7 +129,7 @@ impl SolverChain {
         if let Some(v) = pool.as_const(e) {
             return Ok(v);
         }
-        let query = relevant(pool, constraints, &[e]);
+        let query = relevant(pool, &mut self.elems.borrow_mut(), constraints, &[e]);
         match self.check(pool, &query)? {
             SatResult::Sat(model) => Ok(pool.eval(e, &model)),
             SatResult::Unsat => Err(infeasible()),
@@ -139,7 +142,8 @@ impl Solver for SolverChain {
     fn check(&mut self, pool: &ExprPool, constraints: &[ExprId]) -> Result<SatResult, SolverError> {
         if self.pool_uid != Some(pool.uid()) {
             if self.pool_uid.is_some() {
-                self.solver = layers(self.timeout_ms, &self.stats);
+                self.elems = SharedElements::default();
+                self.solver = layers(self.timeout_ms, &self.stats, &self.elems);
             }
             self.pool_uid = Some(pool.uid());
         }

@@ -20,6 +20,21 @@ pub(crate) fn array_const(name: &str) -> Array {
     Array::new_const(name, &Sort::bitvector(64), &Sort::bitvector(8))
 }
 
+/// The 8-bit Z3 variable for byte `index` of the symbolic array named `name`. Input bytes
+/// are plain bit-vector variables rather than array reads, so that queries stay in QF_BV,
+/// which Z3 solves much faster than array problems.
+pub(crate) fn byte_var(name: &str, index: u64) -> BV {
+    BV::new_const(format!("{name}!{index}"), 8)
+}
+
+/// A read of the symbolic array `name` of `size` bytes at a symbolic index, as a choice
+/// among its byte variables (out-of-range indices read 0, like the evaluator).
+fn byte_choice(name: &str, size: u64, index: &BV) -> BV {
+    (0..size).rev().fold(BV::from_u64(0, 8), |acc, i| {
+        index.eq(BV::from_u64(i, 64)).ite(&byte_var(name, i), &acc)
+    })
+}
+
 /// `d` as a Z3 boolean (1-bit vectors compare to 1).
 fn to_bool(d: &Dynamic) -> Bool {
     match d.as_bool() {
@@ -63,7 +78,15 @@ impl Translator {
         match *pool.kind(n) {
             ExprKind::Const { width: 1, value } => Bool::from_bool(value == 1).into(),
             ExprKind::Const { width, value } => bv_const(value, width).into(),
-            ExprKind::Select { array, index } => arr(array).select(&bv(index)),
+            ExprKind::Select { array, index } => match (pool.kind(array), pool.as_const(index)) {
+                (ExprKind::ArraySym(a), Some(i)) => {
+                    byte_var(pool.array_name(*a), i.min(u64::MAX as u128) as u64).into()
+                }
+                (ExprKind::ArraySym(a), None) => {
+                    byte_choice(pool.array_name(*a), pool.array_size(*a), &bv(index)).into()
+                }
+                _ => arr(array).select(&bv(index)),
+            },
             ExprKind::ArraySym(a) => array_const(pool.array_name(a)).into(),
             ExprKind::ArrayConst(ref bytes) => {
                 let zero = Array::const_array(&Sort::bitvector(64), &BV::from_u64(0, 8));

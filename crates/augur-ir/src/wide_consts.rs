@@ -1,0 +1,696 @@
+//! Splitting integer constants wider than 64 bits before `llvm-ir` reads a module.
+//!
+//! `llvm-ir` 0.11 represents an integer constant as `Constant::Int { bits, value: u64 }`,
+//! reading it with `LLVMConstIntGetZExtValue`, so an `i128` constant such as the one clang
+//! emits for `(__int128)1 << 100` silently loses its high bits. This pass loads the module
+//! with the LLVM-C API, and replaces every such instruction operand by instructions
+//! computing the same value from 64-bit words:
+//!
+//! ```text
+//! %wide.lo = freeze i64 LO
+//! %wide.hi = freeze i64 HI
+//! %0 = zext i64 %wide.lo to i128
+//! %1 = zext i64 %wide.hi to i128
+//! %2 = shl i128 %1, 64
+//! %3 = or i128 %0, %2
+//! ```
+//!
+//! (`freeze` keeps the IR builder from folding the sequence back into one constant.) The
+//! instructions go right before the user, or, for a `phi`, at the end of the incoming block,
+//! and carry the user's debug location.
+//!
+//! `switch` case values must be constants: for a switch on a wide integer with cases outside
+//! the 64-bit range, each such case value is replaced by an unused small value, and the
+//! scrutinee is remapped to match with `icmp`/`select` instructions before the switch.
+//!
+//! Wide constants inside constant expressions, constant aggregates/vectors used as operands,
+//! and global initializers are left alone and counted, so that the caller can warn.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::ffi::{c_char, c_void, CStr, CString};
+use std::path::Path;
+
+use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
+use llvm_sys::bit_reader::LLVMParseBitcodeInContext2;
+use llvm_sys::bit_writer::LLVMWriteBitcodeToFile;
+use llvm_sys::core::*;
+use llvm_sys::debuginfo::LLVMInstructionGetDebugLoc;
+use llvm_sys::ir_reader::LLVMParseIRInContext;
+use llvm_sys::prelude::*;
+use llvm_sys::{LLVMDiagnosticSeverity, LLVMIntPredicate, LLVMTypeKind};
+
+use crate::IrError;
+
+/// What one rewrite did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WideStats {
+    /// Instruction operands replaced by a computed value.
+    pub rewritten_operands: usize,
+    /// `switch` case values remapped to small ones.
+    pub rewritten_cases: usize,
+    /// Wide constants left as they are (in constant expressions, constant aggregates,
+    /// global initializers): `llvm-ir` will truncate them.
+    pub unrewritten: usize,
+}
+
+impl WideStats {
+    /// Did the rewrite change the module?
+    pub fn changed(&self) -> bool {
+        self.rewritten_operands + self.rewritten_cases > 0
+    }
+}
+
+/// Rewrite integer constants wider than 64 bits (which llvm-ir truncates) into instructions
+/// computing them from 64-bit halves. Returns the number of wide constants left unrewritten.
+///
+/// `input` is bitcode, or textual IR if its extension is `.ll`; `output` is always written,
+/// as bitcode.
+pub fn split_wide_constants(input: &Path, output: &Path) -> Result<usize, IrError> {
+    Ok(rewrite_file(input, output, true)?.unrewritten)
+}
+
+/// Like [`split_wide_constants`], but reports everything it did, and writes `output` only if
+/// the module changed or `always_write` is set.
+pub fn rewrite_file(input: &Path, output: &Path, always_write: bool) -> Result<WideStats, IrError> {
+    let module = LoadedModule::parse(input)
+        .map_err(|e| IrError(format!("{}: not valid LLVM 14 IR: {e}", input.display())))?;
+    let stats = Rewriter::new(&module).run();
+    if stats.changed() {
+        // A failure here is a bug of this pass: say so rather than hand on broken IR.
+        module.verify().map_err(|e| {
+            IrError(format!(
+                "{}: splitting wide integer constants produced invalid IR: {e}",
+                input.display()
+            ))
+        })?;
+    }
+    if stats.changed() || always_write {
+        module
+            .write_bitcode(output)
+            .map_err(|e| IrError(format!("{}: cannot write bitcode: {e}", output.display())))?;
+    }
+    Ok(stats)
+}
+
+// ------------------------------------------------------------------ memory-safe wrappers
+
+/// Copy an LLVM-allocated message into a `String` and free it. Null gives "".
+///
+/// # Safety
+/// `msg` is null or a string allocated by LLVM that nothing else will free.
+unsafe fn take_message(msg: *mut c_char) -> String {
+    if msg.is_null() {
+        return String::new();
+    }
+    // SAFETY: non-null and NUL-terminated, per the contract.
+    let s = unsafe { CStr::from_ptr(msg) }
+        .to_string_lossy()
+        .into_owned();
+    // SAFETY: LLVM allocated it and we own it (contract); it is not used afterwards.
+    unsafe { LLVMDisposeMessage(msg) };
+    s
+}
+
+/// The description of the last error the context reported, if any.
+type DiagSlot = RefCell<Option<String>>;
+
+/// Record error diagnostics instead of letting LLVM print them and exit the process.
+extern "C" fn record_diagnostic(info: LLVMDiagnosticInfoRef, slot: *mut c_void) {
+    // SAFETY: LLVM hands back the `DiagSlot` registered with the context in
+    // `Context::new`, which lives (boxed, at a fixed address) as long as the context;
+    // `info` is valid for this call.
+    unsafe {
+        if LLVMGetDiagInfoSeverity(info) != LLVMDiagnosticSeverity::LLVMDSError {
+            return;
+        }
+        let text = take_message(LLVMGetDiagInfoDescription(info));
+        if let Ok(mut s) = (*(slot as *const DiagSlot)).try_borrow_mut() {
+            s.get_or_insert(text);
+        }
+    }
+}
+
+/// An owned LLVM context whose error diagnostics are recorded.
+struct Context {
+    raw: LLVMContextRef,
+    diag: Box<DiagSlot>,
+}
+
+impl Context {
+    fn new() -> Self {
+        let diag: Box<DiagSlot> = Box::default();
+        // SAFETY: creating a context has no preconditions; the handler's context pointer is
+        // the boxed slot, which outlives the context (the context is disposed first, in Drop).
+        let raw = unsafe {
+            let raw = LLVMContextCreate();
+            LLVMContextSetDiagnosticHandler(
+                raw,
+                Some(record_diagnostic),
+                &*diag as *const DiagSlot as *mut c_void,
+            );
+            raw
+        };
+        Context { raw, diag }
+    }
+
+    fn last_error(&self) -> Option<String> {
+        self.diag.borrow_mut().take()
+    }
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        // SAFETY: we own the context; every module in it has been disposed (LoadedModule
+        // drops its module before its context).
+        unsafe { LLVMContextDispose(self.raw) }
+    }
+}
+
+/// An owned memory buffer.
+struct MemBuf(LLVMMemoryBufferRef);
+
+impl MemBuf {
+    fn from_file(path: &Path) -> Result<Self, String> {
+        let cpath = path_cstring(path)?;
+        let mut buf = std::ptr::null_mut();
+        let mut msg = std::ptr::null_mut();
+        // SAFETY: `cpath` is NUL-terminated; the out-pointers are valid locals.
+        let failed =
+            unsafe { LLVMCreateMemoryBufferWithContentsOfFile(cpath.as_ptr(), &mut buf, &mut msg) };
+        if failed != 0 {
+            // SAFETY: on failure LLVM sets `msg` to a message we own.
+            return Err(unsafe { take_message(msg) });
+        }
+        Ok(MemBuf(buf))
+    }
+
+    /// Give up ownership (to a function that takes it).
+    fn into_raw(self) -> LLVMMemoryBufferRef {
+        let raw = self.0;
+        std::mem::forget(self);
+        raw
+    }
+}
+
+impl Drop for MemBuf {
+    fn drop(&mut self) {
+        // SAFETY: we own the buffer and nothing borrows it any more.
+        unsafe { LLVMDisposeMemoryBuffer(self.0) }
+    }
+}
+
+fn path_cstring(path: &Path) -> Result<CString, String> {
+    CString::new(path.as_os_str().as_encoded_bytes()).map_err(|_| "path contains NUL".into())
+}
+
+/// A module parsed into its own context. Every `LLVMValueRef` handled by this pass comes
+/// from it and stays valid as long as it is alive.
+struct LoadedModule {
+    module: LLVMModuleRef,
+    ctx: Context,
+}
+
+impl LoadedModule {
+    fn parse(path: &Path) -> Result<Self, String> {
+        let ctx = Context::new();
+        let buf = MemBuf::from_file(path)?;
+        let mut module = std::ptr::null_mut();
+        if path.extension().and_then(|e| e.to_str()) == Some("ll") {
+            let mut msg = std::ptr::null_mut();
+            // SAFETY: valid context and buffer; LLVMParseIRInContext takes ownership of the
+            // buffer (hence `into_raw`); out-pointers are valid locals.
+            let failed =
+                unsafe { LLVMParseIRInContext(ctx.raw, buf.into_raw(), &mut module, &mut msg) };
+            if failed != 0 || module.is_null() {
+                // SAFETY: on failure `msg` is null or a message we own.
+                return Err(unsafe { take_message(msg) });
+            }
+        } else {
+            // SAFETY: valid context and buffer; this function does not take the buffer,
+            // which `buf` disposes of when dropped at the end of this function (the parsed
+            // module does not refer to it).
+            let failed = unsafe { LLVMParseBitcodeInContext2(ctx.raw, buf.0, &mut module) };
+            if failed != 0 || module.is_null() {
+                return Err(ctx
+                    .last_error()
+                    .unwrap_or_else(|| "cannot parse bitcode".into()));
+            }
+        }
+        Ok(LoadedModule { module, ctx })
+    }
+
+    fn verify(&self) -> Result<(), String> {
+        let mut msg = std::ptr::null_mut();
+        // SAFETY: valid module; `msg` is a valid out-pointer, set to a message we own.
+        let broken = unsafe {
+            LLVMVerifyModule(
+                self.module,
+                LLVMVerifierFailureAction::LLVMReturnStatusAction,
+                &mut msg,
+            )
+        };
+        // SAFETY: LLVMVerifyModule always sets `msg` (possibly empty) and we own it.
+        let text = unsafe { take_message(msg) };
+        if broken != 0 {
+            return Err(text.lines().next().unwrap_or("broken module").to_string());
+        }
+        Ok(())
+    }
+
+    fn write_bitcode(&self, path: &Path) -> Result<(), String> {
+        let cpath = path_cstring(path)?;
+        // SAFETY: valid module and NUL-terminated path.
+        if unsafe { LLVMWriteBitcodeToFile(self.module, cpath.as_ptr()) } != 0 {
+            return Err("write failed".into());
+        }
+        Ok(())
+    }
+}
+
+impl Drop for LoadedModule {
+    fn drop(&mut self) {
+        // SAFETY: we own the module; it is disposed before its context (dropped after this).
+        unsafe { LLVMDisposeModule(self.module) }
+    }
+}
+
+/// An owned instruction builder.
+struct Builder(LLVMBuilderRef);
+
+impl Drop for Builder {
+    fn drop(&mut self) {
+        // SAFETY: we own the builder.
+        unsafe { LLVMDisposeBuilder(self.0) }
+    }
+}
+
+// ------------------------------------------------------------------ wide integer values
+
+/// The value of an integer constant of `width` bits as printed by LLVM (`iN <decimal>`,
+/// signed), as little-endian 64-bit words of its two's complement representation.
+fn parse_printed_int(text: &str, width: u32) -> Option<Vec<u64>> {
+    let digits = text.trim().rsplit(' ').next()?;
+    let (neg, digits) = match digits.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, digits),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut words = vec![0u64; width.div_ceil(64) as usize];
+    for c in digits.chars() {
+        let mut carry = c.to_digit(10)? as u128;
+        for w in words.iter_mut() {
+            let x = *w as u128 * 10 + carry;
+            *w = x as u64;
+            carry = x >> 64;
+        }
+    }
+    if neg {
+        let mut carry = 1u128;
+        for w in words.iter_mut() {
+            let x = (!*w) as u128 + carry;
+            *w = x as u64;
+            carry = x >> 64;
+        }
+    }
+    let top_bits = width % 64;
+    if top_bits != 0 {
+        *words.last_mut()? &= (1u64 << top_bits) - 1;
+    }
+    Some(words)
+}
+
+/// Does the (unsigned) value fit in 64 bits, i.e. survive `LLVMConstIntGetZExtValue`?
+fn fits_u64(words: &[u64]) -> bool {
+    words.iter().skip(1).all(|w| *w == 0)
+}
+
+// ------------------------------------------------------------------ the rewrite
+
+/// Walks one module and rewrites it. Invariant: every `LLVMValueRef`/`LLVMTypeRef` it
+/// handles belongs to `module`, which outlives it.
+struct Rewriter<'m> {
+    module: &'m LoadedModule,
+    builder: Builder,
+    stats: WideStats,
+    /// Number of wide constants inside a constant (by identity; constants are uniqued).
+    memo: HashMap<LLVMValueRef, usize>,
+}
+
+impl<'m> Rewriter<'m> {
+    fn new(module: &'m LoadedModule) -> Self {
+        // SAFETY: valid context.
+        let builder = Builder(unsafe { LLVMCreateBuilderInContext(module.ctx.raw) });
+        Rewriter {
+            module,
+            builder,
+            stats: WideStats::default(),
+            memo: HashMap::new(),
+        }
+    }
+
+    fn run(mut self) -> WideStats {
+        for f in self.functions() {
+            for bb in self.blocks(f) {
+                // Snapshot first: rewriting inserts instructions.
+                for inst in self.instructions(bb) {
+                    self.rewrite_instruction(inst);
+                }
+            }
+        }
+        for g in self.globals() {
+            // SAFETY: `g` is a global variable of the module (invariant).
+            let init = unsafe { LLVMGetInitializer(g) };
+            if !init.is_null() {
+                self.stats.unrewritten += self.count_wide_in_constant(init);
+            }
+        }
+        self.stats
+    }
+
+    fn functions(&self) -> Vec<LLVMValueRef> {
+        let mut out = Vec::new();
+        // SAFETY: valid module; iteration over its own function list.
+        unsafe {
+            let mut f = LLVMGetFirstFunction(self.module.module);
+            while !f.is_null() {
+                out.push(f);
+                f = LLVMGetNextFunction(f);
+            }
+        }
+        out
+    }
+
+    fn globals(&self) -> Vec<LLVMValueRef> {
+        let mut out = Vec::new();
+        // SAFETY: valid module; iteration over its own global list.
+        unsafe {
+            let mut g = LLVMGetFirstGlobal(self.module.module);
+            while !g.is_null() {
+                out.push(g);
+                g = LLVMGetNextGlobal(g);
+            }
+        }
+        out
+    }
+
+    fn blocks(&self, f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
+        let mut out = Vec::new();
+        // SAFETY: `f` is a function of the module (invariant); declarations have no blocks.
+        unsafe {
+            let mut bb = LLVMGetFirstBasicBlock(f);
+            while !bb.is_null() {
+                out.push(bb);
+                bb = LLVMGetNextBasicBlock(bb);
+            }
+        }
+        out
+    }
+
+    fn instructions(&self, bb: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
+        let mut out = Vec::new();
+        // SAFETY: `bb` is a block of the module (invariant).
+        unsafe {
+            let mut i = LLVMGetFirstInstruction(bb);
+            while !i.is_null() {
+                out.push(i);
+                i = LLVMGetNextInstruction(i);
+            }
+        }
+        out
+    }
+
+    /// The 64-bit words of `v` if it is an integer constant wider than 64 bits.
+    fn wide_int_words(&self, v: LLVMValueRef) -> Option<Vec<u64>> {
+        // SAFETY: `v` is a value of the module (invariant); only ConstantInts are printed.
+        unsafe {
+            if LLVMIsAConstantInt(v).is_null() {
+                return None;
+            }
+            let width = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+            if width <= 64 {
+                return None;
+            }
+            parse_printed_int(&take_message(LLVMPrintValueToString(v)), width)
+        }
+    }
+
+    /// The words of `v` if it is an integer constant that `llvm-ir` would truncate.
+    fn truncated_int(&self, v: LLVMValueRef) -> Option<Vec<u64>> {
+        self.wide_int_words(v).filter(|w| !fits_u64(w))
+    }
+
+    fn rewrite_instruction(&mut self, inst: LLVMValueRef) {
+        // SAFETY: `inst` is an instruction of the module (invariant), hence a User.
+        let (is_phi, is_switch, n) = unsafe {
+            (
+                !LLVMIsAPHINode(inst).is_null(),
+                !LLVMIsASwitchInst(inst).is_null(),
+                LLVMGetNumOperands(inst).max(0) as u32,
+            )
+        };
+        // Per incoming block of a phi: a block may appear several times, always with the
+        // same value, which must stay one value.
+        let mut phi_values: HashMap<LLVMBasicBlockRef, LLVMValueRef> = HashMap::new();
+        // A switch's other operands are the default destination and (case, destination)
+        // pairs, handled by `rewrite_switch`.
+        let n = if is_switch { n.min(1) } else { n };
+        for i in 0..n {
+            // SAFETY: `i` is in range.
+            let op = unsafe { LLVMGetOperand(inst, i) };
+            if let Some(words) = self.truncated_int(op) {
+                let new = if is_phi {
+                    // SAFETY: for a phi, operand `i` is incoming value `i`.
+                    let from = unsafe { LLVMGetIncomingBlock(inst, i) };
+                    match phi_values.get(&from) {
+                        Some(v) => Some(*v),
+                        None => {
+                            let v = self.build_at_end_of(from, inst, op, &words);
+                            if let Some(v) = v {
+                                phi_values.insert(from, v);
+                            }
+                            v
+                        }
+                    }
+                } else {
+                    self.position_before(inst, inst);
+                    // SAFETY: `op` is a constant of the module.
+                    Some(self.build_words(unsafe { LLVMTypeOf(op) }, &words))
+                };
+                match new {
+                    Some(new) => {
+                        // SAFETY: `new` has the operand's type; `i` is in range.
+                        unsafe { LLVMSetOperand(inst, i, new) };
+                        self.stats.rewritten_operands += 1;
+                    }
+                    None => self.stats.unrewritten += 1,
+                }
+            } else if self.is_plain_constant(op) {
+                self.stats.unrewritten += self.count_wide_in_constant(op);
+            }
+        }
+        if is_switch {
+            self.rewrite_switch(inst);
+        }
+    }
+
+    /// Is `v` a constant that is not a global value (whose operands are not instruction
+    /// data: a global variable's operand is its initializer, counted separately)?
+    fn is_plain_constant(&self, v: LLVMValueRef) -> bool {
+        // SAFETY: `v` is a value of the module (invariant).
+        unsafe { !LLVMIsAConstant(v).is_null() && LLVMIsAGlobalValue(v).is_null() }
+    }
+
+    /// How many integer constants that `llvm-ir` would truncate does constant `c` contain?
+    fn count_wide_in_constant(&mut self, c: LLVMValueRef) -> usize {
+        if let Some(n) = self.memo.get(&c) {
+            return *n;
+        }
+        let n = if let Some(words) = self.wide_int_words(c) {
+            usize::from(!fits_u64(&words))
+        } else if self.is_plain_constant(c) {
+            // SAFETY: a non-global constant is a User.
+            let ops = unsafe { LLVMGetNumOperands(c).max(0) as u32 };
+            let mut n = 0;
+            for i in 0..ops {
+                // SAFETY: `i` is in range.
+                let op = unsafe { LLVMGetOperand(c, i) };
+                n += self.count_wide_in_constant(op);
+            }
+            n
+        } else {
+            0
+        };
+        self.memo.insert(c, n);
+        n
+    }
+
+    /// Put the builder right before `at`, with `user`'s debug location (or `at`'s, if the
+    /// user has none).
+    fn position_before(&self, at: LLVMValueRef, user: LLVMValueRef) {
+        // SAFETY: both are instructions of the module (invariant); a null location just
+        // clears the builder's.
+        unsafe {
+            let mut loc = LLVMInstructionGetDebugLoc(user);
+            if loc.is_null() {
+                loc = LLVMInstructionGetDebugLoc(at);
+            }
+            LLVMPositionBuilderBefore(self.builder.0, at);
+            LLVMSetCurrentDebugLocation2(self.builder.0, loc);
+        }
+    }
+
+    /// Build the value of constant `op` (words `words`) before the terminator of `bb`, for
+    /// phi `phi`. None if the block has no terminator.
+    fn build_at_end_of(
+        &self,
+        bb: LLVMBasicBlockRef,
+        phi: LLVMValueRef,
+        op: LLVMValueRef,
+        words: &[u64],
+    ) -> Option<LLVMValueRef> {
+        // SAFETY: `bb` is a block of the module (invariant).
+        let term = unsafe { LLVMGetBasicBlockTerminator(bb) };
+        if term.is_null() {
+            return None;
+        }
+        self.position_before(term, phi);
+        // SAFETY: `op` is a constant of the module.
+        Some(self.build_words(unsafe { LLVMTypeOf(op) }, words))
+    }
+
+    /// Emit, at the builder's position, instructions computing the integer of type `ty`
+    /// whose little-endian 64-bit words are `words`.
+    fn build_words(&self, ty: LLVMTypeRef, words: &[u64]) -> LLVMValueRef {
+        let b = self.builder.0;
+        let empty = c"";
+        let mut acc: Option<LLVMValueRef> = None;
+        // SAFETY: the builder is positioned in the module; `ty` is an integer type of its
+        // context wider than 64 bits, so the zext and shift amounts (< width) are valid.
+        unsafe {
+            let i64t = LLVMInt64TypeInContext(self.module.ctx.raw);
+            for (k, &w) in words.iter().enumerate() {
+                if k > 0 && w == 0 {
+                    continue;
+                }
+                let name = match (words.len(), k) {
+                    (2, 0) => c"wide.lo".to_owned(),
+                    (2, 1) => c"wide.hi".to_owned(),
+                    _ => CString::new(format!("wide.w{k}")).unwrap_or_default(),
+                };
+                let part = LLVMBuildFreeze(b, LLVMConstInt(i64t, w, 0), name.as_ptr());
+                let mut part = LLVMBuildZExt(b, part, ty, empty.as_ptr());
+                if k > 0 {
+                    part =
+                        LLVMBuildShl(b, part, LLVMConstInt(ty, 64 * k as u64, 0), empty.as_ptr());
+                }
+                acc = Some(match acc {
+                    None => part,
+                    Some(a) => LLVMBuildOr(b, a, part, empty.as_ptr()),
+                });
+            }
+            acc.expect("words is never empty")
+        }
+    }
+
+    /// Replace every case value of `sw` that `llvm-ir` would truncate by an unused small
+    /// value `k`, and the scrutinee `x` by
+    /// `x == W ? k : x == k ? spare : x` (for every such case `W`), where `spare` is no case.
+    fn rewrite_switch(&mut self, sw: LLVMValueRef) {
+        // SAFETY: `sw` is a switch of the module (invariant): operand 0 is the scrutinee,
+        // then the default destination, then (value, destination) pairs.
+        let (cond, n) = unsafe { (LLVMGetOperand(sw, 0), LLVMGetNumOperands(sw).max(0) as u32) };
+        // SAFETY: as above; the width is only asked of an integer type.
+        let (ty, wide_int) = unsafe {
+            let ty = LLVMTypeOf(cond);
+            (
+                ty,
+                LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMIntegerTypeKind
+                    && LLVMGetIntTypeWidth(ty) > 64,
+            )
+        };
+        if !wide_int {
+            return;
+        }
+        let mut used = HashSet::new();
+        let mut wide = Vec::new();
+        for idx in (2..n).step_by(2) {
+            // SAFETY: `idx` is a case-value operand index in range.
+            let v = unsafe { LLVMGetOperand(sw, idx) };
+            match self.wide_int_words(v) {
+                Some(words) if fits_u64(&words) => {
+                    used.insert(words[0]);
+                }
+                Some(words) => wide.push((idx, words)),
+                None => self.stats.unrewritten += 1,
+            }
+        }
+        if wide.is_empty() {
+            return;
+        }
+        let mut next = 0u64;
+        let mut fresh = || {
+            while used.contains(&next) {
+                next += 1;
+            }
+            used.insert(next);
+            next
+        };
+        let keys: Vec<u64> = wide.iter().map(|_| fresh()).collect();
+        let spare = fresh();
+        self.position_before(sw, sw);
+        let b = self.builder.0;
+        let empty = c"";
+        // SAFETY: the builder is positioned before the switch; all values have type `ty`
+        // (or i1 for the comparisons); the case indices are in range, and the new case
+        // values are distinct from each other and from the remaining cases.
+        unsafe {
+            let konst = |v: u64| LLVMConstInt(ty, v, 0);
+            let mut x = cond;
+            for (&(idx, ref words), &k) in wide.iter().zip(&keys) {
+                let is_k = LLVMBuildICmp(
+                    b,
+                    LLVMIntPredicate::LLVMIntEQ,
+                    cond,
+                    konst(k),
+                    empty.as_ptr(),
+                );
+                x = LLVMBuildSelect(b, is_k, konst(spare), x, empty.as_ptr());
+                let w = self.build_words(ty, words);
+                let is_w = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntEQ, cond, w, empty.as_ptr());
+                x = LLVMBuildSelect(b, is_w, konst(k), x, c"wide.switch".as_ptr());
+                LLVMSetOperand(sw, idx, konst(k));
+                self.stats.rewritten_cases += 1;
+            }
+            LLVMSetOperand(sw, 0, x);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_printed_ints() {
+        let one100 = parse_printed_int("i128 1267650600228229401496703205376", 128).unwrap();
+        assert_eq!(one100, vec![0, 1 << 36]);
+        assert_eq!(
+            parse_printed_int("i128 -1", 128).unwrap(),
+            vec![u64::MAX, u64::MAX]
+        );
+        assert_eq!(parse_printed_int("i128 5", 128).unwrap(), vec![5, 0]);
+        let v = -((3i128) << 90);
+        let w = parse_printed_int(&format!("i128 {v}"), 128).unwrap();
+        assert_eq!(w, vec![v as u64, ((v as u128) >> 64) as u64]);
+        assert_eq!(
+            parse_printed_int("i72 -1", 72).unwrap(),
+            vec![u64::MAX, 0xff]
+        );
+        assert!(parse_printed_int("i128 x", 128).is_none());
+        assert!(fits_u64(&[u64::MAX, 0]));
+        assert!(!fits_u64(&[0, 1]));
+    }
+}
