@@ -2,6 +2,7 @@
 
 mod outdir;
 mod progress;
+mod replay;
 mod run;
 mod seed;
 
@@ -20,6 +21,8 @@ struct Cli {
 enum Command {
     /// Explore every path of a program: one test per path, every error with its input.
     Run(run::RunArgs),
+    /// Replay tests on the program compiled natively (with sanitizers): check each outcome.
+    Replay(replay::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +44,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Run(args) => run::run(args),
+        Command::Replay(args) => replay::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

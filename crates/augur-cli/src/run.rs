@@ -57,6 +57,18 @@ pub struct RunArgs {
     /// Follow the path of this test (JSON or .ktest) only, keeping symbolic values.
     #[arg(long)]
     seed_test: Option<PathBuf>,
+    /// A symbolic argument of up to N bytes (repeatable; after the concrete arguments).
+    #[arg(long, value_name = "N")]
+    sym_arg: Vec<u64>,
+    /// Between MIN and MAX more symbolic arguments of up to N bytes each.
+    #[arg(long, num_args = 3, value_names = ["MIN", "MAX", "N"])]
+    sym_args: Option<Vec<u64>>,
+    /// Standard input is N symbolic bytes.
+    #[arg(long, value_name = "N")]
+    sym_stdin: Option<u64>,
+    /// Opening NAME reads N symbolic bytes (repeatable).
+    #[arg(long, value_name = "NAME:N")]
+    sym_file: Vec<String>,
     /// Calls of external functions with no model: error, or havoc (a fresh symbolic result).
     #[arg(long, default_value = "error", value_parser = ["error", "havoc"])]
     externals: String,
@@ -101,9 +113,38 @@ fn options(a: &RunArgs) -> Result<Options, String> {
     })
 }
 
+/// The symbolic environment asked for on the command line.
+fn env_spec(a: &RunArgs) -> Result<augur_env::entry::EnvSpec, String> {
+    let sym_args = match a.sym_args.as_deref() {
+        None => None,
+        Some([min, max, n]) if min <= max && *max <= 100 => Some((*min as u32, *max as u32, *n)),
+        Some(_) => return Err("--sym-args MIN MAX N needs MIN <= MAX <= 100".into()),
+    };
+    let sym_files = a
+        .sym_file
+        .iter()
+        .map(|f| {
+            let (name, n) = f
+                .rsplit_once(':')
+                .ok_or_else(|| format!("--sym-file {f}: expected NAME:N"))?;
+            let n = n
+                .parse()
+                .map_err(|_| format!("--sym-file {f}: N must be a number of bytes"))?;
+            Ok((name.to_string(), n))
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(augur_env::entry::EnvSpec {
+        sym_arg: a.sym_arg.clone(),
+        sym_args,
+        sym_stdin: a.sym_stdin,
+        sym_files,
+    })
+}
+
 /// Run `augur run`.
 pub fn run(a: RunArgs) -> Result<(), String> {
     let opts = options(&a)?;
+    let spec = env_spec(&a)?;
     let seed = a.seed_test.as_deref().map(seed::load).transpose()?;
     let runtime = augur_env::runtime::runtime_dir()
         .map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
@@ -115,9 +156,10 @@ pub fn run(a: RunArgs) -> Result<(), String> {
             .as_deref()
             .map(|f| f.split_whitespace().map(String::from).collect())
             .unwrap_or_default(),
-        include_dirs: vec![runtime],
+        include_dirs: vec![runtime.clone()],
     };
-    let bc = augur_ir::build_bitcode(&a.inputs, &[], &compile, work.path())
+    let libc = augur_env::runtime::libc_bitcode(&runtime)?;
+    let bc = augur_ir::build_bitcode(&a.inputs, &[libc], &compile, work.path())
         .map_err(|e| e.to_string())?;
     let program = augur_ir::load_program(&bc).map_err(|e| e.to_string())?;
     let entry = program
@@ -143,13 +185,20 @@ pub fn run(a: RunArgs) -> Result<(), String> {
     let flag = ex.interrupt_flag();
     let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
 
-    let mut st = ex.initial_state(seed);
+    let st = ex.initial_state(seed);
     let argv_bytes: Vec<Vec<Byte>> = argv
         .iter()
         .map(|s| s.bytes().map(Byte::C).collect())
         .collect();
-    match augur_env::entry::call_entry(&mut ex, &mut st, entry, &argv_bytes) {
-        Ok(()) => ex.enqueue(st),
+    match augur_env::entry::prepare_env(&mut ex, st.clone(), &spec, &argv_bytes) {
+        Ok(starts) => {
+            for (mut st, args) in starts {
+                match augur_env::entry::call_entry(&mut ex, &mut st, entry, &args) {
+                    Ok(()) => ex.enqueue(st),
+                    Err(outcome) => ex.finish(st, outcome),
+                }
+            }
+        }
         Err(outcome) => ex.finish(st, outcome),
     }
     let progress = Progress::new();

@@ -65,11 +65,8 @@ impl FileSink {
     }
 }
 
-fn write_atomically(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    let mut f = fs::File::create(&tmp)?;
-    f.write_all(data)?;
-    fs::rename(tmp, path)
+fn write_file(path: &Path, data: &[u8]) -> std::io::Result<()> {
+    fs::File::create(path)?.write_all(data)
 }
 
 impl TestSink for FileSink {
@@ -83,8 +80,8 @@ impl TestSink for FileSink {
             sym_argv_len: 0,
             objects: t.objects.clone(),
         };
-        let res = write_atomically(&stem.with_extension("json"), &json)
-            .and_then(|_| write_atomically(&stem.with_extension("ktest"), &ktest.to_bytes()));
+        let res = write_file(&stem.with_extension("json"), &json)
+            .and_then(|_| write_file(&stem.with_extension("ktest"), &ktest.to_bytes()));
         if let Err(e) = res {
             tracing::error!("cannot write test {}: {e}", stem.display());
         }
@@ -99,6 +96,7 @@ pub fn summary_json(ex: &Executor) -> Json {
     json!({
         "paths_completed": s.paths_completed,
         "paths_partial": s.paths_partial,
+        "partial_without_test": s.partial_without_test,
         "tests": s.tests,
         "errors": s.errors,
         "instructions": s.instructions,
@@ -122,7 +120,7 @@ pub fn summary_json(ex: &Executor) -> Json {
 /// Write `summary.json` and `coverage.lcov` into `dir`.
 pub fn write_summary(ex: &Executor, dir: &Path) -> std::io::Result<()> {
     let json = serde_json::to_vec_pretty(&summary_json(ex)).expect("summary serialises");
-    write_atomically(&dir.join("summary.json"), &json)?;
+    write_file(&dir.join("summary.json"), &json)?;
     let mut lcov = String::new();
     for (file, lines) in ex.coverage.lines_by_file(&ex.program) {
         lcov.push_str(&format!("TN:\nSF:{file}\n"));
@@ -132,7 +130,7 @@ pub fn write_summary(ex: &Executor, dir: &Path) -> std::io::Result<()> {
         let hit = lines.iter().filter(|l| l.1).count();
         lcov.push_str(&format!("LH:{hit}\nLF:{}\nend_of_record\n", lines.len()));
     }
-    write_atomically(&dir.join("coverage.lcov"), lcov.as_bytes())
+    write_file(&dir.join("coverage.lcov"), lcov.as_bytes())
 }
 
 #[cfg(test)]

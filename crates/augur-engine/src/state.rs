@@ -75,8 +75,58 @@ pub struct State {
     pub stdout: Vec<crate::memory::Byte>,
     /// Bytes written to standard error.
     pub stderr: Vec<crate::memory::Byte>,
-    /// Functions registered with `atexit`, in registration order.
-    pub atexit: Vec<Value>,
+    /// The program's outside world (standard input, files, descriptors, errno).
+    pub env: EnvData,
+}
+
+/// The contents of a modelled input (standard input or a file), shared between states.
+pub type Contents = Rc<[crate::memory::Byte]>;
+
+/// What an open file descriptor refers to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Descriptor {
+    /// Standard input, reading at an offset.
+    Stdin(u64),
+    /// Standard output.
+    Stdout,
+    /// Standard error.
+    Stderr,
+    /// Modelled file number `file`, reading at an offset.
+    File {
+        /// Index in [`EnvData::files`].
+        file: usize,
+        /// Read offset.
+        pos: u64,
+    },
+}
+
+/// The per-path state of the modelled environment.
+#[derive(Clone, Debug, Default)]
+pub struct EnvData {
+    /// Standard input's bytes (empty: immediate end of file).
+    pub stdin: Contents,
+    /// Modelled files: (name, contents).
+    pub files: Vec<(String, Contents)>,
+    /// Open descriptors, indexed by fd.
+    pub fds: Vec<Option<Descriptor>>,
+    /// Address of the path's errno cell, once allocated.
+    pub errno_addr: Option<u64>,
+}
+
+impl EnvData {
+    /// An environment with descriptors 0, 1 and 2 open.
+    pub fn new(stdin: Contents, files: Vec<(String, Contents)>) -> Self {
+        EnvData {
+            stdin,
+            files,
+            fds: vec![
+                Some(Descriptor::Stdin(0)),
+                Some(Descriptor::Stdout),
+                Some(Descriptor::Stderr),
+            ],
+            errno_addr: None,
+        }
+    }
 }
 
 /// Concrete inputs that a seeded run follows: the objects of a test, by creation order.

@@ -14,6 +14,8 @@ pub struct RunStats {
     pub paths_completed: u64,
     /// Paths stopped by a limit.
     pub paths_partial: u64,
+    /// Partial paths left without a test (the write-out budget at a stop ran out).
+    pub partial_without_test: u64,
     /// Paths dropped as infeasible.
     pub paths_dropped: u64,
     /// Tests written.

@@ -1,11 +1,105 @@
-//! The program's entry: `main(argc, argv, envp)` with concrete arguments, or any other
-//! function with every argument symbolic (pointers point to symbolic buffers).
+//! The program's entry: `main(argc, argv, envp)` with concrete and symbolic arguments,
+//! symbolic standard input and files; or any other function with every argument symbolic
+//! (pointers point to symbolic buffers).
+//!
+//! Symbolic objects are created in this order, with these names (`augur replay` relies on
+//! them): `n_args` (4 bytes, only with `--sym-args`) then `arg00`, `arg01`, ... (N+1 bytes
+//! each, the last one 0); `stdin`; `file:NAME` per symbolic file.
 
 use crate::intrinsics::{fresh_bytes, fresh_scalar};
 use augur_engine::bytes::{bytes_to_value, scalar_to_bytes};
 use augur_engine::memory::{Byte, ObjKind};
+use augur_engine::state::EnvData;
 use augur_engine::{Exec, Executor, State, Value};
 use augur_ir::{FuncId, LocId, Ty};
+use std::rc::Rc;
+
+/// The symbolic parts of the program's environment (KLEE's POSIX runtime options).
+#[derive(Clone, Debug, Default)]
+pub struct EnvSpec {
+    /// `--sym-arg N`, in order: one argument of up to N bytes each.
+    pub sym_arg: Vec<u64>,
+    /// `--sym-args MIN MAX N`: between MIN and MAX more arguments of up to N bytes.
+    pub sym_args: Option<(u32, u32, u64)>,
+    /// `--sym-stdin N`: standard input is N symbolic bytes.
+    pub sym_stdin: Option<u64>,
+    /// `--sym-file NAME:N`: opening NAME reads N symbolic bytes.
+    pub sym_files: Vec<(String, u64)>,
+}
+
+/// A symbolic argument of up to `n` bytes (an object of n+1 bytes whose last byte is 0).
+fn symbolic_arg(ex: &mut Executor, st: &mut State, index: usize, n: u64) -> Exec<Vec<Byte>> {
+    let mut bytes = fresh_bytes(ex, st, &format!("arg{index:02}"), n + 1);
+    let Some(Byte::S(last)) = bytes.pop() else {
+        unreachable!("fresh bytes are symbolic")
+    };
+    let zero = ex.pool.constant(0, 8);
+    let nul = ex.pool.eq(last, zero);
+    ex.add_constraint(st, nul)?;
+    Ok(bytes)
+}
+
+/// Create the symbolic environment of `spec` on `st` and the initial states: one per
+/// number of `--sym-args` arguments. Each state is ready to have its entry called with
+/// the argv returned beside it (`concrete` arguments first, then the symbolic ones).
+pub fn prepare_env(
+    ex: &mut Executor,
+    mut st: State,
+    spec: &EnvSpec,
+    concrete: &[Vec<Byte>],
+) -> Exec<Vec<(State, Vec<Vec<Byte>>)>> {
+    let counts = match spec.sym_args {
+        Some((min, max, _)) => {
+            let n = fresh_scalar(ex, &mut st, "n_args", 32);
+            Some((n.expr(&mut ex.pool), min, max))
+        }
+        None => None,
+    };
+    let mut args = concrete.to_vec();
+    let mut index = 0;
+    for &n in &spec.sym_arg {
+        args.push(symbolic_arg(ex, &mut st, index, n)?);
+        index += 1;
+    }
+    let mut optional = Vec::new();
+    if let Some((_, max, n)) = spec.sym_args {
+        for _ in 0..max {
+            optional.push(symbolic_arg(ex, &mut st, index, n)?);
+            index += 1;
+        }
+    }
+    let stdin: Vec<Byte> = match spec.sym_stdin {
+        Some(n) => fresh_bytes(ex, &mut st, "stdin", n),
+        None => Vec::new(),
+    };
+    let files = spec
+        .sym_files
+        .iter()
+        .map(|(name, n)| {
+            (
+                name.clone(),
+                Rc::from(fresh_bytes(ex, &mut st, &format!("file:{name}"), *n)),
+            )
+        })
+        .collect();
+    st.env = EnvData::new(Rc::from(stdin), files);
+    let Some((n_args, min, max)) = counts else {
+        return Ok(vec![(st, args)]);
+    };
+    let mut out = Vec::new();
+    for k in min..=max {
+        let mut s = st.clone();
+        s.id = ex.fresh_state_id();
+        let kc = ex.pool.constant(k as u128, 32);
+        let is_k = ex.pool.eq(n_args, kc);
+        if ex.add_constraint(&mut s, is_k)? {
+            let mut a = args.clone();
+            a.extend(optional[..k as usize].iter().cloned());
+            out.push((s, a));
+        }
+    }
+    Ok(out)
+}
 
 /// Allocate a global-like object holding `bytes`; returns its address.
 fn place(st: &mut State, bytes: &[Byte], name: &str) -> u64 {

@@ -4,9 +4,7 @@ use augur_engine::{Call, ErrorKind, Exec, Executor, HandlerTable, Outcome, State
 
 /// Register the process-control functions.
 pub fn register(t: &mut HandlerTable) {
-    t.add("exit", exit);
-    t.add("_exit", exit);
-    t.add("_Exit", exit);
+    // `exit` itself is the C model (runtime/libc/exit.c): atexit handlers, then `_exit`.
     t.add("klee_silent_exit", exit);
     t.add("abort", abort);
     t.add("klee_abort", abort);

@@ -1,13 +1,70 @@
-//! The runtime shipped inside the binary: headers, written once to a cache directory whose
-//! path marks it as augur's (coverage and reports skip files under it).
+//! The runtime shipped inside the binary: headers and the libc models, written once to a
+//! cache directory whose path marks it as augur's (coverage and reports skip files under
+//! it); the models are compiled to bitcode there and linked into every analysed program.
 
-use std::path::PathBuf;
+use augur_ir::{compile_c, CompileOptions};
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// (relative path, contents) of every runtime file.
 const FILES: &[(&str, &str)] = &[
     ("augur.h", include_str!("../../../runtime/augur.h")),
     ("klee/klee.h", include_str!("../../../runtime/klee/klee.h")),
+    (
+        "replay/replay.c",
+        include_str!("../../../runtime/replay/replay.c"),
+    ),
+    (
+        "libc/augur_sys.h",
+        include_str!("../../../runtime/libc/augur_sys.h"),
+    ),
+    (
+        "libc/libc_internal.h",
+        include_str!("../../../runtime/libc/libc_internal.h"),
+    ),
+    (
+        "libc/ctype.c",
+        include_str!("../../../runtime/libc/ctype.c"),
+    ),
+    ("libc/exit.c", include_str!("../../../runtime/libc/exit.c")),
+    ("libc/math.c", include_str!("../../../runtime/libc/math.c")),
+    (
+        "libc/printf.c",
+        include_str!("../../../runtime/libc/printf.c"),
+    ),
+    (
+        "libc/scanf.c",
+        include_str!("../../../runtime/libc/scanf.c"),
+    ),
+    (
+        "libc/stdio.c",
+        include_str!("../../../runtime/libc/stdio.c"),
+    ),
+    (
+        "libc/stdlib.c",
+        include_str!("../../../runtime/libc/stdlib.c"),
+    ),
+    (
+        "libc/string.c",
+        include_str!("../../../runtime/libc/string.c"),
+    ),
+    (
+        "libc/unistd.c",
+        include_str!("../../../runtime/libc/unistd.c"),
+    ),
 ];
+
+/// Write `contents` to `path` unless it already holds exactly that; true if written.
+fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<bool> {
+    if std::fs::read_to_string(path).ok().as_deref() == Some(contents) {
+        return Ok(false);
+    }
+    std::fs::create_dir_all(path.parent().expect("runtime files live in a directory"))?;
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, contents)?;
+    std::fs::rename(&tmp, path)?;
+    Ok(true)
+}
 
 /// The runtime directory (created and filled on first use); use it as an include path.
 pub fn runtime_dir() -> std::io::Result<PathBuf> {
@@ -15,14 +72,51 @@ pub fn runtime_dir() -> std::io::Result<PathBuf> {
         .map(PathBuf::from)
         .unwrap_or_else(std::env::temp_dir);
     let dir = base.join(format!("augur-runtime-{}", env!("CARGO_PKG_VERSION")));
+    let mut changed = false;
     for (rel, contents) in FILES {
-        let path = dir.join(rel);
-        if std::fs::read_to_string(&path).ok().as_deref() != Some(*contents) {
-            std::fs::create_dir_all(path.parent().expect("runtime files live in a directory"))?;
-            let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-            std::fs::write(&tmp, contents)?;
-            std::fs::rename(&tmp, &path)?;
-        }
+        changed |= write_if_changed(&dir.join(rel), contents)?;
+    }
+    if changed {
+        let _ = std::fs::remove_file(dir.join("libc.bc"));
     }
     Ok(dir)
+}
+
+/// The libc models as one bitcode file (compiled on first use, then cached).
+pub fn libc_bitcode(dir: &Path) -> Result<PathBuf, String> {
+    let linked = dir.join("libc.bc");
+    if linked.exists() {
+        return Ok(linked);
+    }
+    let libc = dir.join("libc");
+    let opts = CompileOptions {
+        cflags: vec!["-ffreestanding".into(), "-fno-builtin".into()],
+        include_dirs: vec![libc.clone()],
+    };
+    let pid = std::process::id();
+    let mut parts = Vec::new();
+    for (rel, _) in FILES
+        .iter()
+        .filter(|(r, _)| r.starts_with("libc/") && r.ends_with(".c"))
+    {
+        let src = dir.join(rel);
+        let out = src.with_extension(format!("{pid}.bc"));
+        compile_c(&src, &out, &opts).map_err(|e| format!("augur's libc model: {e}"))?;
+        parts.push(out);
+    }
+    let tmp = dir.join(format!("libc.{pid}.bc"));
+    let status = Command::new("llvm-link-14")
+        .args(&parts)
+        .arg("-o")
+        .arg(&tmp)
+        .status()
+        .map_err(|e| format!("cannot run llvm-link-14: {e}"))?;
+    for p in &parts {
+        let _ = std::fs::remove_file(p);
+    }
+    if !status.success() {
+        return Err("augur's libc models do not link".into());
+    }
+    std::fs::rename(&tmp, &linked).map_err(|e| format!("{}: {e}", linked.display()))?;
+    Ok(linked)
 }

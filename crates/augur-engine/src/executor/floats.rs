@@ -21,7 +21,7 @@ pub fn f80_to_f64(bits: u128) -> f64 {
             f64::NAN
         }
     } else {
-        (mantissa as f64) * 2f64.powi(exp - 16383 - 63)
+        (mantissa as f64) * 2f64.powi(-63) * 2f64.powi(exp - 16383)
     };
     if sign {
         -v

@@ -33,7 +33,7 @@ use rustc_hash::FxHashMap;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Result of executing part of a path: `Err` ends the path with that outcome.
 pub type Exec<T> = Result<T, Outcome>;
@@ -139,7 +139,8 @@ impl Executor {
         self.started.elapsed().as_secs_f64()
     }
 
-    pub(crate) fn fresh_id(&mut self) -> StateId {
+    /// A new state id (for states a driver creates by cloning).
+    pub fn fresh_state_id(&mut self) -> StateId {
         self.next_id += 1;
         self.next_id
     }
@@ -199,9 +200,22 @@ impl Executor {
             self.enforce_memory_limit();
         }
         let reason = self.stop_reason().unwrap_or("limit reached").to_string();
-        let rest: Vec<State> = self.states.drain().map(|(_, (_, s))| s).collect();
+        let mut rest: Vec<State> = self.states.drain().map(|(_, (_, s))| s).collect();
+        rest.sort_by_key(|s| s.id);
+        // States left at a stop get partial tests, within a time budget (a tenth of
+        // --max-time, between 1 and 10 seconds): thousands of shallow states could
+        // otherwise take longer to write out than the whole run.
+        let budget = self.opts.max_time.map_or(Duration::from_secs(10), |t| {
+            (t / 10).clamp(Duration::from_secs(1), Duration::from_secs(10))
+        });
+        let deadline = Instant::now() + budget;
         for st in rest {
-            self.finish(st, Outcome::Partial(reason.clone()));
+            if Instant::now() < deadline {
+                self.finish(st, Outcome::Partial(reason.clone()));
+            } else {
+                self.stats.paths_partial += 1;
+                self.stats.partial_without_test += 1;
+            }
         }
         self.stats.time_s = self.elapsed();
         progress(self);
@@ -445,7 +459,7 @@ impl Executor {
     /// `args` (its frame ready to run).
     pub fn initial_state(&mut self, seed: Option<SeedInput>) -> State {
         let mut st = State {
-            id: self.fresh_id(),
+            id: self.fresh_state_id(),
             frames: Vec::new(),
             mem: Default::default(),
             constraints: Vec::new(),
@@ -459,7 +473,7 @@ impl Executor {
             ext: None,
             stdout: Vec::new(),
             stderr: Vec::new(),
-            atexit: Vec::new(),
+            env: crate::state::EnvData::new(Rc::from(Vec::new()), Vec::new()),
         };
         globals::layout_globals(self, &mut st);
         st

@@ -47,7 +47,7 @@ impl Executor {
                 }
                 self.stats.forks += 1;
                 let mut f = st.clone();
-                f.id = self.fresh_id();
+                f.id = self.fresh_state_id();
                 for s in [&mut *st, &mut f] {
                     s.depth += 1;
                 }
@@ -447,7 +447,7 @@ impl Executor {
         }
         st.depth += 1;
         for s in &mut rest {
-            s.id = self.fresh_id();
+            s.id = self.fresh_state_id();
             s.depth = st.depth;
             self.stats.forks += 1;
         }

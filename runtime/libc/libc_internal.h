@@ -1,0 +1,250 @@
+/*
+ * libc_internal.h - private declarations shared by the augur libc models.
+ *
+ * The models are freestanding: they include only clang's freestanding
+ * headers (stddef.h, stdarg.h, stdint.h, limits.h) and this file.
+ *
+ * Native test build (-DAUGUR_NATIVE_TEST): every public name is renamed to
+ * model_<name> so the models can be linked next to the host glibc and
+ * compared against it (see tests/).
+ */
+#ifndef AUGUR_LIBC_INTERNAL_H
+#define AUGUR_LIBC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <limits.h>
+#include "augur_sys.h"
+
+#ifdef AUGUR_NATIVE_TEST
+/* string.c */
+#define memcpy model_memcpy
+#define memmove model_memmove
+#define memset model_memset
+#define memcmp model_memcmp
+#define bcmp model_bcmp
+#define memchr model_memchr
+#define strlen model_strlen
+#define strnlen model_strnlen
+#define strcpy model_strcpy
+#define strncpy model_strncpy
+#define strcat model_strcat
+#define strncat model_strncat
+#define strcmp model_strcmp
+#define strncmp model_strncmp
+#define strcoll model_strcoll
+#define strchr model_strchr
+#define strrchr model_strrchr
+#define strstr model_strstr
+#define strspn model_strspn
+#define strcspn model_strcspn
+#define strpbrk model_strpbrk
+#define strtok model_strtok
+#define strtok_r model_strtok_r
+#define strdup model_strdup
+#define strndup model_strndup
+#define strcasecmp model_strcasecmp
+#define strncasecmp model_strncasecmp
+#define bzero model_bzero
+/* ctype.c */
+#define isalnum model_isalnum
+#define isalpha model_isalpha
+#define isdigit model_isdigit
+#define isxdigit model_isxdigit
+#define islower model_islower
+#define isupper model_isupper
+#define isspace model_isspace
+#define ispunct model_ispunct
+#define isprint model_isprint
+#define isgraph model_isgraph
+#define iscntrl model_iscntrl
+#define isblank model_isblank
+#define isascii model_isascii
+#define tolower model_tolower
+#define toupper model_toupper
+#define __ctype_b_loc model___ctype_b_loc
+#define __ctype_tolower_loc model___ctype_tolower_loc
+#define __ctype_toupper_loc model___ctype_toupper_loc
+/* stdlib.c */
+#define __errno_location model___errno_location
+#define strtol model_strtol
+#define strtoul model_strtoul
+#define strtoll model_strtoll
+#define strtoull model_strtoull
+#define __isoc23_strtol model___isoc23_strtol
+#define __isoc23_strtoul model___isoc23_strtoul
+#define __isoc23_strtoll model___isoc23_strtoll
+#define __isoc23_strtoull model___isoc23_strtoull
+#define strtod model_strtod
+#define strtof model_strtof
+#define atof model_atof
+#define atoi model_atoi
+#define atol model_atol
+#define atoll model_atoll
+#define abs model_abs
+#define labs model_labs
+#define llabs model_llabs
+#define div model_div
+#define ldiv model_ldiv
+#define lldiv model_lldiv
+#define qsort model_qsort
+#define bsearch model_bsearch
+#define getenv model_getenv
+#define setenv model_setenv
+#define unsetenv model_unsetenv
+#define atexit model_atexit
+#define augur_run_atexit model_augur_run_atexit
+/* stdio.c */
+#define stdin model_stdin
+#define stdout model_stdout
+#define stderr model_stderr
+#define fopen model_fopen
+#define fclose model_fclose
+#define fread model_fread
+#define fwrite model_fwrite
+#define fgetc model_fgetc
+#define getc model_getc
+#define _IO_getc model__IO_getc
+#define getc_unlocked model_getc_unlocked
+#define getchar model_getchar
+#define getchar_unlocked model_getchar_unlocked
+#define fgets model_fgets
+#define ungetc model_ungetc
+#define feof model_feof
+#define ferror model_ferror
+#define clearerr model_clearerr
+#define fflush model_fflush
+#define fileno model_fileno
+#define fputc model_fputc
+#define putc model_putc
+#define _IO_putc model__IO_putc
+#define putc_unlocked model_putc_unlocked
+#define putchar model_putchar
+#define putchar_unlocked model_putchar_unlocked
+#define fputs model_fputs
+#define puts model_puts
+#define setvbuf model_setvbuf
+#define setbuf model_setbuf
+/* printf.c */
+#define printf model_printf
+#define fprintf model_fprintf
+#define sprintf model_sprintf
+#define snprintf model_snprintf
+#define dprintf model_dprintf
+#define vprintf model_vprintf
+#define vfprintf model_vfprintf
+#define vsprintf model_vsprintf
+#define vsnprintf model_vsnprintf
+#define vdprintf model_vdprintf
+#define __printf_chk model___printf_chk
+#define __fprintf_chk model___fprintf_chk
+#define __sprintf_chk model___sprintf_chk
+#define __snprintf_chk model___snprintf_chk
+#define __vprintf_chk model___vprintf_chk
+#define __vfprintf_chk model___vfprintf_chk
+#define __vsprintf_chk model___vsprintf_chk
+#define __vsnprintf_chk model___vsnprintf_chk
+/* scanf.c */
+#define scanf model_scanf
+#define fscanf model_fscanf
+#define sscanf model_sscanf
+#define vscanf model_vscanf
+#define vfscanf model_vfscanf
+#define vsscanf model_vsscanf
+#define __isoc99_scanf model___isoc99_scanf
+#define __isoc99_fscanf model___isoc99_fscanf
+#define __isoc99_sscanf model___isoc99_sscanf
+#define __isoc99_vscanf model___isoc99_vscanf
+#define __isoc99_vfscanf model___isoc99_vfscanf
+#define __isoc99_vsscanf model___isoc99_vsscanf
+/* unistd.c */
+#define read model_read
+#define write model_write
+#define close model_close
+#define open model_open
+#define getopt model_getopt
+#define getopt_long model_getopt_long
+#define optarg model_optarg
+#define optind model_optind
+#define opterr model_opterr
+#define optopt model_optopt
+/* math.c */
+#define fabs model_fabs
+#define floor model_floor
+#define ceil model_ceil
+#define sqrt model_sqrt
+#define pow model_pow
+#define exp model_exp
+#define log model_log
+#define sin model_sin
+#define cos model_cos
+#define fmod model_fmod
+#define round model_round
+#define trunc model_trunc
+#endif /* AUGUR_NATIVE_TEST */
+
+/* ---- errno ---------------------------------------------------------- */
+int *__errno_location(void);
+#define errno (*__errno_location())
+#define EBADF 9
+#define ENOMEM 12
+#define EINVAL 22
+#define ERANGE 34
+#define EDOM 33
+#define ENOENT 2
+
+#define EOF (-1)
+
+/* Linux open(2) flags, as passed to augur_sys_open. */
+#define AUGUR_O_RDONLY 0
+#define AUGUR_O_WRONLY 01
+#define AUGUR_O_RDWR 02
+#define AUGUR_O_CREAT 0100
+#define AUGUR_O_TRUNC 01000
+#define AUGUR_O_APPEND 02000
+
+/* ---- string.c / ctype.c (used by other models) ---------------------- */
+void *memcpy(void *dst, const void *src, size_t n);
+void *memset(void *s, int c, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+size_t strlen(const char *s);
+size_t strnlen(const char *s, size_t n);
+int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
+char *strchr(const char *s, int c);
+int isspace(int c);
+int isdigit(int c);
+int isxdigit(int c);
+int tolower(int c);
+unsigned long long strtoull(const char *s, char **end, int base);
+long long strtoll(const char *s, char **end, int base);
+
+/* ---- stdio (stdio.c) ------------------------------------------------- */
+typedef struct _IO_FILE FILE;
+extern FILE *stdin, *stdout, *stderr;
+int fgetc(FILE *f);
+int ungetc(int c, FILE *f);
+int fputc(int c, FILE *f);
+size_t fwrite(const void *p, size_t size, size_t n, FILE *f);
+/* Write n bytes to f; returns the number written (short on error). */
+size_t __augur_fwrite_bytes(FILE *f, const char *p, size_t n);
+int fprintf(FILE *f, const char *fmt, ...);
+
+/* ---- number parsing shared by the strto* family and scanf (stdlib.c) - */
+/* Parse an integer like strtoull: leading white space, optional sign,
+ * base prefix.  Stores the magnitude in *mag, the sign in *neg, sets
+ * *ovf if the magnitude does not fit an unsigned long long, and *end to the
+ * first unparsed character (s itself if no digits).  Returns 0, or -1 for
+ * an invalid base (nothing stored). */
+int __augur_parse_uint(const char *s, char **end, int base,
+                       unsigned long long *mag, int *neg, int *ovf);
+/* Value of a digit character in bases up to 36, or 99. */
+int __augur_digit_value(int c);
+/* strtod core. */
+double __augur_strtod(const char *s, char **end);
+
+/* ---- formatting (printf.c), used by getopt's diagnostics ------------- */
+int vfprintf(FILE *f, const char *fmt, va_list ap);
+
+#endif /* AUGUR_LIBC_INTERNAL_H */

@@ -1,0 +1,562 @@
+/*
+ * stdlib.c - <stdlib.h> models, errno, and the number-parsing core shared
+ * with scanf.c.
+ */
+#include "libc_internal.h"
+
+/* ---- errno ---------------------------------------------------------- */
+
+int *__errno_location(void)
+{
+    return augur_errno_location();
+}
+
+/* ---- integer parsing ------------------------------------------------ */
+
+int __augur_digit_value(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A' + 10;
+    return 99;
+}
+
+int __augur_parse_uint(const char *s, char **end, int base,
+                       unsigned long long *mag, int *neg, int *ovf)
+{
+    const char *p = s;
+    const char *digits;
+    unsigned long long v = 0;
+    int d;
+
+    *mag = 0;
+    *neg = 0;
+    *ovf = 0;
+    if (base < 0 || base == 1 || base > 36) {
+        errno = EINVAL;
+        return -1;
+    }
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p == '-') {
+        *neg = 1;
+        p++;
+    } else if (*p == '+') {
+        p++;
+    }
+    if (p[0] == '0') {
+        if ((base == 0 || base == 16) && (p[1] == 'x' || p[1] == 'X')) {
+            p += 2;
+            base = 16;
+        } else if (base == 0) {
+            base = 8;
+        }
+    } else if (base == 0) {
+        base = 10;
+    }
+    digits = p;
+    for (;; p++) {
+        d = __augur_digit_value((unsigned char)*p);
+        if (d >= base)
+            break;
+        if (v > (ULLONG_MAX - (unsigned long long)d) / (unsigned long long)base)
+            *ovf = 1;
+        else
+            v = v * (unsigned long long)base + (unsigned long long)d;
+    }
+    if (p == digits) {
+        /* No digits.  "0x" followed by a non-hex digit parses as "0" with
+         * the end pointing at the 'x' (glibc). */
+        if (digits - s >= 2 && (digits[-1] == 'x' || digits[-1] == 'X') &&
+            digits[-2] == '0')
+            *end = (char *)(digits - 1);
+        else
+            *end = (char *)s;
+        return 0;
+    }
+    *mag = v;
+    *end = (char *)p;
+    return 0;
+}
+
+static long long strto_signed(const char *s, char **endp, int base,
+                              long long min, long long max)
+{
+    unsigned long long mag;
+    int neg, ovf;
+    char *e;
+    if (__augur_parse_uint(s, &e, base, &mag, &neg, &ovf) < 0)
+        return 0;
+    if (endp != NULL)
+        *endp = e;
+    if (neg) {
+        if (ovf || mag > (unsigned long long)max + 1) {
+            errno = ERANGE;
+            return min;
+        }
+        if (mag == (unsigned long long)max + 1)
+            return min;
+        return -(long long)mag;
+    }
+    if (ovf || mag > (unsigned long long)max) {
+        errno = ERANGE;
+        return max;
+    }
+    return (long long)mag;
+}
+
+static unsigned long long strto_unsigned(const char *s, char **endp, int base,
+                                         unsigned long long max)
+{
+    unsigned long long mag;
+    int neg, ovf;
+    char *e;
+    if (__augur_parse_uint(s, &e, base, &mag, &neg, &ovf) < 0)
+        return 0;
+    if (endp != NULL)
+        *endp = e;
+    if (ovf || mag > max) {
+        errno = ERANGE;
+        return max;
+    }
+    return neg ? (0 - mag) & max : mag;
+}
+
+long strtol(const char *s, char **end, int base)
+{
+    return (long)strto_signed(s, end, base, LONG_MIN, LONG_MAX);
+}
+
+unsigned long strtoul(const char *s, char **end, int base)
+{
+    return (unsigned long)strto_unsigned(s, end, base, ULONG_MAX);
+}
+
+long long strtoll(const char *s, char **end, int base)
+{
+    return strto_signed(s, end, base, LLONG_MIN, LLONG_MAX);
+}
+
+unsigned long long strtoull(const char *s, char **end, int base)
+{
+    return strto_unsigned(s, end, base, ULLONG_MAX);
+}
+
+/* glibc >= 2.38 redirects strto* here in C2x mode. */
+long __isoc23_strtol(const char *s, char **end, int base)
+{
+    return strtol(s, end, base);
+}
+unsigned long __isoc23_strtoul(const char *s, char **end, int base)
+{
+    return strtoul(s, end, base);
+}
+long long __isoc23_strtoll(const char *s, char **end, int base)
+{
+    return strtoll(s, end, base);
+}
+unsigned long long __isoc23_strtoull(const char *s, char **end, int base)
+{
+    return strtoull(s, end, base);
+}
+
+int atoi(const char *s) { return (int)strtol(s, NULL, 10); }
+long atol(const char *s) { return strtol(s, NULL, 10); }
+long long atoll(const char *s) { return strtoll(s, NULL, 10); }
+
+/* ---- floating-point parsing ----------------------------------------- */
+
+static int lower_eq(const char *p, const char *word)
+{
+    size_t i;
+    for (i = 0; word[i] != '\0'; i++) {
+        if (tolower((unsigned char)p[i]) != word[i])
+            return 0;
+    }
+    return 1;
+}
+
+static const double pow10_tab[23] = {
+    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* Multiply by 2^e exactly (except for over/underflow). */
+static double scale2(double x, long e)
+{
+    while (e > 0) {
+        x *= 2.0;
+        e--;
+    }
+    while (e < 0) {
+        x *= 0.5;
+        e++;
+    }
+    return x;
+}
+
+double __augur_strtod(const char *s, char **end)
+{
+    const char *p = s;
+    int neg = 0, any = 0;
+    unsigned long long m = 0;
+    long exp = 0;
+    double r;
+
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p == '-') {
+        neg = 1;
+        p++;
+    } else if (*p == '+') {
+        p++;
+    }
+    if (lower_eq(p, "inf")) {
+        p += lower_eq(p, "infinity") ? 8 : 3;
+        *end = (char *)p;
+        return neg ? -__builtin_inf() : __builtin_inf();
+    }
+    if (lower_eq(p, "nan")) {
+        p += 3;
+        if (*p == '(') {
+            const char *q = p + 1;
+            while (__augur_digit_value((unsigned char)*q) < 36 || *q == '_')
+                q++;
+            if (*q == ')')
+                p = q + 1;
+        }
+        *end = (char *)p;
+        return neg ? -__builtin_nan("") : __builtin_nan("");
+    }
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
+        (isxdigit((unsigned char)p[2]) ||
+         (p[2] == '.' && isxdigit((unsigned char)p[3])))) {
+        /* Hexadecimal floating constant. */
+        int d, seen_dot = 0;
+        p += 2;
+        for (;; p++) {
+            if (*p == '.' && !seen_dot) {
+                seen_dot = 1;
+                continue;
+            }
+            if (!isxdigit((unsigned char)*p))
+                break;
+            d = __augur_digit_value((unsigned char)*p);
+            if (m < (1ULL << 60)) {
+                m = m * 16 + (unsigned long long)d;
+                if (seen_dot)
+                    exp -= 4;
+            } else {
+                m |= (d != 0); /* sticky */
+                if (!seen_dot)
+                    exp += 4;
+            }
+        }
+        if (*p == 'p' || *p == 'P') {
+            const char *q = p + 1;
+            int eneg = 0;
+            long e = 0;
+            if (*q == '-' || *q == '+')
+                eneg = (*q++ == '-');
+            if (isdigit((unsigned char)*q)) {
+                while (isdigit((unsigned char)*q)) {
+                    if (e < 100000)
+                        e = e * 10 + (*q - '0');
+                    q++;
+                }
+                exp += eneg ? -e : e;
+                p = q;
+            }
+        }
+        *end = (char *)p;
+        r = scale2((double)m, exp);
+        if (m != 0 && (r == 0.0 || r == __builtin_inf()))
+            errno = ERANGE;
+        return neg ? -r : r;
+    }
+
+    /* Decimal: keep up to 19 significant digits. */
+    {
+        int ndig = 0, seen_dot = 0;
+        for (;; p++) {
+            if (*p == '.' && !seen_dot) {
+                seen_dot = 1;
+                continue;
+            }
+            if (!isdigit((unsigned char)*p))
+                break;
+            any = 1;
+            if (m == 0 && *p == '0') {
+                if (seen_dot)
+                    exp--;
+                continue;
+            }
+            if (ndig < 19) {
+                m = m * 10 + (unsigned long long)(*p - '0');
+                ndig++;
+                if (seen_dot)
+                    exp--;
+            } else if (!seen_dot) {
+                exp++;
+            }
+        }
+    }
+    if (!any) {
+        *end = (char *)s;
+        return 0.0;
+    }
+    if (*p == 'e' || *p == 'E') {
+        const char *q = p + 1;
+        int eneg = 0;
+        long e = 0;
+        if (*q == '-' || *q == '+')
+            eneg = (*q++ == '-');
+        if (isdigit((unsigned char)*q)) {
+            while (isdigit((unsigned char)*q)) {
+                if (e < 100000)
+                    e = e * 10 + (*q - '0');
+                q++;
+            }
+            exp += eneg ? -e : e;
+            p = q;
+        }
+    }
+    *end = (char *)p;
+    if (m == 0)
+        return neg ? -0.0 : 0.0;
+    r = (double)m;
+    if (exp > 0) {
+        if (exp > 400) {
+            r = __builtin_inf();
+        } else {
+            while (exp > 22) {
+                r *= 1e22;
+                exp -= 22;
+            }
+            r *= pow10_tab[exp];
+        }
+    } else if (exp < 0) {
+        if (exp < -400) {
+            r = 0.0;
+        } else {
+            while (exp < -22) {
+                r /= 1e22;
+                exp += 22;
+            }
+            r /= pow10_tab[-exp];
+        }
+    }
+    /* glibc reports ERANGE for overflow, underflow and subnormal results */
+    if (r < 2.2250738585072014e-308 || r == __builtin_inf())
+        errno = ERANGE;
+    return neg ? -r : r;
+}
+
+double strtod(const char *s, char **end)
+{
+    char *e;
+    double d = __augur_strtod(s, &e);
+    if (end != NULL)
+        *end = e;
+    return d;
+}
+
+float strtof(const char *s, char **end)
+{
+    return (float)strtod(s, end);
+}
+
+double atof(const char *s)
+{
+    return strtod(s, NULL);
+}
+
+/* ---- arithmetic ----------------------------------------------------- */
+
+int abs(int x) { return x < 0 ? -x : x; }
+long labs(long x) { return x < 0 ? -x : x; }
+long long llabs(long long x) { return x < 0 ? -x : x; }
+
+typedef struct { int quot; int rem; } div_t;
+typedef struct { long quot; long rem; } ldiv_t;
+typedef struct { long long quot; long long rem; } lldiv_t;
+
+div_t div(int a, int b)
+{
+    div_t r;
+    r.quot = a / b;
+    r.rem = a % b;
+    return r;
+}
+
+ldiv_t ldiv(long a, long b)
+{
+    ldiv_t r;
+    r.quot = a / b;
+    r.rem = a % b;
+    return r;
+}
+
+lldiv_t lldiv(long long a, long long b)
+{
+    lldiv_t r;
+    r.quot = a / b;
+    r.rem = a % b;
+    return r;
+}
+
+/* ---- sorting and searching ------------------------------------------ */
+
+static void swap_bytes(unsigned char *a, unsigned char *b, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        unsigned char t = a[i];
+        a[i] = b[i];
+        b[i] = t;
+    }
+}
+
+/* Insertion sort: simple control flow, O(n^2) comparisons. */
+void qsort(void *base, size_t n, size_t size,
+           int (*cmp)(const void *, const void *))
+{
+    unsigned char *b = base;
+    size_t i, j;
+    for (i = 1; i < n; i++) {
+        for (j = i; j > 0 && cmp(b + (j - 1) * size, b + j * size) > 0; j--)
+            swap_bytes(b + (j - 1) * size, b + j * size, size);
+    }
+}
+
+void *bsearch(const void *key, const void *base, size_t n, size_t size,
+              int (*cmp)(const void *, const void *))
+{
+    const unsigned char *b = base;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = cmp(key, b + mid * size);
+        if (c == 0)
+            return (void *)(b + mid * size);
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
+/* ---- environment (starts empty) -------------------------------------- */
+
+#define ENV_MAX 32
+static char *env_name[ENV_MAX];
+static char *env_value[ENV_MAX];
+
+static int env_find(const char *name)
+{
+    int i;
+    for (i = 0; i < ENV_MAX; i++) {
+        if (env_name[i] != NULL && strcmp(env_name[i], name) == 0)
+            return i;
+    }
+    return -1;
+}
+
+static int env_name_ok(const char *name)
+{
+    return name != NULL && name[0] != '\0' && strchr(name, '=') == NULL;
+}
+
+char *getenv(const char *name)
+{
+    int i = env_find(name);
+    return i < 0 ? NULL : env_value[i];
+}
+
+static char *dup_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p != NULL)
+        memcpy(p, s, n);
+    return p;
+}
+
+int setenv(const char *name, const char *value, int overwrite)
+{
+    int i;
+    char *v;
+    if (!env_name_ok(name)) {
+        errno = EINVAL;
+        return -1;
+    }
+    i = env_find(name);
+    if (i >= 0 && !overwrite)
+        return 0;
+    if (i < 0) {
+        for (i = 0; i < ENV_MAX && env_name[i] != NULL; i++)
+            ;
+        if (i == ENV_MAX) {
+            errno = ENOMEM;
+            return -1;
+        }
+        env_name[i] = dup_string(name);
+        if (env_name[i] == NULL) {
+            errno = ENOMEM;
+            return -1;
+        }
+        env_value[i] = NULL;
+    }
+    v = dup_string(value);
+    if (v == NULL) {
+        errno = ENOMEM;
+        return -1;
+    }
+    free(env_value[i]);
+    env_value[i] = v;
+    return 0;
+}
+
+int unsetenv(const char *name)
+{
+    int i;
+    if (!env_name_ok(name)) {
+        errno = EINVAL;
+        return -1;
+    }
+    i = env_find(name);
+    if (i >= 0) {
+        free(env_name[i]);
+        free(env_value[i]);
+        env_name[i] = NULL;
+        env_value[i] = NULL;
+    }
+    return 0;
+}
+
+/* ---- atexit ----------------------------------------------------------- */
+
+#define ATEXIT_MAX 32
+static void (*atexit_fns[ATEXIT_MAX])(void);
+static int atexit_count;
+
+int atexit(void (*fn)(void))
+{
+    if (atexit_count == ATEXIT_MAX)
+        return -1;
+    atexit_fns[atexit_count++] = fn;
+    return 0;
+}
+
+/* Called by the engine when the program exits (exit() or return from
+ * main): runs the registered handlers in reverse order of registration. */
+void augur_run_atexit(void)
+{
+    while (atexit_count > 0) {
+        void (*fn)(void) = atexit_fns[--atexit_count];
+        fn();
+    }
+}

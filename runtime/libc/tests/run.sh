@@ -1,0 +1,47 @@
+#!/bin/sh
+# Build the libc models natively (public names renamed to model_<name>) and
+# compare them against the host glibc; then check that every model file
+# compiles to bitcode with augur's exact command, warning-free under -Wall.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+libc=$(dirname "$here")
+out=${TMPDIR:-/tmp}/augur-libc-tests.$$
+mkdir -p "$out"
+trap 'rm -rf "$out"' EXIT
+CC=${CC:-clang-14}
+MODELS="string ctype stdlib stdio printf scanf unistd math"
+
+status=0
+echo "== bitcode build (augur's command, -Wall -Werror)"
+for m in $MODELS; do
+    clang-14 -c -emit-llvm -g -O0 -Xclang -disable-O0-optnone \
+        -fno-discard-value-names -ffreestanding -fno-builtin -Wall -Wextra -Werror \
+        "$libc/$m.c" -o "$out/$m.bc" || status=1
+done
+llvm-link-14 "$out"/*.bc -o "$out/libc.bc" || status=1
+# The linked models may only reach the outside through the primitives.
+undef=$(llvm-nm-14 --undefined-only "$out/libc.bc" | awk '{print $2}' | sort | tr '\n' ' ')
+expected="augur_errno_location augur_sys_close augur_sys_open augur_sys_read augur_sys_write free malloc "
+if [ "$undef" != "$expected" ]; then
+    echo "unexpected undefined symbols in linked models: $undef"
+    status=1
+else
+    echo "bitcode ok; undefined symbols: $undef"
+fi
+
+echo "== native comparison against glibc"
+objs=""
+for m in $MODELS; do
+    $CC -c -O0 -g -DAUGUR_NATIVE_TEST -ffreestanding -fno-builtin -Wall -Werror \
+        -I"$libc" "$libc/$m.c" -o "$out/model_$m.o"
+    objs="$objs $out/model_$m.o"
+done
+for t in shim test_main test_string test_ctype test_stdlib test_printf test_scanf test_stdio \
+         test_unistd test_math; do
+    $CC -c -O0 -g -Wall -Wno-format -Wno-format-security -Wno-format-extra-args \
+        -Wno-deprecated-declarations -I"$here" "$here/$t.c" -o "$out/$t.o"
+    objs="$objs $out/$t.o"
+done
+$CC $objs -lm -o "$out/libc-tests"
+"$out/libc-tests" || status=1
+exit $status

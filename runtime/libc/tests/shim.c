@@ -1,0 +1,74 @@
+/*
+ * shim.c - host implementations of the augur_sys_* primitives for the
+ * native test build.  Output to fds 1 and 2 can be captured into a buffer;
+ * stdin (fd 0) can be fed from a string; other fds are real files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include "shim.h"
+
+char shim_out[1 << 16];
+size_t shim_out_len;
+int shim_capture = 1;
+const char *shim_stdin_data = "";
+size_t shim_stdin_pos;
+size_t shim_stdin_chunk = 1 << 20; /* max bytes returned per read */
+
+long augur_sys_write(int fd, const void *buf, unsigned long n)
+{
+    if ((fd == 1 || fd == 2) && shim_capture) {
+        if (shim_out_len + n < sizeof shim_out) {
+            memcpy(shim_out + shim_out_len, buf, n);
+            shim_out_len += n;
+            shim_out[shim_out_len] = 0;
+        }
+        return (long)n;
+    }
+    return write(fd, buf, n);
+}
+
+long augur_sys_read(int fd, void *buf, unsigned long n)
+{
+    if (fd == 0) {
+        size_t left = strlen(shim_stdin_data) - shim_stdin_pos;
+        if (n > left)
+            n = left;
+        if (n > shim_stdin_chunk)
+            n = shim_stdin_chunk;
+        memcpy(buf, shim_stdin_data + shim_stdin_pos, n);
+        shim_stdin_pos += n;
+        return (long)n;
+    }
+    return read(fd, buf, n);
+}
+
+int augur_sys_open(const char *path, int flags)
+{
+    return open(path, flags, 0644);
+}
+
+int augur_sys_close(int fd)
+{
+    if (fd <= 2)
+        return 0;
+    return close(fd);
+}
+
+int *augur_errno_location(void)
+{
+    return &errno;
+}
+
+void shim_reset_out(void)
+{
+    shim_out_len = 0;
+    shim_out[0] = 0;
+}
+
+void shim_set_stdin(const char *s)
+{
+    shim_stdin_data = s;
+    shim_stdin_pos = 0;
+}

@@ -1,0 +1,102 @@
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "model.h"
+
+static int sgn(int x) { return (x > 0) - (x < 0); }
+
+static const char *strs[] = {"", "a", "abc", "abd", "ab", "ABC", "aBc", "hello world",
+                             "hello", "\xff\x80", "\x01", "foo,bar;;baz", ",,", "xyzzy",
+                             "aaa", "aaab", "ba"};
+#define NS (sizeof strs / sizeof strs[0])
+
+void test_string(void)
+{
+    size_t i, j, n;
+    char a[64], b[64];
+    for (i = 0; i < NS; i++) {
+        const char *s = strs[i];
+        CHECK(model_strlen(s) == strlen(s), "strlen %s", s);
+        for (n = 0; n < 6; n++)
+            CHECK(model_strnlen(s, n) == strnlen(s, n), "strnlen");
+        for (j = 0; j < NS; j++) {
+            const char *t = strs[j];
+            CHECK(sgn(model_strcmp(s, t)) == sgn(strcmp(s, t)), "strcmp '%s' '%s'", s, t);
+            CHECK(sgn(model_strcasecmp(s, t)) == sgn(strcasecmp(s, t)), "strcasecmp '%s' '%s'", s, t);
+            for (n = 0; n < 5; n++) {
+                CHECK(sgn(model_strncmp(s, t, n)) == sgn(strncmp(s, t, n)), "strncmp");
+                CHECK(sgn(model_strncasecmp(s, t, n)) == sgn(strncasecmp(s, t, n)), "strncasecmp");
+                CHECK(sgn(model_memcmp(s, t, n < strlen(s) && n < strlen(t) ? n : 0)) ==
+                      sgn(memcmp(s, t, n < strlen(s) && n < strlen(t) ? n : 0)), "memcmp");
+            }
+            CHECK(model_strstr(s, t) == strstr(s, t), "strstr '%s' '%s'", s, t);
+            CHECK(model_strspn(s, t) == strspn(s, t), "strspn");
+            CHECK(model_strcspn(s, t) == strcspn(s, t), "strcspn");
+            CHECK(model_strpbrk(s, t) == strpbrk(s, t), "strpbrk");
+            strcpy(a, s); strcpy(b, s);
+            CHECK(model_strcat(a, t) == a && strcmp(a, strcat(b, t)) == 0, "strcat");
+            for (n = 0; n < 5; n++) {
+                strcpy(a, s); strcpy(b, s);
+                model_strncat(a, t, n); strncat(b, t, n);
+                CHECK(strcmp(a, b) == 0, "strncat");
+                memset(a, 'X', sizeof a); memset(b, 'X', sizeof b);
+                model_strncpy(a, t, n); strncpy(b, t, n);
+                CHECK(memcmp(a, b, sizeof a) == 0, "strncpy");
+            }
+        }
+        for (j = 0; j < 260; j++) {
+            int c = (int)j - 2;
+            CHECK(model_strchr(s, c) == strchr(s, c), "strchr %d", c);
+            CHECK(model_strrchr(s, c) == strrchr(s, c), "strrchr %d", c);
+            CHECK(model_memchr(s, c, strlen(s) + 1) == memchr(s, c, strlen(s) + 1), "memchr");
+        }
+        memset(a, 'X', sizeof a);
+        CHECK(model_strcpy(a, s) == a && strcmp(a, s) == 0, "strcpy");
+        {
+            char *d = model_strdup(s), *e = model_strndup(s, 2);
+            CHECK(d && strcmp(d, s) == 0, "strdup");
+            CHECK(e && strncmp(e, s, 2) == 0 && strlen(e) == strnlen(s, 2), "strndup");
+            free(d); free(e);
+        }
+    }
+    /* memmove overlap both ways, memset, bzero, memcpy */
+    for (i = 0; i < 8; i++) {
+        for (j = 0; j < 8; j++) {
+            for (n = 0; n < 8; n++) {
+                char x[32], y[32];
+                for (size_t k = 0; k < 32; k++) x[k] = y[k] = (char)k;
+                model_memmove(x + i, x + j, n); memmove(y + i, y + j, n);
+                CHECK(memcmp(x, y, 32) == 0, "memmove %zu %zu %zu", i, j, n);
+            }
+        }
+    }
+    memset(a, 1, 16); model_memset(a, 0x1ff, 8);
+    CHECK(a[0] == (char)0xff && a[7] == (char)0xff && a[8] == 1, "memset");
+    model_bzero(a, 4);
+    CHECK(a[0] == 0 && a[3] == 0 && a[4] == (char)0xff, "bzero");
+    CHECK(model_memcpy(b, "xyz", 4) == b && strcmp(b, "xyz") == 0, "memcpy");
+    /* strtok / strtok_r */
+    {
+        const char *inputs[] = {"foo,bar;;baz", ",,a,,b,", "", ",,,", "single", "a b\tc"};
+        const char *delims[] = {",;", ",", ",", ",", ",", " \t"};
+        for (i = 0; i < 6; i++) {
+            char m[64], g[64], *mt, *gt, *ms, *gs;
+            strcpy(m, inputs[i]); strcpy(g, inputs[i]);
+            mt = model_strtok(m, delims[i]); gt = strtok(g, delims[i]);
+            for (;;) {
+                CHECK((mt == NULL) == (gt == NULL) && (mt == NULL || (mt - m == gt - g)),
+                      "strtok %s", inputs[i]);
+                if (!mt || !gt) break;
+                mt = model_strtok(NULL, delims[i]); gt = strtok(NULL, delims[i]);
+            }
+            strcpy(m, inputs[i]); strcpy(g, inputs[i]);
+            mt = model_strtok_r(m, delims[i], &ms); gt = strtok_r(g, delims[i], &gs);
+            for (;;) {
+                CHECK((mt == NULL) == (gt == NULL) && (mt == NULL || (mt - m == gt - g)) &&
+                      ms - m == gs - g, "strtok_r %s", inputs[i]);
+                if (!mt || !gt) break;
+                mt = model_strtok_r(NULL, delims[i], &ms); gt = strtok_r(NULL, delims[i], &gs);
+            }
+        }
+    }
+}

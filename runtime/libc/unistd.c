@@ -1,0 +1,238 @@
+/*
+ * unistd.c - read/write/close/open on the engine primitives, and
+ * getopt/getopt_long.
+ *
+ * getopt deviation from glibc: no argument permutation.  Scanning stops at
+ * the first non-option argument (POSIX behaviour, as with a leading '+' in
+ * optstring or POSIXLY_CORRECT under glibc).  A leading '-' in optstring is
+ * supported (non-options are returned as option 1 with optarg set).
+ * Diagnostics use glibc's wording and go to stderr when opterr is set and
+ * optstring does not start with ':'.
+ */
+#include "libc_internal.h"
+
+long read(int fd, void *buf, size_t n)
+{
+    long r = augur_sys_read(fd, buf, n);
+    if (r < 0)
+        errno = EBADF;
+    return r;
+}
+
+long write(int fd, const void *buf, size_t n)
+{
+    long r = augur_sys_write(fd, buf, n);
+    if (r < 0)
+        errno = EBADF;
+    return r;
+}
+
+int close(int fd)
+{
+    int r = augur_sys_close(fd);
+    if (r < 0)
+        errno = EBADF;
+    return r;
+}
+
+int open(const char *path, int flags, ...)
+{
+    int fd = augur_sys_open(path, flags);
+    if (fd < 0)
+        errno = ENOENT;
+    return fd;
+}
+
+/* ---- getopt ------------------------------------------------------------ */
+
+char *optarg;
+int optind = 1;
+int opterr = 1;
+int optopt = '?';
+
+struct option {
+    const char *name;
+    int has_arg; /* 0 no_argument, 1 required_argument, 2 optional_argument */
+    int *flag;
+    int val;
+};
+
+static char *nextchar;     /* rest of the current short-option cluster */
+
+static int long_option(int argc, char *const argv[], const char *optstring,
+                       const struct option *longopts, int *longindex,
+                       int print_errors)
+{
+    char *name = argv[optind] + 2;
+    char *eq = name;
+    size_t namelen;
+    int i, found = -1, exact = 0, ambiguous = 0;
+    const struct option *o;
+
+    (void)optstring;
+    while (*eq != '\0' && *eq != '=')
+        eq++;
+    namelen = (size_t)(eq - name);
+    for (i = 0; longopts[i].name != NULL; i++) {
+        if (strncmp(longopts[i].name, name, namelen) != 0)
+            continue;
+        if (strlen(longopts[i].name) == namelen) {
+            found = i;
+            exact = 1;
+            break;
+        }
+        if (found < 0) {
+            found = i;
+        } else if (longopts[found].has_arg != longopts[i].has_arg ||
+                   longopts[found].flag != longopts[i].flag ||
+                   longopts[found].val != longopts[i].val) {
+            ambiguous = 1;
+        }
+    }
+    if (ambiguous && !exact) {
+        if (print_errors) {
+            fprintf(stderr, "%s: option '--%s' is ambiguous; possibilities:",
+                    argv[0], name);
+            for (i = 0; longopts[i].name != NULL; i++) {
+                if (strncmp(longopts[i].name, name, namelen) == 0)
+                    fprintf(stderr, " '--%s'", longopts[i].name);
+            }
+            fprintf(stderr, "\n");
+        }
+        nextchar = NULL;
+        optind++;
+        optopt = 0;
+        return '?';
+    }
+    if (found < 0) {
+        if (print_errors)
+            fprintf(stderr, "%s: unrecognized option '--%s'\n", argv[0], name);
+        nextchar = NULL;
+        optind++;
+        optopt = 0;
+        return '?';
+    }
+    o = &longopts[found];
+    optind++;
+    nextchar = NULL;
+    if (*eq == '=') {
+        if (o->has_arg == 0) {
+            if (print_errors)
+                fprintf(stderr, "%s: option '--%s' doesn't allow an argument\n",
+                        argv[0], o->name);
+            optopt = o->val;
+            return '?';
+        }
+        optarg = eq + 1;
+    } else if (o->has_arg == 1) {
+        if (optind < argc) {
+            optarg = argv[optind++];
+        } else {
+            if (print_errors)
+                fprintf(stderr, "%s: option '--%s' requires an argument\n",
+                        argv[0], o->name);
+            optopt = o->val;
+            return optstring[0] == ':' ? ':' : '?';
+        }
+    } else {
+        optarg = NULL;
+    }
+    if (longindex != NULL)
+        *longindex = found;
+    if (o->flag != NULL) {
+        *o->flag = o->val;
+        return 0;
+    }
+    return o->val;
+}
+
+static int getopt_core(int argc, char *const argv[], const char *optstring,
+                       const struct option *longopts, int *longindex)
+{
+    int return_in_order = 0, print_errors = opterr, c;
+    const char *spec;
+
+    if (optind == 0) {
+        optind = 1;
+        nextchar = NULL;
+    }
+    if (*optstring == '+' || *optstring == '-') {
+        return_in_order = *optstring == '-';
+        optstring++;
+    }
+    if (*optstring == ':')
+        print_errors = 0;
+    optarg = NULL;
+
+    if (nextchar == NULL || *nextchar == '\0') {
+        char *arg;
+        if (optind >= argc)
+            return -1;
+        arg = argv[optind];
+        if (arg[0] != '-' || arg[1] == '\0') {
+            if (return_in_order) {
+                optarg = arg;
+                optind++;
+                return 1;
+            }
+            return -1;
+        }
+        if (arg[1] == '-' && arg[2] == '\0') {
+            optind++;
+            return -1;
+        }
+        if (arg[1] == '-' && longopts != NULL)
+            return long_option(argc, argv, optstring, longopts, longindex,
+                               print_errors);
+        nextchar = arg + 1;
+    }
+
+    c = (unsigned char)*nextchar++;
+    spec = c == ':' || c == ';' ? NULL : strchr(optstring, c);
+    if (*nextchar == '\0')
+        optind++;
+    if (spec == NULL) {
+        if (print_errors)
+            fprintf(stderr, "%s: invalid option -- '%c'\n", argv[0], c);
+        optopt = c;
+        return '?';
+    }
+    if (spec[1] == ':') {
+        if (spec[2] == ':') {
+            /* optional argument: only if attached */
+            if (*nextchar != '\0') {
+                optarg = nextchar;
+                optind++;
+            } else {
+                optarg = NULL;
+            }
+            nextchar = NULL;
+        } else if (*nextchar != '\0') {
+            optarg = nextchar;
+            optind++;
+            nextchar = NULL;
+        } else if (optind >= argc) {
+            if (print_errors)
+                fprintf(stderr, "%s: option requires an argument -- '%c'\n",
+                        argv[0], c);
+            optopt = c;
+            nextchar = NULL;
+            return optstring[0] == ':' ? ':' : '?';
+        } else {
+            optarg = argv[optind++];
+            nextchar = NULL;
+        }
+    }
+    return c;
+}
+
+int getopt(int argc, char *const argv[], const char *optstring)
+{
+    return getopt_core(argc, argv, optstring, NULL, NULL);
+}
+
+int getopt_long(int argc, char *const argv[], const char *optstring,
+                const struct option *longopts, int *longindex)
+{
+    return getopt_core(argc, argv, optstring, longopts, longindex);
+}
