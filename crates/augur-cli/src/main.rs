@@ -18,6 +18,7 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+#[allow(clippy::large_enum_variant)] // parsed once: boxing would buy nothing
 enum Command {
     /// Explore every path of a program: one test per path, every error with its input.
     Run(run::RunArgs),

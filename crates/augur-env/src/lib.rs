@@ -5,7 +5,9 @@
 pub mod alloc;
 pub mod entry;
 pub mod intrinsics;
+pub mod posix;
 pub mod process;
+pub mod replay;
 pub mod runtime;
 pub mod svcomp;
 
@@ -18,5 +20,6 @@ pub fn handlers() -> HandlerTable {
     alloc::register(&mut t);
     process::register(&mut t);
     svcomp::register(&mut t);
+    posix::register(&mut t);
     t
 }

@@ -133,7 +133,7 @@ impl Run {
         for (i, b) in bytes.iter().enumerate().take(8) {
             v |= (*b as i64) << (8 * i);
         }
-        if bytes.len() < 8 && bytes.len() > 0 && bytes[bytes.len() - 1] & 0x80 != 0 {
+        if bytes.len() < 8 && !bytes.is_empty() && bytes[bytes.len() - 1] & 0x80 != 0 {
             v -= 1i64 << (8 * bytes.len());
         }
         v

@@ -82,7 +82,7 @@ impl Executor {
     }
 
     fn concrete_access_ok(obj: &MemObject, addr: u64, size: u64, write: bool) -> bool {
-        !obj.freed && !(write && obj.read_only) && addr - obj.base + size <= obj.size
+        !(obj.freed || write && obj.read_only) && addr - obj.base + size <= obj.size
     }
 
     /// Resolve `ptr` for an access of `size` bytes. Returns the object and offset for the

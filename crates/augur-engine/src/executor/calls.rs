@@ -54,7 +54,7 @@ fn function_target(ex: &mut Executor, st: &mut State, v: &Value) -> Exec<(FuncId
     let as_func = |addr: u64| -> Option<FuncId> {
         let rel = addr.checked_sub(FUNC_BASE)?;
         (rel % FUNC_STRIDE == 0 && rel / FUNC_STRIDE < nfuncs)
-            .then(|| FuncId((rel / FUNC_STRIDE) as u32))
+            .then_some(FuncId((rel / FUNC_STRIDE) as u32))
     };
     let bad = |ex: &Executor, st: &State, addr: u64| {
         ex.error(

@@ -1,0 +1,200 @@
+//! The program's world: argv, stdin, files, printf and friends, SV-COMP programs.
+
+mod common;
+use common::*;
+
+fn bytes_of(test: &serde_json::Value, name: &str) -> Vec<u8> {
+    let o = test["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == name)
+        .unwrap();
+    o["bytes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_u64().unwrap() as u8)
+        .collect()
+}
+
+#[test]
+fn getopt_option_crash_found_from_symbolic_arguments() {
+    let src = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+  int c, verbose = 0;
+  while ((c = getopt(argc, argv, "vx")) != -1) {
+    if (c == 'v') verbose++;
+    else if (c == 'x') abort(); /* CRASH */
+  }
+  printf("verbose=%d\n", verbose);
+  return 0;
+}
+"#;
+    let r = run_c(src, &["--sym-args", "0", "1", "2"]);
+    let crashes = r.errors("abort");
+    assert!(!crashes.is_empty(), "{}", r.stderr);
+    let t = crashes[0];
+    assert_eq!(
+        t["outcome"]["line"].as_u64().unwrap(),
+        line_of(src, "CRASH")
+    );
+    assert_eq!(bytes_of(t, "n_args")[0], 1);
+    assert_eq!(&bytes_of(t, "arg00")[..2], b"-x");
+    // The paths that print predict the output exactly.
+    assert!(r.tests.iter().any(|t| t["stdout"] == "verbose=1\n"));
+    assert!(r.tests.iter().any(|t| t["stdout"] == "verbose=0\n"));
+}
+
+#[test]
+fn scanf_numbers_from_stdin_reach_the_crash() {
+    let src = r#"
+#include <stdio.h>
+int main(void) {
+  int a, b;
+  if (scanf("%d %d", &a, &b) != 2) return 1;
+  if (a > 5 && b == a * 2) { int *p = 0; return *p; } /* CRASH */
+  return 0;
+}
+"#;
+    let r = run_c(src, &["--sym-stdin", "5", "--max-time", "60"]);
+    let crashes = r.errors("null-dereference");
+    assert!(!crashes.is_empty(), "{}", r.stderr);
+    let input = String::from_utf8_lossy(&bytes_of(crashes[0], "stdin")).into_owned();
+    let nums: Vec<i64> = input
+        .split(|c: char| !c.is_ascii_digit() && c != '-' && c != '+')
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    assert!(
+        nums.len() >= 2 && nums[0] > 5 && nums[1] == 2 * nums[0],
+        "stdin {input:?}"
+    );
+}
+
+#[test]
+fn fgets_with_hand_parsing_reaches_the_crash() {
+    let src = r#"
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  char line[16];
+  if (!fgets(line, sizeof line, stdin)) return 1;
+  int n = 0;
+  for (char *p = line; *p >= '0' && *p <= '9'; p++) n = n * 10 + (*p - '0');
+  if (n == 42) abort(); /* CRASH */
+  return 0;
+}
+"#;
+    let r = run_c(src, &["--sym-stdin", "4"]);
+    let crashes = r.errors("abort");
+    assert!(!crashes.is_empty(), "{}", r.stderr);
+    for c in crashes {
+        assert_eq!(
+            c["outcome"]["line"].as_u64().unwrap(),
+            line_of(src, "CRASH")
+        );
+        let stdin = bytes_of(c, "stdin");
+        let digits: String = stdin
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .map(|b| *b as char)
+            .collect();
+        assert_eq!(digits.parse::<u32>().unwrap(), 42, "{stdin:?}");
+    }
+}
+
+#[test]
+fn printf_output_is_predicted_exactly() {
+    let src = r#"
+#include <stdio.h>
+#include <augur.h>
+int main(void) {
+  printf("%d|%5s|%-4x|%05.1f|%c%%\n", -42, "ab", 255u, 3.14159, 'z');
+  fprintf(stderr, "err %ld\n", 1234567890123L);
+  unsigned char k; augur_make_symbolic(&k, 1, "k");
+  augur_assume(k < 3);
+  printf("k=%u\n", k);
+  if (k == 1) puts("one");
+  puts("done");
+  return 0;
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.tests.len(), 2, "{}", r.stderr);
+    for t in &r.tests {
+        let k = bytes_of(t, "k")[0];
+        let one = if k == 1 { "one\n" } else { "" };
+        assert_eq!(
+            t["stdout"],
+            format!("-42|   ab|ff  |003.1|z%\nk={k}\n{one}done\n")
+        );
+        assert_eq!(t["stderr"], "err 1234567890123\n");
+    }
+}
+
+#[test]
+fn symbolic_file_bug_is_found() {
+    let src = r#"
+#include <stdio.h>
+#include <string.h>
+int main(void) {
+  FILE *f = fopen("input.txt", "r");
+  if (!f) return 2;
+  char buf[8] = {0};
+  size_t n = fread(buf, 1, 4, f);
+  fclose(f);
+  if (n == 4 && memcmp(buf, "BOOM", 4) == 0) { int z = 0; return 10 / z; } /* CRASH */
+  return 0;
+}
+"#;
+    let r = run_c(src, &["--sym-file", "input.txt:4"]);
+    let crashes = r.errors("division-by-zero");
+    assert_eq!(crashes.len(), 1, "{}", r.stderr);
+    assert_eq!(bytes_of(crashes[0], "file:input.txt"), b"BOOM");
+    assert_eq!(
+        crashes[0]["outcome"]["line"].as_u64().unwrap(),
+        line_of(src, "CRASH")
+    );
+    // Without the file, fopen fails.
+    let none = run_c(src, &[]);
+    assert_eq!(none.exit_codes(), vec![2]);
+}
+
+#[test]
+fn svcomp_program_reports_reach_error() {
+    let src = r#"
+extern void abort(void);
+extern int __VERIFIER_nondet_int(void);
+void reach_error(void) { abort(); }
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  int y = __VERIFIER_nondet_int();
+  if (x > 0 && y > 0 && x + y == 7 && x * y == 12) reach_error(); /* REACH */
+  return 0;
+}
+"#;
+    let r = run_c(src, &[]);
+    let hits = r.errors("reach-error");
+    assert_eq!(hits.len(), 1, "{}", r.stderr);
+    assert_eq!(
+        hits[0]["outcome"]["line"].as_u64().unwrap(),
+        line_of(src, "REACH")
+    );
+    let objs = hits[0]["objects"].as_array().unwrap();
+    assert_eq!(objs.len(), 2, "each nondet call is a fresh object");
+    let (x, y) = (Run::int_of(hits[0], "nondet"), {
+        let b: Vec<u8> = objs[1]["bytes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap() as u8)
+            .collect();
+        i32::from_le_bytes([b[0], b[1], b[2], b[3]]) as i64
+    });
+    assert!((x, y) == (3, 4) || (x, y) == (4, 3), "{x} {y}");
+    r.assert_seeded_replay_agrees();
+}

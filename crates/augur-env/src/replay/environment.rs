@@ -1,0 +1,162 @@
+//! The environment a test describes through objects with reserved names: the symbolic
+//! arguments (`n_args`, `arg00`, `arg01`, ...), standard input (`stdin`) and files
+//! (`file:NAME`).
+
+/// Argv, stdin and files of one test, built from its environment objects.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Environment {
+    /// The symbolic arguments, in order (each up to its first NUL byte).
+    pub args: Vec<Vec<u8>>,
+    /// Standard input; `None` when the test has no `stdin` object (then it is empty).
+    pub stdin: Option<Vec<u8>>,
+    /// (relative path, contents) of every file the test describes.
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+/// Whether `name` is `arg` followed by at least two digits (`arg00`, `arg01`, ...).
+pub fn is_arg_name(name: &str) -> bool {
+    name.strip_prefix("arg")
+        .is_some_and(|d| d.len() >= 2 && d.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether the object `name` describes the environment rather than a symbolic input made
+/// by the program (the replay runtime skips these; KLEE's `model_version` included).
+pub fn is_environment_object(name: &str) -> bool {
+    matches!(name, "n_args" | "stdin" | "model_version")
+        || name.starts_with("file:")
+        || is_arg_name(name)
+}
+
+/// The little-endian int of an `n_args` object (negative counts as 0).
+fn count_of(bytes: &[u8]) -> usize {
+    let mut b = [0u8; 4];
+    for (d, s) in b.iter_mut().zip(bytes) {
+        *d = *s;
+    }
+    i32::from_le_bytes(b).max(0) as usize
+}
+
+/// The bytes of an argument object up to its first NUL.
+fn arg_text(bytes: &[u8]) -> Vec<u8> {
+    bytes.iter().take_while(|b| **b != 0).copied().collect()
+}
+
+/// Build the environment of a test from its objects. An `n_args` object keeps only that
+/// many of the `argNN` objects that follow it; an `argNN` with no `n_args` before it (from
+/// `--sym-arg N`) is always an argument.
+pub fn environment(objects: &[(String, Vec<u8>)]) -> Environment {
+    let mut env = Environment::default();
+    let mut budget: Option<usize> = None;
+    for (name, bytes) in objects {
+        if name == "n_args" {
+            budget = Some(count_of(bytes));
+        } else if is_arg_name(name) {
+            match budget {
+                Some(0) => {}
+                Some(ref mut n) => {
+                    *n -= 1;
+                    env.args.push(arg_text(bytes));
+                }
+                None => env.args.push(arg_text(bytes)),
+            }
+        } else if name == "stdin" {
+            env.stdin = Some(bytes.clone());
+        } else if let Some(file) = name.strip_prefix("file:") {
+            env.files.push((file.to_string(), bytes.clone()));
+        }
+    }
+    env
+}
+
+/// Check that a file name from a test stays inside the directory it is written to.
+pub fn check_file_name(name: &str) -> Result<(), String> {
+    let path = std::path::Path::new(name);
+    use std::path::Component::{CurDir, Normal};
+    let inside = path.is_relative()
+        && matches!(path.components().next_back(), Some(Normal(_)))
+        && path.components().all(|c| matches!(c, Normal(_) | CurDir));
+    if inside {
+        Ok(())
+    } else {
+        Err(format!(
+            "file object `file:{name}` does not name a relative path inside the working directory"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn obj(name: &str, bytes: &[u8]) -> (String, Vec<u8>) {
+        (name.to_string(), bytes.to_vec())
+    }
+
+    #[test]
+    fn n_args_keeps_only_that_many_arguments() {
+        let objs = [
+            obj("x", &[1, 0, 0, 0]),
+            obj("n_args", &[2, 0, 0, 0]),
+            obj("arg00", b"ab\0\0"),
+            obj("arg01", b"\0zz\0"),
+            obj("arg02", b"cde\0"),
+        ];
+        let env = environment(&objs);
+        assert_eq!(env.args, vec![b"ab".to_vec(), b"".to_vec()]);
+        assert_eq!(env.stdin, None);
+        assert!(env.files.is_empty());
+    }
+
+    #[test]
+    fn sym_arg_without_n_args_is_one_argument() {
+        let env = environment(&[obj("arg00", b"hi\0")]);
+        assert_eq!(env.args, vec![b"hi".to_vec()]);
+        let none = environment(&[obj("n_args", &[0, 0, 0, 0]), obj("arg00", b"x\0")]);
+        assert!(none.args.is_empty());
+    }
+
+    #[test]
+    fn stdin_and_files() {
+        let env = environment(&[
+            obj("stdin", b"in\xff"),
+            obj("file:data.txt", b"hello"),
+            obj("file:dir/b", b""),
+        ]);
+        assert_eq!(env.stdin.as_deref(), Some(&b"in\xff"[..]));
+        assert_eq!(
+            env.files,
+            vec![
+                ("data.txt".to_string(), b"hello".to_vec()),
+                ("dir/b".to_string(), vec![])
+            ]
+        );
+    }
+
+    #[test]
+    fn reserved_names() {
+        for n in [
+            "n_args",
+            "arg00",
+            "arg17",
+            "arg123",
+            "stdin",
+            "file:x",
+            "model_version",
+        ] {
+            assert!(is_environment_object(n), "{n}");
+        }
+        for n in ["x", "arg", "arg0", "argv", "args00", "nondet", "stdin2"] {
+            assert!(!is_environment_object(n), "{n}");
+        }
+    }
+
+    #[test]
+    fn file_names_stay_inside() {
+        assert!(check_file_name("a.txt").is_ok());
+        assert!(check_file_name("d/a.txt").is_ok());
+        assert!(check_file_name("./a").is_ok());
+        for bad in ["", ".", "/etc/passwd", "../x", "a/../../x"] {
+            assert!(check_file_name(bad).is_err(), "{bad}");
+        }
+    }
+}

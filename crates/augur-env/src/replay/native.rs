@@ -1,0 +1,265 @@
+//! Compiling the program natively with the replay runtime and sanitizers, and running it
+//! on one test's inputs in a scratch directory.
+
+use super::environment::{check_file_name, Environment};
+use augur_engine::ktest::KTest;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The flags of the native build: debug info, the same `long double` as analysis, and
+/// sanitizers that turn memory errors, division by zero and `unreachable` into an abnormal
+/// end. UBSan checks of behaviour augur does not report as an error (signed overflow wraps
+/// in augur, shifts, alignment, ...) are left out, or they would fail tests augur ran fine.
+pub const NATIVE_CFLAGS: &[&str] = &[
+    "-g",
+    "-O0",
+    "-mlong-double-64",
+    "-fsanitize=address,undefined",
+    "-fno-sanitize=signed-integer-overflow,shift,pointer-overflow,float-cast-overflow,alignment,nonnull-attribute",
+    "-fno-sanitize-recover=all",
+    "-fno-omit-frame-pointer",
+    "-Dreach_error=augur_replay_reach_error",
+    "-D__VERIFIER_error=augur_replay_reach_error",
+];
+
+/// Exit status of the replay runtime when the test has no object left for an input.
+pub const EXIT_NO_OBJECT: i32 = 96;
+/// Exit status of the replay runtime when an assumption is false.
+pub const EXIT_ASSUME: i32 = 97;
+/// Exit status of the replay runtime's `reach_error`.
+pub const EXIT_REACH_ERROR: i32 = 98;
+
+/// How a native run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Exited with this status.
+    Exit(i32),
+    /// Killed by this signal.
+    Signal(i32),
+    /// Still running at the timeout (then killed).
+    Timeout,
+}
+
+/// What one native run did.
+#[derive(Clone, Debug)]
+pub struct NativeRun {
+    /// How it ended.
+    pub status: Status,
+    /// Everything written to standard output.
+    pub stdout: Vec<u8>,
+    /// Everything written to standard error.
+    pub stderr: Vec<u8>,
+}
+
+/// The first line of `stderr` containing "error" (or the first line).
+fn first_error_line(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    text.lines()
+        .find(|l| l.contains("error"))
+        .or_else(|| text.lines().next())
+        .unwrap_or("failed")
+        .trim()
+        .to_string()
+}
+
+/// Compile `inputs` (C, .bc or .ll) with the replay runtime of `runtime_dir` into the
+/// executable `out`.
+pub fn compile(
+    inputs: &[PathBuf],
+    cflags: &[String],
+    runtime_dir: &Path,
+    out: &Path,
+) -> Result<(), String> {
+    let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+    let mut cmd = Command::new(std::env::var("AUGUR_CLANG").unwrap_or_else(|_| "clang-14".into()));
+    cmd.args(NATIVE_CFLAGS)
+        .arg("-I")
+        .arg(runtime_dir)
+        .args(cflags)
+        .args(inputs)
+        .arg(runtime_dir.join("replay").join("replay.c"))
+        .arg("-o")
+        .arg(out);
+    let o = cmd
+        .output()
+        .map_err(|e| format!("cannot run clang-14: {e} (is LLVM 14 installed?)"))?;
+    if o.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}: does not compile natively: {}",
+            names.join(", "),
+            first_error_line(&o.stderr)
+        ))
+    }
+}
+
+/// Everything one run needs besides the binary.
+pub struct RunSpec<'a> {
+    /// argv[0].
+    pub argv0: &'a str,
+    /// The concrete arguments, before the symbolic ones.
+    pub args: &'a [String],
+    /// The test's objects (written as the `.ktest` the runtime reads).
+    pub objects: &'a [(String, Vec<u8>)],
+    /// Argv, stdin and files of the test.
+    pub env: &'a Environment,
+    /// Kill the program after this long.
+    pub timeout: Duration,
+}
+
+/// Lay out the scratch directory `root`: `test.ktest`, `stdin`, and `cwd/` holding the
+/// test's files. Returns the working directory.
+fn prepare(root: &Path, spec: &RunSpec) -> Result<PathBuf, String> {
+    let io = |e: std::io::Error| format!("cannot prepare the test's directory: {e}");
+    let ktest = KTest {
+        args: vec![spec.argv0.to_string()],
+        objects: spec.objects.to_vec(),
+        ..KTest::default()
+    };
+    std::fs::write(root.join("test.ktest"), ktest.to_bytes()).map_err(io)?;
+    std::fs::write(root.join("stdin"), spec.env.stdin.as_deref().unwrap_or(&[])).map_err(io)?;
+    let cwd = root.join("cwd");
+    std::fs::create_dir(&cwd).map_err(io)?;
+    for (name, bytes) in &spec.env.files {
+        check_file_name(name)?;
+        let path = cwd.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(io)?;
+        }
+        std::fs::write(&path, bytes).map_err(io)?;
+    }
+    Ok(cwd)
+}
+
+/// Wait for `child` at most `timeout`; kill it after that.
+fn wait(child: &mut std::process::Child, timeout: Duration) -> std::io::Result<Status> {
+    let start = Instant::now();
+    loop {
+        if let Some(s) = child.try_wait()? {
+            return Ok(match (s.code(), s.signal()) {
+                (Some(c), _) => Status::Exit(c),
+                (None, Some(sig)) => Status::Signal(sig),
+                (None, None) => Status::Exit(-1),
+            });
+        }
+        if start.elapsed() >= timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(Status::Timeout);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Run `binary` on one test in a fresh scratch directory.
+pub fn run(binary: &Path, spec: &RunSpec) -> Result<NativeRun, String> {
+    let root =
+        tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let cwd = prepare(root.path(), spec)?;
+    let io = |e: std::io::Error| format!("cannot run {}: {e}", binary.display());
+    let out_path = root.path().join("stdout");
+    let err_path = root.path().join("stderr");
+    let stdin = if spec.env.stdin.is_some() {
+        Stdio::from(std::fs::File::open(root.path().join("stdin")).map_err(io)?)
+    } else {
+        Stdio::null()
+    };
+    let mut child = Command::new(binary)
+        .arg0(spec.argv0)
+        .args(spec.args)
+        .args(spec.env.args.iter().map(|a| std::ffi::OsStr::from_bytes(a)))
+        .current_dir(&cwd)
+        .env("AUGUR_REPLAY_KTEST", root.path().join("test.ktest"))
+        .env("ASAN_OPTIONS", "detect_leaks=0")
+        .stdin(stdin)
+        .stdout(std::fs::File::create(&out_path).map_err(io)?)
+        .stderr(std::fs::File::create(&err_path).map_err(io)?)
+        .spawn()
+        .map_err(io)?;
+    let status = wait(&mut child, spec.timeout).map_err(io)?;
+    Ok(NativeRun {
+        status,
+        stdout: std::fs::read(&out_path).unwrap_or_default(),
+        stderr: std::fs::read(&err_path).unwrap_or_default(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::environment::environment;
+
+    const ECHO: &str = r#"
+#include <augur.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  int x; augur_make_symbolic(&x, sizeof x, "x");
+  printf("x=%d argc=%d", x, argc);
+  for (int i = 0; i < argc; i++) printf(" [%s]", argv[i]);
+  int c; printf(" stdin=");
+  while ((c = getchar()) != EOF) putchar(c);
+  FILE *f = fopen("in.txt", "r"); printf(" file=");
+  while (f && (c = fgetc(f)) != EOF) putchar(c);
+  return 3;
+}
+"#;
+
+    fn obj(name: &str, bytes: &[u8]) -> (String, Vec<u8>) {
+        (name.to_string(), bytes.to_vec())
+    }
+
+    /// argv, stdin and files of a synthetic test reach the native program.
+    #[test]
+    fn environment_reaches_the_program() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path().join("echo.c");
+        std::fs::write(&src, ECHO).unwrap();
+        let bin = dir.path().join("echo");
+        let runtime = crate::runtime::runtime_dir().unwrap();
+        compile(&[src], &[], &runtime, &bin).unwrap();
+        let objects = vec![
+            obj("x", &[5, 0, 0, 0]),
+            obj("n_args", &[2, 0, 0, 0]),
+            obj("arg00", b"ab\0\0"),
+            obj("arg01", b"c\0d\0"),
+            obj("arg02", b"unused\0"),
+            obj("stdin", b"hi"),
+            obj("file:in.txt", b"data"),
+        ];
+        let env = environment(&objects);
+        let spec = RunSpec {
+            argv0: "echo",
+            args: &["-v".to_string()],
+            objects: &objects,
+            env: &env,
+            timeout: Duration::from_secs(10),
+        };
+        let r = run(&bin, &spec).unwrap();
+        assert_eq!(
+            r.status,
+            Status::Exit(3),
+            "{}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&r.stdout),
+            "x=5 argc=4 [echo] [-v] [ab] [c] stdin=hi file=data"
+        );
+        // No `stdin` object: empty standard input; no objects left: status 96.
+        let none = Environment::default();
+        let spec = RunSpec {
+            objects: &[],
+            env: &none,
+            ..spec
+        };
+        let r = run(&bin, &spec).unwrap();
+        assert_eq!(r.status, Status::Exit(EXIT_NO_OBJECT));
+        assert!(
+            String::from_utf8_lossy(&r.stderr).contains("no object left for symbolic input `x`")
+        );
+    }
+}

@@ -1,0 +1,233 @@
+/* replay.c: augur's replay runtime. Linked into a natively compiled program by
+ * `augur replay`, it feeds the program the inputs of one test: each call that made
+ * something symbolic during `augur run` returns, in order, the bytes of the next object of
+ * the `.ktest` file named by the environment variable AUGUR_REPLAY_KTEST.
+ *
+ * Environment objects (`n_args`, `argNN`, `stdin`, `file:NAME`, KLEE's `model_version`)
+ * are skipped here: augur replay turns them into argv, standard input and files before the
+ * program starts.
+ *
+ * Exit statuses with a meaning:
+ *   96  the test has no object left for a symbolic input (the test does not fit the program)
+ *   97  an assumption is false on this input (augur reports that as invalid-assume)
+ *   98  reach_error() / __VERIFIER_error() was called
+ *
+ * The program is compiled with -Dreach_error=augur_replay_reach_error (and the same for
+ * __VERIFIER_error). The definition below is weak: when the program defines reach_error
+ * itself, its own (renamed) definition wins and its body runs instead (in SV-COMP programs
+ * typically __assert_fail, so the run ends with SIGABRT rather than status 98). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REPLAY_EXIT_NO_OBJECT 96
+#define REPLAY_EXIT_ASSUME 97
+#define REPLAY_EXIT_REACH_ERROR 98
+
+struct replay_object {
+  char *name;
+  unsigned char *bytes;
+  uint32_t size;
+};
+
+static struct replay_object *objects;
+static uint32_t n_objects;
+static uint32_t next_object;
+static int loaded;
+
+static void replay_die(const char *what) {
+  fprintf(stderr, "augur-replay: %s\n", what);
+  exit(REPLAY_EXIT_NO_OBJECT);
+}
+
+static uint32_t read_u32(FILE *f) {
+  unsigned char b[4];
+  if (fread(b, 1, 4, f) != 4)
+    replay_die("truncated .ktest file");
+  return ((uint32_t)b[0] << 24) | ((uint32_t)b[1] << 16) | ((uint32_t)b[2] << 8) | b[3];
+}
+
+/* A length-prefixed blob, NUL-terminated for convenience. */
+static unsigned char *read_blob(FILE *f, uint32_t *size) {
+  uint32_t n = read_u32(f);
+  unsigned char *b = malloc((size_t)n + 1);
+  if (!b)
+    replay_die("out of memory reading the .ktest file");
+  if (n && fread(b, 1, n, f) != n)
+    replay_die("truncated .ktest file");
+  b[n] = 0;
+  if (size)
+    *size = n;
+  return b;
+}
+
+static void load_ktest(void) {
+  const char *path = getenv("AUGUR_REPLAY_KTEST");
+  char magic[5];
+  FILE *f;
+  uint32_t version, i, n;
+  loaded = 1;
+  if (!path)
+    replay_die("AUGUR_REPLAY_KTEST is not set");
+  f = fopen(path, "rb");
+  if (!f)
+    replay_die("cannot open the .ktest file named by AUGUR_REPLAY_KTEST");
+  if (fread(magic, 1, 5, f) != 5 ||
+      (memcmp(magic, "KTEST", 5) != 0 && memcmp(magic, "BOUT\n", 5) != 0))
+    replay_die("not a .ktest file");
+  version = read_u32(f);
+  if (version < 1 || version > 3)
+    replay_die("unsupported .ktest version");
+  n = read_u32(f); /* program arguments: not needed here */
+  for (i = 0; i < n; i++)
+    free(read_blob(f, 0));
+  if (version >= 2) {
+    read_u32(f); /* sym_argvs */
+    read_u32(f); /* sym_argv_len */
+  }
+  n_objects = read_u32(f);
+  objects = calloc(n_objects ? n_objects : 1, sizeof *objects);
+  if (!objects)
+    replay_die("out of memory reading the .ktest file");
+  for (i = 0; i < n_objects; i++) {
+    objects[i].name = (char *)read_blob(f, 0);
+    objects[i].bytes = read_blob(f, &objects[i].size);
+  }
+  fclose(f);
+}
+
+static int is_digits(const char *s) {
+  if (!*s)
+    return 0;
+  for (; *s; s++)
+    if (*s < '0' || *s > '9')
+      return 0;
+  return 1;
+}
+
+/* Objects that describe the environment, not a symbolic input of the program. */
+static int is_environment(const char *name) {
+  return strcmp(name, "n_args") == 0 || strcmp(name, "stdin") == 0 ||
+         strcmp(name, "model_version") == 0 || strncmp(name, "file:", 5) == 0 ||
+         (strncmp(name, "arg", 3) == 0 && strlen(name) >= 5 && is_digits(name + 3));
+}
+
+static struct replay_object *next_input(const char *want) {
+  char msg[256];
+  if (!loaded)
+    load_ktest();
+  while (next_object < n_objects && is_environment(objects[next_object].name))
+    next_object++;
+  if (next_object >= n_objects) {
+    snprintf(msg, sizeof msg, "the test has no object left for symbolic input `%s`",
+             want ? want : "?");
+    replay_die(msg);
+  }
+  return &objects[next_object++];
+}
+
+/* Copy the next object into the `size` bytes at `addr`. */
+static void fill(void *addr, size_t size, const char *name) {
+  struct replay_object *o = next_input(name);
+  size_t n = o->size < size ? o->size : size;
+  if (o->size != size)
+    fprintf(stderr,
+            "augur-replay: warning: object `%s` has %u bytes, the program asks for %zu "
+            "(`%s`); copying %zu\n",
+            o->name, o->size, size, name ? name : "?", n);
+  memcpy(addr, o->bytes, n);
+  if (n < size)
+    memset((char *)addr + n, 0, size - n);
+}
+
+static void assume(long cond) {
+  if (!cond) {
+    fprintf(stderr, "augur-replay: assumption false on replay\n");
+    exit(REPLAY_EXIT_ASSUME);
+  }
+}
+
+void augur_make_symbolic(void *addr, size_t size, const char *name) { fill(addr, size, name); }
+void klee_make_symbolic(void *addr, size_t size, const char *name) { fill(addr, size, name); }
+void augur_assume(long cond) { assume(cond); }
+void klee_assume(uintptr_t cond) { assume(cond != 0); }
+void __VERIFIER_assume(int cond) { assume(cond); }
+
+void augur_assert(long cond) {
+  if (!cond) {
+    fprintf(stderr, "augur_assert failed\n");
+    abort();
+  }
+}
+
+int augur_int(const char *name) {
+  int x;
+  fill(&x, sizeof x, name);
+  return x;
+}
+int klee_int(const char *name) { return augur_int(name); }
+
+int augur_range(int lo, int hi, const char *name) {
+  int x;
+  fill(&x, sizeof x, name);
+  assume(lo <= x && x < hi);
+  return x;
+}
+int klee_range(int lo, int hi, const char *name) { return augur_range(lo, hi, name); }
+
+unsigned klee_is_symbolic(uintptr_t n) {
+  (void)n;
+  return 0;
+}
+void augur_output(const char *name, const void *addr, size_t size) {
+  (void)name;
+  (void)addr;
+  (void)size;
+}
+void klee_warning(const char *message) { (void)message; }
+void klee_warning_once(const char *message) { (void)message; }
+void klee_prefer_cex(void *object, uintptr_t condition) {
+  (void)object;
+  (void)condition;
+}
+void klee_print_expr(const char *msg, ...) { (void)msg; }
+void klee_silent_exit(int status) { exit(status); }
+void klee_abort(void) { abort(); }
+void klee_report_error(const char *file, int line, const char *message, const char *suffix) {
+  fprintf(stderr, "%s:%d: %s (%s)\n", file, line, message, suffix);
+  abort();
+}
+
+__attribute__((weak)) void augur_replay_reach_error(void) {
+  fprintf(stderr, "reach_error() called\n");
+  exit(REPLAY_EXIT_REACH_ERROR);
+}
+
+#define NONDET(suffix, type)                                                              \
+  type __VERIFIER_nondet_##suffix(void) {                                                 \
+    type x;                                                                               \
+    fill(&x, sizeof x, "nondet");                                                         \
+    return x;                                                                             \
+  }
+
+_Bool __VERIFIER_nondet_bool(void) {
+  unsigned char b;
+  fill(&b, 1, "nondet");
+  return b & 1;
+}
+NONDET(char, char)
+NONDET(uchar, unsigned char)
+NONDET(short, short)
+NONDET(ushort, unsigned short)
+NONDET(int, int)
+NONDET(uint, unsigned int)
+NONDET(long, long)
+NONDET(ulong, unsigned long)
+NONDET(longlong, long long)
+NONDET(ulonglong, unsigned long long)
+NONDET(float, float)
+NONDET(double, double)
+NONDET(pointer, void *)
+NONDET(size_t, size_t)
+NONDET(unsigned, unsigned)
