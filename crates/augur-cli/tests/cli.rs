@@ -99,7 +99,9 @@ int main(void) {
   return n;
 }
 "#;
-    let r = run_c(src, &["--max-time", "2"]);
+    // Depth-first keeps the frontier small (one state per open branch), so every stopped
+    // path is written out within the budget.
+    let r = run_c(src, &["--max-time", "2", "--search", "dfs"]);
     assert_eq!(r.status, 0, "{}", r.stderr);
     let done = r.summary["paths_completed"].as_u64().unwrap();
     let partial = r.summary["paths_partial"].as_u64().unwrap();

@@ -84,6 +84,11 @@ impl MemObject {
         &self.bytes[offset as usize..(offset + n) as usize]
     }
 
+    /// Record that `array` is exactly this object's contents (after a symbolic-offset write).
+    pub fn set_array(&mut self, array: ExprId) {
+        self.array_cache.set(Some(array));
+    }
+
     /// Are all bytes concrete?
     pub fn is_concrete(&self) -> bool {
         self.bytes.iter().all(|b| matches!(b, Byte::C(_)))
