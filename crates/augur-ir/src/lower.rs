@@ -319,7 +319,87 @@ impl<'m> Lowerer<'m> {
                     self.constant(&s.false_value)?
                 }
             }
+            C::ICmp(x) => self.const_icmp(x)?,
             other => return Err(format!("unsupported constant expression {other}")),
+        })
+    }
+
+    /// `icmp` on constants. Csmith-style code compares addresses of globals, which LLVM
+    /// leaves as constant expressions when it cannot fold them (`&g[1] != &g[5]`): two
+    /// addresses in the same object compare by offset; distinct objects (and an object and
+    /// null) are never equal; ordering distinct objects depends on the memory layout and is
+    /// not supported.
+    fn const_icmp(&mut self, x: &llvm_ir::constant::ICmp) -> Result<Const, String> {
+        use llvm_ir::IntPredicate as P;
+        let a = self.constant(&x.operand0)?;
+        let b = self.constant(&x.operand1)?;
+        let p = x.predicate;
+        let ordered = |l: i128, r: i128, ul: u128, ur: u128| match p {
+            P::EQ => ul == ur,
+            P::NE => ul != ur,
+            P::UGT => ul > ur,
+            P::UGE => ul >= ur,
+            P::ULT => ul < ur,
+            P::ULE => ul <= ur,
+            P::SGT => l > r,
+            P::SGE => l >= r,
+            P::SLT => l < r,
+            P::SLE => l <= r,
+        };
+        let int_value = |c: &Const| match c {
+            Const::Int { width, value } => Some((*width, *value)),
+            Const::Zero(_) | Const::Undef(_) => Some((64, 0)),
+            _ => None,
+        };
+        let result = match (&a, &b) {
+            (
+                Const::Addr {
+                    base: ba,
+                    offset: oa,
+                },
+                Const::Addr {
+                    base: bb,
+                    offset: ob,
+                },
+            ) => {
+                if ba == bb {
+                    // Same object: addresses are base + offset with no wrap-around.
+                    let (l, r) = (*oa as i128, *ob as i128);
+                    ordered(l, r, l as u128, r as u128)
+                } else {
+                    match p {
+                        P::EQ => false,
+                        P::NE => true,
+                        _ => {
+                            return Err(format!(
+                                "unsupported constant comparison {p} of addresses of different objects"
+                            ))
+                        }
+                    }
+                }
+            }
+            (Const::Addr { .. }, other) | (other, Const::Addr { .. }) => {
+                match (int_value(other), p) {
+                    (Some((_, 0)), P::EQ) => false,
+                    (Some((_, 0)), P::NE) => true,
+                    _ => {
+                        return Err(format!(
+                            "unsupported constant comparison {p} of an address and {other:?}"
+                        ))
+                    }
+                }
+            }
+            _ => match (int_value(&a), int_value(&b)) {
+                (Some((w, va)), Some((_, vb))) => {
+                    let (va, vb) = (mask(va, w), mask(vb, w));
+                    ordered(sign_extend(va, w), sign_extend(vb, w), va, vb)
+                }
+                _ => return Err(format!("unsupported constant comparison of {a:?} and {b:?}")),
+            },
+        };
+        Ok(Const::Int {
+            width: 1,
+            value: result as u128,
         })
     }
 

@@ -20,6 +20,8 @@ pub struct Run {
     pub out: PathBuf,
     /// The C source written.
     pub source: PathBuf,
+    /// Concrete program arguments given after `--`.
+    pub program_args: Vec<String>,
     _dir: tempfile::TempDir,
 }
 
@@ -46,6 +48,7 @@ pub fn run_file(dir: tempfile::TempDir, source: PathBuf, args: &[&str]) -> Run {
         Some(i) => (args[..i].to_vec(), args[i..].to_vec()),
         None => (args.to_vec(), vec![]),
     };
+    let program_args: Vec<String> = prog.iter().skip(1).map(|s| s.to_string()).collect();
     cmd.args(opts).args(prog);
     let o = cmd.output().unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
@@ -59,6 +62,7 @@ pub fn run_file(dir: tempfile::TempDir, source: PathBuf, args: &[&str]) -> Run {
         tests: read_tests(&out),
         out,
         source,
+        program_args,
         _dir: dir,
     }
 }
@@ -137,6 +141,20 @@ impl Run {
             v -= 1i64 << (8 * bytes.len());
         }
         v
+    }
+
+    /// `augur replay` runs every test natively and each ends as predicted.
+    pub fn assert_native_replay_passes(&self) {
+        let mut cmd = augur();
+        cmd.arg("replay").arg(&self.source).arg(&self.out);
+        if !self.program_args.is_empty() {
+            cmd.arg("--").args(&self.program_args);
+        }
+        let o = cmd.output().unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "replay failed:\n{stdout}\n{}", String::from_utf8_lossy(&o.stderr));
+        let want = format!("{} passed, 0 failed", self.tests.len());
+        assert!(stdout.lines().any(|l| l.starts_with(&want)), "expected `{want}` in:\n{stdout}");
     }
 
     /// Every test, run again through the engine in seeded mode, reaches the same outcome.
