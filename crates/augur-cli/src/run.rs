@@ -69,6 +69,9 @@ pub struct RunArgs {
     /// Opening NAME reads N symbolic bytes (repeatable).
     #[arg(long, value_name = "NAME:N")]
     sym_file: Vec<String>,
+    /// Also write the tests in Test-Comp's XML format (metadata.xml + one file per test) to DIR.
+    #[arg(long, value_name = "DIR")]
+    write_testcomp: Option<PathBuf>,
     /// Calls of external functions with no model: error, or havoc (a fresh symbolic result).
     #[arg(long, default_value = "error", value_parser = ["error", "havoc"])]
     externals: String,
@@ -180,8 +183,12 @@ pub fn run(a: RunArgs) -> Result<(), String> {
         .unwrap_or_default();
     let mut argv: Vec<String> = vec![prog_name];
     argv.extend(a.program_args.iter().cloned());
-    let sink = FileSink::new(&out, argv.clone()).map_err(|e| format!("{}: {e}", out.display()))?;
-    let mut ex = Executor::new(program, &augur_env::handlers(), opts, Box::new(sink));
+    let mut sink: Box<dyn augur_engine::TestSink> =
+        Box::new(FileSink::new(&out, argv.clone()).map_err(|e| format!("{}: {e}", out.display()))?);
+    if let Some(dir) = &a.write_testcomp {
+        sink = testcomp_sink(dir, &a.inputs[0], &a.entry, sink)?;
+    }
+    let mut ex = Executor::new(program, &augur_env::handlers(), opts, sink);
     let flag = ex.interrupt_flag();
     let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
 
@@ -208,6 +215,29 @@ pub fn run(a: RunArgs) -> Result<(), String> {
         .map_err(|e| format!("{}: cannot write summary: {e}", out.display()))?;
     print_done(&ex, &out);
     Ok(())
+}
+
+/// A sink also writing Test-Comp XML tests into `dir`.
+fn testcomp_sink(
+    dir: &std::path::Path,
+    program: &std::path::Path,
+    entry: &str,
+    next: Box<dyn augur_engine::TestSink>,
+) -> Result<Box<dyn augur_engine::TestSink>, String> {
+    use sha2::{Digest, Sha256};
+    let source = std::fs::read(program).map_err(|e| format!("{}: {e}", program.display()))?;
+    let hash: String = Sha256::digest(&source)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let name = program
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let meta = augur_engine::testcomp::metadata_xml(&name, &hash, entry);
+    let sink = augur_engine::testcomp::TestCompSink::new(dir, &meta, next)
+        .map_err(|e| format!("{}: cannot write Test-Comp tests: {e}", dir.display()))?;
+    Ok(Box::new(sink))
 }
 
 /// KLEE-style closing lines on stderr.

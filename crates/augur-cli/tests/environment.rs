@@ -182,7 +182,8 @@ int main(void) {
   return 0;
 }
 "#;
-    let r = run_c(src, &[]);
+    let tc = tempfile::tempdir().unwrap();
+    let r = run_c(src, &["--write-testcomp", tc.path().to_str().unwrap()]);
     let hits = r.errors("reach-error");
     assert_eq!(hits.len(), 1, "{}", r.stderr);
     assert_eq!(
@@ -201,6 +202,21 @@ int main(void) {
         i32::from_le_bytes([b[0], b[1], b[2], b[3]]) as i64
     });
     assert!((x, y) == (3, 4) || (x, y) == (4, 3), "{x} {y}");
+    // Test-Comp XML: metadata plus one file per test, inputs in call order.
+    let meta = std::fs::read_to_string(tc.path().join("metadata.xml")).unwrap();
+    assert!(meta.contains("<programfile>prog.c</programfile>") && meta.contains("<programhash>"));
+    let n = std::fs::read_dir(tc.path()).unwrap().count();
+    assert_eq!(n, r.tests.len() + 1);
+    let k = r
+        .tests
+        .iter()
+        .position(|t| t["outcome"]["error"] == "reach-error")
+        .unwrap();
+    let xml = std::fs::read_to_string(tc.path().join(format!("test{:06}.xml", k + 1))).unwrap();
+    assert!(
+        xml.contains(&format!("<input>{x}</input>\n  <input>{y}</input>")),
+        "{xml}"
+    );
     r.assert_seeded_replay_agrees();
     r.assert_native_replay_passes();
 }

@@ -16,6 +16,7 @@ pub mod searcher;
 pub mod state;
 pub mod stats;
 pub mod testcase;
+pub mod testcomp;
 pub mod value;
 
 pub use executor::{Exec, Executor, Flow};

@@ -370,11 +370,9 @@ impl<'m> Lowerer<'m> {
                     match p {
                         P::EQ => false,
                         P::NE => true,
-                        _ => {
-                            return Err(format!(
-                                "unsupported constant comparison {p} of addresses of different objects"
-                            ))
-                        }
+                        _ => return Err(format!(
+                            "unsupported constant comparison {p} of addresses of different objects"
+                        )),
                     }
                 }
             }
@@ -394,7 +392,11 @@ impl<'m> Lowerer<'m> {
                     let (va, vb) = (mask(va, w), mask(vb, w));
                     ordered(sign_extend(va, w), sign_extend(vb, w), va, vb)
                 }
-                _ => return Err(format!("unsupported constant comparison of {a:?} and {b:?}")),
+                _ => {
+                    return Err(format!(
+                        "unsupported constant comparison of {a:?} and {b:?}"
+                    ))
+                }
             },
         };
         Ok(Const::Int {

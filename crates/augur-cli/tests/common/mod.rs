@@ -152,9 +152,16 @@ impl Run {
         }
         let o = cmd.output().unwrap();
         let stdout = String::from_utf8_lossy(&o.stdout);
-        assert!(o.status.success(), "replay failed:\n{stdout}\n{}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            o.status.success(),
+            "replay failed:\n{stdout}\n{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         let want = format!("{} passed, 0 failed", self.tests.len());
-        assert!(stdout.lines().any(|l| l.starts_with(&want)), "expected `{want}` in:\n{stdout}");
+        assert!(
+            stdout.lines().any(|l| l.starts_with(&want)),
+            "expected `{want}` in:\n{stdout}"
+        );
     }
 
     /// Every test, run again through the engine in seeded mode, reaches the same outcome.
