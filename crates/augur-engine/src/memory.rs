@@ -119,123 +119,89 @@ impl MemObject {
     }
 }
 
-/// First addresses of the three regions; objects are spaced so that a small overflow
-/// lands between objects and is caught.
-const GLOBAL_BASE: u64 = 0x0010_0000;
-const HEAP_BASE: u64 = 0x1000_0000_0000;
-const STACK_BASE: u64 = 0x7ff0_0000_0000;
-/// Gap left after every object.
-const RED_ZONE: u64 = 64;
+/// Objects live in 4 GiB regions, one per object, from this address on: finding the object
+/// of an address is an index computation, an overflow past an object's end stays in its
+/// own region (reported against it), and no two objects are ever adjacent.
+const REGION_BASE: u64 = 1 << 36;
+/// log2 of the region size.
+const REGION_SHIFT: u32 = 32;
+/// The largest object the model holds.
+pub const MAX_OBJECT_SIZE: u64 = 1 << 31;
 /// Where function addresses live (not backed by objects).
 pub const FUNC_BASE: u64 = 0x0001_0000;
 /// Distance between two function addresses.
 pub const FUNC_STRIDE: u64 = 16;
 
-/// The address space of one state.
-#[derive(Clone, Debug)]
+/// The address space of one state: objects by region number in a persistent vector.
+#[derive(Clone, Debug, Default)]
 pub struct Memory {
-    objects: imbl::OrdMap<u64, Rc<MemObject>>,
-    next_global: u64,
-    next_heap: u64,
-    next_stack: u64,
+    objects: imbl::Vector<Option<Rc<MemObject>>>,
 }
 
-impl Default for Memory {
-    fn default() -> Self {
-        Memory {
-            objects: imbl::OrdMap::new(),
-            next_global: GLOBAL_BASE,
-            next_heap: HEAP_BASE,
-            next_stack: STACK_BASE,
-        }
-    }
-}
-
-fn align_up(x: u64, a: u64) -> u64 {
-    x.div_ceil(a.max(1)) * a.max(1)
+/// The region number of an address.
+fn region(addr: u64) -> Option<usize> {
+    addr.checked_sub(REGION_BASE)
+        .map(|r| (r >> REGION_SHIFT) as usize)
 }
 
 impl Memory {
-    /// Allocate a zero-filled object; returns its base address.
+    /// Allocate a zero-filled object (at most [`MAX_OBJECT_SIZE`] bytes); returns its base
+    /// address, which is aligned to any alignment up to 4 GiB.
     pub fn allocate(
         &mut self,
         size: u64,
-        align: u64,
+        _align: u64,
         kind: ObjKind,
         site: LocId,
         name: Rc<str>,
     ) -> u64 {
-        let next = match kind {
-            ObjKind::Global => &mut self.next_global,
-            ObjKind::Heap => &mut self.next_heap,
-            ObjKind::Stack => &mut self.next_stack,
-        };
-        let base = align_up(*next, align.max(16));
-        *next = base + size.max(1) + RED_ZONE;
+        assert!(
+            size <= MAX_OBJECT_SIZE,
+            "objects are at most MAX_OBJECT_SIZE bytes"
+        );
+        let base = REGION_BASE + ((self.objects.len() as u64) << REGION_SHIFT);
         self.objects
-            .insert(base, Rc::new(MemObject::new(base, size, kind, site, name)));
+            .push_back(Some(Rc::new(MemObject::new(base, size, kind, site, name))));
         base
+    }
+
+    /// The object whose region contains `addr` (live, freed, or removed: None).
+    fn owner(&self, addr: u64) -> Option<&Rc<MemObject>> {
+        self.objects.get(region(addr)?)?.as_ref()
     }
 
     /// The object containing `addr`, if any (freed objects included).
     pub fn find(&self, addr: u64) -> Option<&Rc<MemObject>> {
-        let (_, obj) = self.objects.get_prev(&addr)?;
-        obj.contains(addr).then_some(obj)
+        self.owner(addr).filter(|o| o.contains(addr))
     }
 
-    /// The live (not freed) object closest to `addr`, below or above it.
+    /// The live object an invalid address most likely belongs to: the one whose region
+    /// holds it (an overflow past its end).
     pub fn nearest_live(&self, addr: u64) -> Option<&Rc<MemObject>> {
-        let below = self
-            .objects
-            .range(..=addr)
-            .rev()
-            .map(|(_, o)| o)
-            .find(|o| !o.freed);
-        let above = self
-            .objects
-            .range(addr..)
-            .map(|(_, o)| o)
-            .find(|o| !o.freed);
-        match (below, above) {
-            (Some(b), Some(a)) => Some(
-                if addr.saturating_sub(b.base + b.size) <= a.base.saturating_sub(addr) {
-                    b
-                } else {
-                    a
-                },
-            ),
-            (b, a) => b.or(a),
-        }
+        self.owner(addr).filter(|o| !o.freed)
     }
 
     /// The object starting at `base`.
     pub fn get(&self, base: u64) -> Option<&Rc<MemObject>> {
-        self.objects.get(&base)
+        self.owner(base).filter(|o| o.base == base)
     }
 
     /// Mutable access to the object starting at `base` (copied if shared with another state).
     pub fn get_mut(&mut self, base: u64) -> Option<&mut MemObject> {
-        self.objects.get_mut(&base).map(Rc::make_mut)
+        let slot = self.objects.get_mut(region(base)?)?.as_mut()?;
+        (slot.base == base).then(|| Rc::make_mut(slot))
     }
 
     /// Remove an object entirely (stack slots at function return).
     pub fn remove(&mut self, base: u64) {
-        self.objects.remove(&base);
+        if let Some(slot) = region(base).and_then(|r| self.objects.get_mut(r)) {
+            *slot = None;
+        }
     }
 
     /// All objects, in address order.
     pub fn objects(&self) -> impl Iterator<Item = &Rc<MemObject>> {
-        self.objects.values()
-    }
-
-    /// Number of objects.
-    pub fn len(&self) -> usize {
-        self.objects.len()
-    }
-
-    /// No objects?
-    pub fn is_empty(&self) -> bool {
-        self.objects.is_empty()
+        self.objects.iter().flatten()
     }
 }
 
@@ -250,6 +216,11 @@ mod tests {
         let b = m.allocate(4, 8, ObjKind::Heap, LocId(0), "b".into());
         assert_eq!(m.find(a + 9).unwrap().base, a);
         assert!(m.find(a + 10).is_none(), "one past the end is in no object");
+        assert_eq!(
+            m.nearest_live(a + 10).unwrap().base,
+            a,
+            "but it is attributed to it"
+        );
         assert_eq!(m.find(b).unwrap().base, b);
         assert!(m.find(0).is_none());
     }

@@ -1,7 +1,7 @@
 //! The malloc family on the engine's heap objects: every block is a separate object, never
 //! reused, so use-after-free, double free and invalid free are caught.
 
-use augur_engine::memory::ObjKind;
+use augur_engine::memory::{ObjKind, MAX_OBJECT_SIZE};
 use augur_engine::{Call, ErrorKind, Exec, Executor, HandlerTable, State, Value};
 
 /// Register the allocation functions.
@@ -12,7 +12,11 @@ pub fn register(t: &mut HandlerTable) {
     t.add("free", free);
 }
 
+/// A new heap block; a request beyond the model's largest object fails like malloc (NULL).
 fn allocate(ex: &mut Executor, st: &mut State, size: u64) -> Value {
+    if size > MAX_OBJECT_SIZE {
+        return Value::con(0, 64);
+    }
     let loc = ex.current_loc(st);
     let base = st
         .mem
@@ -76,6 +80,9 @@ fn realloc(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let n = ex.concretize(st, &c.args[1])? as u64;
     let new = allocate(ex, st, n);
     let new_base = new.as_con().expect("allocation is concrete") as u64;
+    if new_base == 0 {
+        return Ok(Some(new));
+    }
     if let Some(base) = old {
         let obj = st.mem.get(base).expect("live block");
         let keep = obj.size.min(n);

@@ -10,7 +10,7 @@ use crate::outcome::{ErrorKind, Outcome};
 use crate::state::State;
 use crate::value::Value;
 use augur_expr::ExprId;
-use augur_ir::{Reg, TyId};
+use augur_ir::{Reg, Ty, TyId};
 use std::rc::Rc;
 
 /// Objects up to this size are read and written at symbolic offsets through if-then-else
@@ -343,15 +343,41 @@ impl Executor {
         }
     }
 
+    /// A scalar load of concrete bytes at a concrete offset, read without allocating.
+    fn concrete_scalar_load(&self, st: &State, r: &Resolved, ty: TyId) -> Option<Value> {
+        let Offset::Con(o) = r.offset else {
+            return None;
+        };
+        let width = match self.program.ty(ty).ty {
+            Ty::Int(w) => w,
+            Ty::Ptr => 64,
+            Ty::Float(k) => k.bits(),
+            _ => return None,
+        };
+        let size = self.program.ty(ty).store_size;
+        let obj = st.mem.get(r.base)?;
+        let mut bits: u128 = 0;
+        for (i, b) in obj.read(o, size).iter().enumerate() {
+            let Byte::C(c) = b else { return None };
+            bits |= (*c as u128) << (8 * i);
+        }
+        Some(Value::con(bits, width))
+    }
+
     pub(super) fn load(&mut self, st: &mut State, dst: Reg, addr: &Value, ty: TyId) -> Exec<Flow> {
         let size = self.program.ty(ty).store_size;
         for o in &mut self.observers {
             o.on_memory(st, addr, size, false);
         }
         let (r, forked) = self.resolve(st, addr, size, false)?;
-        let bytes = self.read_bytes(st, &r, size);
         let prog = self.program.clone();
-        let v = bytes_to_value(&mut self.pool, &prog, ty, &bytes);
+        let v = match self.concrete_scalar_load(st, &r, ty) {
+            Some(v) => v,
+            None => {
+                let bytes = self.read_bytes(st, &r, size);
+                bytes_to_value(&mut self.pool, &prog, ty, &bytes)
+            }
+        };
         st.set(dst, v);
         Ok(if forked.is_empty() {
             Flow::Continue
@@ -373,8 +399,21 @@ impl Executor {
             o.on_memory(st, addr, size, true);
         }
         let (r, forked) = self.resolve(st, addr, size, true)?;
-        let bytes = value_to_bytes(&mut self.pool, &prog, ty, v);
-        self.write_bytes(st, &r, &bytes);
+        match (&r.offset, v, size) {
+            // Fast path: a concrete scalar at a concrete offset, no allocation.
+            (Offset::Con(o), Value::Con { bits, .. }, 1..=16) => {
+                let mut buf = [Byte::C(0); 16];
+                for (i, b) in buf.iter_mut().enumerate().take(size as usize) {
+                    *b = Byte::C((bits >> (8 * i)) as u8);
+                }
+                let obj = st.mem.get_mut(r.base).expect("resolved object exists");
+                obj.write(*o, &buf[..size as usize]);
+            }
+            _ => {
+                let bytes = value_to_bytes(&mut self.pool, &prog, ty, v);
+                self.write_bytes(st, &r, &bytes);
+            }
+        }
         Ok(if forked.is_empty() {
             Flow::Continue
         } else {
@@ -391,6 +430,14 @@ impl Executor {
         var: Option<&str>,
     ) -> Exec<Value> {
         let n = self.concretize(st, count)? as u64;
+        let size = elem_size.saturating_mul(n);
+        if size > crate::memory::MAX_OBJECT_SIZE {
+            return Err(self.error(
+                st,
+                ErrorKind::OutOfBounds,
+                format!("stack allocation of {size} bytes"),
+            ));
+        }
         let loc = self.current_loc(st);
         let name: Rc<str> = var.unwrap_or("stack object").into();
         let base = st

@@ -155,50 +155,48 @@ pub fn gep(
     offset: i64,
     indices: &[(Operand, u32, u64)],
 ) -> Value {
-    let mut concrete = match base {
-        Value::Con { bits, .. } => {
-            Some(bits.wrapping_add(offset as u64 as u128) & u64::MAX as u128)
-        }
-        _ => None,
-    };
-    let idx_vals: Vec<(Value, u32, u64)> = indices
-        .iter()
-        .map(|(op, w, s)| (ex.operand(st, op), *w, *s))
-        .collect();
-    if let Some(acc) = concrete.as_mut() {
-        for (v, w, s) in &idx_vals {
-            match v {
-                Value::Con { bits, .. } => {
-                    let i = sign_extend(*bits, *w) as i64;
-                    *acc = (*acc as u64).wrapping_add(i.wrapping_mul(*s as i64) as u64) as u128;
-                }
-                _ => {
-                    concrete = None;
-                    break;
-                }
-            }
-        }
-    }
-    if let Some(acc) = concrete {
-        return Value::con(acc, 64);
+    if let Some(addr) = concrete_gep(ex, st, base, offset, indices) {
+        return Value::con(addr as u128, 64);
     }
     let mut e = base.expr(&mut ex.pool);
     let off = ex.pool.constant(offset as u64 as u128, 64);
     e = ex.pool.add(e, off);
-    for (v, w, s) in idx_vals {
-        let i = v.expr(&mut ex.pool);
-        let i = if w < 64 {
-            ex.pool.sext(i, 64)
-        } else if w > 64 {
-            ex.pool.extract(i, 0, 64)
-        } else {
-            i
+    for (op, w, s) in indices {
+        let i = ex.operand(st, op).expr(&mut ex.pool);
+        let i = match (*w).cmp(&64) {
+            std::cmp::Ordering::Less => ex.pool.sext(i, 64),
+            std::cmp::Ordering::Greater => ex.pool.extract(i, 0, 64),
+            std::cmp::Ordering::Equal => i,
         };
-        let scale = ex.pool.constant(s as u128, 64);
+        let scale = ex.pool.constant(*s as u128, 64);
         let term = ex.pool.mul(i, scale);
         e = ex.pool.add(e, term);
     }
     Value::from_expr(&ex.pool, e)
+}
+
+/// The address when the base and every index are concrete (the common case, computed
+/// without touching the expression pool or allocating).
+fn concrete_gep(
+    ex: &Executor,
+    st: &State,
+    base: &Value,
+    offset: i64,
+    indices: &[(Operand, u32, u64)],
+) -> Option<u64> {
+    let Value::Con { bits, .. } = base else {
+        return None;
+    };
+    let mut acc = (*bits as u64).wrapping_add(offset as u64);
+    for (op, w, s) in indices {
+        let i = match op {
+            Operand::Imm { value, .. } => *value,
+            Operand::Reg(r) => st.frame().regs[r.0 as usize].as_con()?,
+            other => ex.operand(st, other).as_con()?,
+        };
+        acc = acc.wrapping_add((sign_extend(i, *w) as i64).wrapping_mul(*s as i64) as u64);
+    }
+    Some(acc)
 }
 
 #[cfg(test)]

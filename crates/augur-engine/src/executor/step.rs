@@ -144,8 +144,10 @@ impl Executor {
         if self.coverage.cover(&prog, fid.0, pc) {
             st.cov_gen = self.coverage.generation;
         }
-        for o in &mut self.observers {
-            o.on_instruction(st, fid, pc);
+        if !self.observers.is_empty() {
+            for o in &mut self.observers {
+                o.on_instruction(st, fid, pc);
+            }
         }
         let set = |st: &mut State, dst, v| {
             st.set(dst, v);
