@@ -37,35 +37,55 @@ int main(void) {
 "#;
     assert_native(src, "1 0 1 0 1 1\n", 4);
 }
-
-/// Csmith seeds 30, 56: consecutive bit-fields of a `#pragma pack(1)` struct that total
-/// more than 128 bits share one storage unit, which clang-14 loads and stores as one
-/// integer (`load i152`, `shl i152`, `ashr i152`, `and i152 ... <wide constant>`). augur's
-/// values are at most 128 bits wide, so lowering stops with "integer type i152 is wider
-/// than 128 bits". Not fixed: it needs either wide-integer values in the engine or a
-/// rewrite of the wide loads/shifts/masks into 64-bit words before lowering.
-#[test]
-#[ignore = "integers wider than 128 bits (packed bit-fields) are not supported yet"]
-fn packed_bitfields_wider_than_128_bits() {
-    let src = r#"
-#include <stdio.h>
-#pragma pack(push)
-#pragma pack(1)
-struct S {
-    signed f0 : 29;
-    signed f1 : 30;
-    signed f2 : 30;
-    unsigned f3 : 30;
-    signed f4 : 30;
-};
-#pragma pack(pop)
-static struct S g = {-15662, -10098, 751, 24924, -3};
-int main(void) {
-    g.f2 += 5;
-    g.f3 = g.f3 * 3;
-    printf("%d %d %d %u %d\n", g.f0, g.f1, g.f2, g.f3, g.f4);
-    return g.f4 < 0;
-}
 "#;
     assert_native(src, "-15662 -10098 756 74772 -3\n", 1);
+}
+
+/// Csmith seeds 128, 161: integer operations on such folded comparisons stay constant
+/// expressions too (`xor (zext (icmp eq ...) to i32), -1`, `or (zext (icmp ne (gep ..),
+/// null) to i64), 17`, `mul`, `shl`, `ashr`, `udiv`, `srem`); lowering rejected them.
+#[test]
+fn integer_constant_expressions_on_address_comparisons() {
+    let src = r#"
+#include <stdio.h>
+static long g[2][10];
+static int *p[3];
+int main(void) {
+    int a = ~(&g[1][6] == &g[0][6]);
+    long b = ((char *)p + 16 != (char *)0) | 16L;
+    int c = (&g[1][2] != &g[0][2]) * 6;
+    int d = (&g[1][2] != &g[0][2]) << 4;
+    int e = (&g[1][2] != &g[0][2]) & 7;
+    int f = (-8 - (&g[0][1] != &g[0][3])) >> 1;
+    unsigned u = (unsigned)(-9 - (&g[0][1] != &g[0][3])) / 3u;
+    int q = (-9 - (&g[0][1] != &g[0][3])) % 4;
+    printf("%d %ld %d %d %d %d %u %d\n", a, b, c, d, e, f, u, q);
+    return 0;
+}
+"#;
+    assert_native(src, "-1 17 6 16 1 -5 1431655762 -2\n", 0);
+}
+
+/// Csmith seed 322 (checksum disagreement): a struct passed by value is a `byval` pointer
+/// parameter, and clang-14 passes a global directly (`call @f(%struct.S* byval(..) @g)`);
+/// the callee must work on a private copy, but augur wrote through to the global.
+#[test]
+fn byval_struct_argument_is_a_private_copy() {
+    let src = r#"
+#include <stdio.h>
+#include <stdint.h>
+struct S { int64_t f0; int16_t f1; uint64_t f2; int8_t f3; };
+static struct S g = {1, 2, 3, 4};
+static int64_t f(struct S p) {
+    p.f0 = -251;
+    p.f3 = 9;
+    return p.f0 + p.f3;
+}
+int main(void) {
+    int64_t r = f(g);
+    printf("%lld %lld %d\n", (long long)r, (long long)g.f0, g.f3);
+    return g.f0 == 1 ? 0 : 1;
+}
+"#;
+    assert_native(src, "-242 1 4\n", 0);
 }

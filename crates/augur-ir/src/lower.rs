@@ -34,6 +34,22 @@ fn sign_extend(value: u128, width: u32) -> i128 {
     ((value << shift) as i128) >> shift
 }
 
+/// Binary integer operations folded in constant expressions.
+#[derive(Copy, Clone, Debug)]
+enum ConstBin {
+    Mul,
+    UDiv,
+    SDiv,
+    URem,
+    SRem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    LShr,
+    AShr,
+}
+
 fn name_str(n: &Name) -> String {
     match n {
         Name::Name(s) => s.to_string(),
@@ -320,7 +336,59 @@ impl<'m> Lowerer<'m> {
                 }
             }
             C::ICmp(x) => self.const_icmp(x)?,
+            C::Mul(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::Mul)?,
+            C::UDiv(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::UDiv)?,
+            C::SDiv(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::SDiv)?,
+            C::URem(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::URem)?,
+            C::SRem(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::SRem)?,
+            C::And(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::And)?,
+            C::Or(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::Or)?,
+            C::Xor(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::Xor)?,
+            C::Shl(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::Shl)?,
+            C::LShr(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::LShr)?,
+            C::AShr(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::AShr)?,
             other => return Err(format!("unsupported constant expression {other}")),
+        })
+    }
+
+    /// A binary integer operation on two integer constants (after folding: e.g. Csmith's
+    /// `xor (zext (icmp eq (gep @g ..), (gep @g ..)) to i32), -1`). Operations on addresses
+    /// other than `add`/`sub` are not supported.
+    fn const_int_bin(
+        &mut self,
+        a: &ConstantRef,
+        b: &ConstantRef,
+        op: ConstBin,
+    ) -> Result<Const, String> {
+        let ca = self.constant(a)?;
+        let cb = self.constant(b)?;
+        let (Const::Int { width: w, value: x }, Const::Int { value: y, .. }) = (&ca, &cb) else {
+            return Err(format!("unsupported constant {op:?} on {ca:?} and {cb:?}"));
+        };
+        let (w, x, y) = (*w, mask(*x, *w), mask(*y, *w));
+        let (sx, sy) = (sign_extend(x, w), sign_extend(y, w));
+        let value = match op {
+            ConstBin::Mul => x.wrapping_mul(y),
+            ConstBin::And => x & y,
+            ConstBin::Or => x | y,
+            ConstBin::Xor => x ^ y,
+            ConstBin::Shl | ConstBin::LShr | ConstBin::AShr if y >= w as u128 => {
+                return Err(format!("constant {op:?} by {y} on i{w} is poison"))
+            }
+            ConstBin::Shl => x << y,
+            ConstBin::LShr => x >> y,
+            ConstBin::AShr => (sx >> y) as u128,
+            ConstBin::UDiv | ConstBin::SDiv | ConstBin::URem | ConstBin::SRem if y == 0 => {
+                return Err(format!("constant {op:?} by zero"))
+            }
+            ConstBin::UDiv => x / y,
+            ConstBin::URem => x % y,
+            ConstBin::SDiv => sx.wrapping_div(sy) as u128,
+            ConstBin::SRem => sx.wrapping_rem(sy) as u128,
+        };
+        Ok(Const::Int {
+            width: w,
+            value: mask(value, w),
         })
     }
 
@@ -370,9 +438,11 @@ impl<'m> Lowerer<'m> {
                     match p {
                         P::EQ => false,
                         P::NE => true,
-                        _ => return Err(format!(
+                        _ => {
+                            return Err(format!(
                             "unsupported constant comparison {p} of addresses of different objects"
-                        )),
+                        ))
+                        }
                     }
                 }
             }
@@ -549,10 +619,53 @@ impl<'m> Lowerer<'m> {
         }
         let id = self.prog.func_by_name[&f.name];
         let mut out = self.prog.functions[id.0 as usize].clone();
-        out.num_regs = next;
         out.loc = self.loc(&f.debugloc);
-        for b in &f.basic_blocks {
-            let start = out.insts.len() as u32;
+        // A `byval` parameter points to the caller's object (clang passes e.g. a global
+        // struct directly), but the callee owns a private copy: copy it into a stack object
+        // at entry, and let the parameter's name refer to the copy.
+        for (i, p) in f.parameters.iter().enumerate() {
+            let Some(ty) = p.attributes.iter().find_map(|a| match a {
+                llvm_ir::function::ParameterAttribute::ByVal(t) => Some(t.clone()),
+                _ => None,
+            }) else {
+                continue;
+            };
+            let t = self.layout.lower(&ty)?;
+            let info = self.layout.info(t);
+            let (copy, tmp) = (Reg(next), Reg(next + 1));
+            next += 2;
+            scope.regs.insert(p.name.clone(), copy);
+            out.insts.push(Inst::Alloca {
+                dst: copy,
+                elem_size: info.alloc_size,
+                count: Operand::Imm {
+                    width: 64,
+                    value: 1,
+                },
+                align: info.align,
+                var: match &p.name {
+                    Name::Name(n) => Some(n.as_str().into()),
+                    Name::Number(_) => None,
+                },
+            });
+            out.insts.push(Inst::Load {
+                dst: tmp,
+                addr: Operand::Reg(Reg(i as u32)),
+                ty: t,
+            });
+            out.insts.push(Inst::Store {
+                addr: Operand::Reg(copy),
+                val: Operand::Reg(tmp),
+                ty: t,
+            });
+            for _ in 0..3 {
+                out.locs.push(out.loc);
+            }
+        }
+        out.num_regs = next;
+        for (bi, b) in f.basic_blocks.iter().enumerate() {
+            // The entry block starts with the byval copies.
+            let start = if bi == 0 { 0 } else { out.insts.len() as u32 };
             for inst in &b.instrs {
                 if let Some(lowered) = self.instruction(inst, &scope)? {
                     out.insts.push(lowered);
