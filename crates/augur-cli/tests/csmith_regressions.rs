@@ -37,9 +37,6 @@ int main(void) {
 "#;
     assert_native(src, "1 0 1 0 1 1\n", 4);
 }
-"#;
-    assert_native(src, "-15662 -10098 756 74772 -3\n", 1);
-}
 
 /// Csmith seeds 128, 161: integer operations on such folded comparisons stay constant
 /// expressions too (`xor (zext (icmp eq ...) to i32), -1`, `or (zext (icmp ne (gep ..),

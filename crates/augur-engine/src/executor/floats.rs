@@ -91,25 +91,28 @@ pub fn binary(
     let (a, b) = (concrete(ex, st, a)?, concrete(ex, st, b)?);
     if kind == FpKind::F32 {
         // Single precision must round after every operation.
-        let (x, y) = (f32::from_bits(a as u32), f32::from_bits(b as u32));
-        let r = match op {
-            FpOp::Add => x + y,
-            FpOp::Sub => x - y,
-            FpOp::Mul => x * y,
-            FpOp::Div => x / y,
-            FpOp::Rem => x % y,
-        };
+        let r = arith(op, f32::from_bits(a as u32), f32::from_bits(b as u32));
         return Ok(Value::con(r.to_bits() as u128, 32));
     }
-    let (x, y) = (to_f64(a, kind), to_f64(b, kind));
-    let r = match op {
+    Ok(from_f64(arith(op, to_f64(a, kind), to_f64(b, kind)), kind))
+}
+
+/// `x op y` in the precision of `T`.
+fn arith<T>(op: FpOp, x: T, y: T) -> T
+where
+    T: std::ops::Add<Output = T>
+        + std::ops::Sub<Output = T>
+        + std::ops::Mul<Output = T>
+        + std::ops::Div<Output = T>
+        + std::ops::Rem<Output = T>,
+{
+    match op {
         FpOp::Add => x + y,
         FpOp::Sub => x - y,
         FpOp::Mul => x * y,
         FpOp::Div => x / y,
         FpOp::Rem => x % y,
-    };
-    Ok(from_f64(r, kind))
+    }
 }
 
 /// Floating-point negation (flips the sign bit).
