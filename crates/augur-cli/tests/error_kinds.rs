@@ -174,3 +174,33 @@ int main(void) { outer(0); return 0; } /* MAIN */
     assert_eq!(fns, vec!["inner", "outer", "main"]);
     assert_eq!(stack[1]["line"].as_u64().unwrap(), line_of(src, "CALL"));
 }
+
+/// Integers wider than 128 bits (a packed struct's bit-fields as one storage unit) are
+/// supported on concrete values only: a symbolic value reaching one ends the path as
+/// unsupported, while the concrete path completes.
+#[test]
+fn symbolic_value_in_wide_integer_is_unsupported() {
+    let src = r#"
+#include <stdio.h>
+#include <augur.h>
+#pragma pack(push)
+#pragma pack(1)
+struct S { signed f0 : 30; unsigned f1 : 31; signed f2 : 27; unsigned f3 : 29; signed f4: 20; unsigned f5 : 15; };
+#pragma pack(pop)
+struct S g = {1, 2, 3, 4, 5, 6};
+int main(void) {
+  int x; augur_make_symbolic(&x, sizeof x, "x");
+  if (x > 3) g.f2 = x; /* WIDE */
+  else g.f1 = 9;
+  printf("%u\n", g.f1);
+  return 0;
+}
+"#;
+    let r = expect_errors(src, &[], &[("unsupported", "WIDE")]);
+    let msg = r.errors("unsupported")[0]["outcome"]["message"].clone();
+    assert_eq!(
+        msg, "integers wider than 128 bits are only supported on concrete values",
+        "{msg}"
+    );
+    assert!(r.tests.iter().any(|t| t["stdout"] == "9\n"));
+}

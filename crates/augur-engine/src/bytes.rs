@@ -29,13 +29,29 @@ pub fn scalar_to_bytes(pool: &mut ExprPool, v: &Value, n: usize, out: &mut Vec<B
                 });
             }
         }
+        Value::Wide { words, .. } => {
+            for i in 0..n {
+                let w = words.get(i / 8).copied().unwrap_or(0);
+                out.push(Byte::C((w >> (8 * (i % 8))) as u8));
+            }
+        }
         Value::Agg(_) => panic!("aggregate passed as scalar"),
     }
 }
 
-/// A scalar of `width` bits from little-endian bytes.
+/// A scalar of `width` bits from little-endian bytes. Wider than 128 bits, the bytes must be
+/// concrete for the result to be a `Wide` value (callers check: see [`all_concrete`]).
 pub fn bytes_to_scalar(pool: &mut ExprPool, bytes: &[Byte], width: u32) -> Value {
-    if bytes.iter().all(|b| matches!(b, Byte::C(_))) {
+    if width > 128 && all_concrete(bytes) {
+        let mut words = vec![0u64; crate::wide::words(width)];
+        for (i, b) in bytes.iter().enumerate().take(words.len() * 8) {
+            if let Byte::C(c) = b {
+                words[i / 8] |= (*c as u64) << (8 * (i % 8));
+            }
+        }
+        return Value::from_words(&words, width);
+    }
+    if all_concrete(bytes) {
         let mut bits: u128 = 0;
         for (i, b) in bytes.iter().enumerate().take(16) {
             if let Byte::C(c) = b {
@@ -62,6 +78,11 @@ pub fn bytes_to_scalar(pool: &mut ExprPool, bytes: &[Byte], width: u32) -> Value
         e
     };
     Value::from_expr(pool, e)
+}
+
+/// Are all the bytes concrete?
+pub fn all_concrete(bytes: &[Byte]) -> bool {
+    bytes.iter().all(|b| matches!(b, Byte::C(_)))
 }
 
 /// Width in bits of a scalar type as held in a register.
@@ -162,6 +183,17 @@ mod tests {
             bytes_to_scalar(&mut pool, &out, 32),
             Value::con(0x11223344, 32)
         );
+    }
+
+    #[test]
+    fn wide_round_trip_is_little_endian() {
+        let mut pool = ExprPool::new();
+        let v = Value::from_words(&[0x0807060504030201, 0x100f0e0d0c0b0a09, 0x131211], 152);
+        let mut out = vec![];
+        scalar_to_bytes(&mut pool, &v, 19, &mut out);
+        let expected: Vec<Byte> = (1..=19).map(Byte::C).collect();
+        assert_eq!(out, expected);
+        assert_eq!(bytes_to_scalar(&mut pool, &out, 152), v);
     }
 
     #[test]

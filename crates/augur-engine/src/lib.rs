@@ -18,6 +18,7 @@ pub mod stats;
 pub mod testcase;
 pub mod testcomp;
 pub mod value;
+pub mod wide;
 
 pub use executor::{Exec, Executor, Flow};
 pub use handlers::{Call, Handler, HandlerTable};

@@ -16,6 +16,10 @@ pub struct Layout<'m> {
     pub table: Vec<TypeInfo>,
 }
 
+/// The widest integer type lowered (the engine holds integers wider than 128 bits as
+/// concrete values only).
+pub const MAX_INT_WIDTH: u32 = 1024;
+
 fn round_up(x: u64, align: u64) -> u64 {
     x.div_ceil(align.max(1)) * align.max(1)
 }
@@ -76,8 +80,10 @@ impl<'m> Layout<'m> {
             }
             Type::IntegerType { bits } => {
                 let bits = *bits;
-                if bits == 0 || bits > 128 {
-                    return Err(format!("integer type i{bits} is wider than 128 bits"));
+                if bits == 0 || bits > MAX_INT_WIDTH {
+                    return Err(format!(
+                        "integer type i{bits} is wider than {MAX_INT_WIDTH} bits"
+                    ));
                 }
                 scalar(Ty::Int(bits), bits.div_ceil(8) as u64, self.int_align(bits))
             }

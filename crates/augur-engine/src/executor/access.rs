@@ -4,7 +4,7 @@
 
 use super::step::Split;
 use super::{Exec, Executor, Flow};
-use crate::bytes::{bytes_to_value, value_to_bytes};
+use crate::bytes::{all_concrete, bytes_to_value, value_to_bytes};
 use crate::memory::{Byte, MemObject, ObjKind};
 use crate::outcome::{ErrorKind, Outcome};
 use crate::state::State;
@@ -132,7 +132,7 @@ impl Executor {
                 };
             }
             Value::Sym(e) => *e,
-            Value::Agg(_) => {
+            Value::Agg(_) | Value::Wide { .. } => {
                 return Err(self.error(st, ErrorKind::Unsupported, "vector of pointers".into()))
             }
         };
@@ -355,6 +355,9 @@ impl Executor {
             _ => return None,
         };
         let size = self.program.ty(ty).store_size;
+        if size > 16 || width > 128 {
+            return None;
+        }
         let obj = st.mem.get(r.base)?;
         let mut bits: u128 = 0;
         for (i, b) in obj.read(o, size).iter().enumerate() {
@@ -375,6 +378,26 @@ impl Executor {
             Some(v) => v,
             None => {
                 let bytes = self.read_bytes(st, &r, size);
+                if matches!(prog.ty(ty).ty, Ty::Int(w) if w > 128) && !all_concrete(&bytes) {
+                    let out = self.error(
+                        st,
+                        ErrorKind::Unsupported,
+                        "integers wider than 128 bits are only supported on concrete values".into(),
+                    );
+                    // End this path; the other objects the pointer may point into still redo
+                    // the load.
+                    let mut forked = forked;
+                    let Some(next) = forked.pop() else {
+                        return Err(out);
+                    };
+                    let done = std::mem::replace(st, next);
+                    self.finish(done, out);
+                    return Ok(if forked.is_empty() {
+                        Flow::Continue
+                    } else {
+                        Flow::Forked(forked)
+                    });
+                }
                 bytes_to_value(&mut self.pool, &prog, ty, &bytes)
             }
         };
@@ -401,7 +424,7 @@ impl Executor {
         let (r, forked) = self.resolve(st, addr, size, true)?;
         match (&r.offset, v, size) {
             // Fast path: a concrete scalar at a concrete offset, no allocation.
-            (Offset::Con(o), Value::Con { bits, .. }, 1..=16) => {
+            (Offset::Con(o), Value::Con { bits, width }, 1..=16) if *width <= 128 => {
                 let mut buf = [Byte::C(0); 16];
                 for (i, b) in buf.iter_mut().enumerate().take(size as usize) {
                     *b = Byte::C((bits >> (8 * i)) as u8);

@@ -91,7 +91,7 @@ fn function_target(ex: &mut Executor, st: &mut State, v: &Value) -> Exec<(FuncId
                 Split::False => Err(Outcome::Dropped),
             }
         }
-        Value::Agg(_) => {
+        Value::Agg(_) | Value::Wide { .. } => {
             Err(ex.error(st, ErrorKind::Unsupported, "vector function pointer".into()))
         }
     }

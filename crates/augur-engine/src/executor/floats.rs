@@ -3,6 +3,7 @@
 //! x86 80-bit values are computed as doubles.
 
 use super::{Exec, Executor};
+use crate::outcome::ErrorKind;
 use crate::state::State;
 use crate::value::{sign_extend, Value};
 use augur_ir::{FpCastOp, FpKind, FpOp, FpPred};
@@ -166,6 +167,13 @@ pub fn cast(
     to: FpKind,
     int_width: u32,
 ) -> Exec<Value> {
+    if int_width > 128 && op != FpCastOp::Resize {
+        return Err(ex.error(
+            st,
+            ErrorKind::Unsupported,
+            format!("conversion between floating point and i{int_width}"),
+        ));
+    }
     let bits = concrete(ex, st, a)?;
     Ok(match op {
         FpCastOp::Resize => from_f64(to_f64(bits, from), to),

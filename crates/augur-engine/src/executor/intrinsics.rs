@@ -21,6 +21,14 @@ pub(super) fn call(
     dst: Option<Reg>,
     ret_ty: TyId,
 ) -> Exec<Flow> {
+    let wide_result = matches!(ex.program.ty(ret_ty).ty, Ty::Int(w) if w > 128);
+    if wide_result || args.iter().any(Value::is_wide) {
+        return Err(ex.error(
+            st,
+            ErrorKind::Unsupported,
+            format!("intrinsic `{name}` on an integer wider than 128 bits"),
+        ));
+    }
     let family = name
         .strip_prefix("llvm.")
         .unwrap_or(name)

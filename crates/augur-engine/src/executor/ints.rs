@@ -3,9 +3,10 @@
 
 use super::step::Split;
 use super::{Exec, Executor};
-use crate::outcome::ErrorKind;
+use crate::outcome::{ErrorKind, Outcome};
 use crate::state::State;
 use crate::value::{sign_extend, Value};
+use crate::wide;
 use augur_expr::{BinOp, CmpOp};
 use augur_ir::{CastOp, IntOp, IntPred, Operand};
 
@@ -44,6 +45,9 @@ pub fn binary(
     b: &Value,
     width: u32,
 ) -> Exec<Value> {
+    if width > 128 || a.is_wide() || b.is_wide() {
+        return wide_binary(ex, st, op, a, b, width);
+    }
     if matches!(op, IntOp::UDiv | IntOp::SDiv | IntOp::URem | IntOp::SRem) {
         check_divisor(ex, st, b)?;
     }
@@ -58,6 +62,60 @@ pub fn binary(
             Value::from_expr(&ex.pool, e)
         }
     })
+}
+
+/// The error ending a path where a value wider than 128 bits meets a symbolic one.
+fn wide_unsupported(ex: &Executor, st: &State) -> Outcome {
+    ex.error(
+        st,
+        ErrorKind::Unsupported,
+        "integers wider than 128 bits are only supported on concrete values".into(),
+    )
+}
+
+/// The words of two concrete operands of a wide operation, or the unsupported error.
+fn wide_operands(
+    ex: &Executor,
+    st: &State,
+    a: &Value,
+    b: &Value,
+    width: u32,
+) -> Exec<(Vec<u64>, Vec<u64>)> {
+    match (a.con_words(width), b.con_words(width)) {
+        (Some(x), Some(y)) => Ok((x, y)),
+        _ => Err(wide_unsupported(ex, st)),
+    }
+}
+
+/// A binary operation on integers wider than 128 bits (concrete only; bitwise operations,
+/// shifts, addition and subtraction).
+fn wide_binary(
+    ex: &mut Executor,
+    st: &mut State,
+    op: IntOp,
+    a: &Value,
+    b: &Value,
+    width: u32,
+) -> Exec<Value> {
+    let (x, y) = wide_operands(ex, st, a, b, width)?;
+    let r = match op {
+        IntOp::And => wide::and(&x, &y),
+        IntOp::Or => wide::or(&x, &y),
+        IntOp::Xor => wide::xor(&x, &y),
+        IntOp::Add => wide::add(&x, &y, width),
+        IntOp::Sub => wide::sub(&x, &y, width),
+        IntOp::Shl => wide::shl(&x, &y, width),
+        IntOp::LShr => wide::lshr(&x, &y, width),
+        IntOp::AShr => wide::ashr(&x, &y, width),
+        IntOp::Mul | IntOp::UDiv | IntOp::SDiv | IntOp::URem | IntOp::SRem => {
+            return Err(ex.error(
+                st,
+                ErrorKind::Unsupported,
+                format!("{op:?} on integers wider than 128 bits"),
+            ))
+        }
+    };
+    Ok(Value::from_words(&r, width))
 }
 
 fn check_divisor(ex: &mut Executor, st: &mut State, b: &Value) -> Exec<()> {
@@ -99,10 +157,34 @@ pub fn fold_compare(pred: IntPred, a: u128, b: u128, width: u32) -> bool {
     }
 }
 
+/// Concrete comparison of integers wider than 128 bits (words of equal length).
+pub fn fold_compare_wide(pred: IntPred, a: &[u64], b: &[u64], width: u32) -> bool {
+    use std::cmp::Ordering::{Greater, Less};
+    let u = wide::cmp_unsigned(a, b);
+    let s = wide::cmp_signed(a, b, width);
+    match pred {
+        IntPred::Eq => a == b,
+        IntPred::Ne => a != b,
+        IntPred::Ugt => u == Greater,
+        IntPred::Uge => u != Less,
+        IntPred::Ult => u == Less,
+        IntPred::Ule => u != Greater,
+        IntPred::Sgt => s == Greater,
+        IntPred::Sge => s != Less,
+        IntPred::Slt => s == Less,
+        IntPred::Sle => s != Greater,
+    }
+}
+
 /// Execute an integer comparison (i1 result).
-pub fn compare(ex: &mut Executor, pred: IntPred, a: &Value, b: &Value) -> Value {
+pub fn compare(ex: &mut Executor, st: &State, pred: IntPred, a: &Value, b: &Value) -> Exec<Value> {
     if let (Value::Con { bits: x, width }, Value::Con { bits: y, .. }) = (a, b) {
-        return Value::bool(fold_compare(pred, *x, *y, *width));
+        return Ok(Value::bool(fold_compare(pred, *x, *y, *width)));
+    }
+    if a.is_wide() || b.is_wide() {
+        let width = a.width(&ex.pool).max(b.width(&ex.pool));
+        let (x, y) = wide_operands(ex, st, a, b, width)?;
+        return Ok(Value::bool(fold_compare_wide(pred, &x, &y, width)));
     }
     let (x, y) = (a.expr(&mut ex.pool), b.expr(&mut ex.pool));
     let p = &mut ex.pool;
@@ -121,12 +203,26 @@ pub fn compare(ex: &mut Executor, pred: IntPred, a: &Value, b: &Value) -> Value 
         IntPred::Sgt => p.cmp(CmpOp::Slt, y, x),
         IntPred::Sge => p.cmp(CmpOp::Sle, y, x),
     };
-    Value::from_expr(&ex.pool, e)
+    Ok(Value::from_expr(&ex.pool, e))
 }
 
 /// Execute an integer cast to `width` bits.
-pub fn cast(ex: &mut Executor, op: CastOp, a: &Value, width: u32) -> Value {
-    match a {
+pub fn cast(ex: &mut Executor, st: &State, op: CastOp, a: &Value, width: u32) -> Exec<Value> {
+    Ok(match a {
+        Value::Con { bits, width: from } if width > 128 => match op {
+            CastOp::SExt => Value::from_words(
+                &wide::sext(&wide::from_u128(*bits, *from), *from, width),
+                width,
+            ),
+            _ => Value::con(*bits, width),
+        },
+        Value::Wide { words, width: from } => match op {
+            CastOp::SExt if width > *from => {
+                Value::from_words(&wide::sext(words, *from, width), width)
+            }
+            _ => Value::from_words(words, width),
+        },
+        Value::Sym(_) if width > 128 => return Err(wide_unsupported(ex, st)),
         Value::Con { bits, width: from } => match op {
             CastOp::SExt => Value::con(sign_extend(*bits, *from) as u128, width),
             _ => Value::con(*bits, width),
@@ -144,7 +240,7 @@ pub fn cast(ex: &mut Executor, op: CastOp, a: &Value, width: u32) -> Value {
             Value::from_expr(&ex.pool, r)
         }
         Value::Agg(_) => a.clone(),
-    }
+    })
 }
 
 /// Address arithmetic: `base + offset + sum(sext(index) * scale)` in 64 bits.
@@ -162,7 +258,12 @@ pub fn gep(
     let off = ex.pool.constant(offset as u64 as u128, 64);
     e = ex.pool.add(e, off);
     for (op, w, s) in indices {
-        let i = ex.operand(st, op).expr(&mut ex.pool);
+        let (i, w) = match ex.operand(st, op) {
+            // An index wider than 128 bits is concrete; only its low 64 bits matter.
+            Value::Wide { words, .. } => (Value::con(words[0] as u128, 64), &64),
+            i => (i, w),
+        };
+        let i = i.expr(&mut ex.pool);
         let i = match (*w).cmp(&64) {
             std::cmp::Ordering::Less => ex.pool.sext(i, 64),
             std::cmp::Ordering::Greater => ex.pool.extract(i, 0, 64),
@@ -192,7 +293,10 @@ fn concrete_gep(
         let i = match op {
             Operand::Imm { value, .. } => *value,
             Operand::Reg(r) => st.frame().regs[r.0 as usize].as_con()?,
-            other => ex.operand(st, other).as_con()?,
+            other => match ex.operand(st, other) {
+                Value::Wide { words, .. } => words[0] as u128,
+                v => v.as_con()?,
+            },
         };
         acc = acc.wrapping_add((sign_extend(i, *w) as i64).wrapping_mul(*s as i64) as u64);
     }

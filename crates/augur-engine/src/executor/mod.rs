@@ -319,6 +319,11 @@ impl Executor {
                 ErrorKind::Unsupported,
                 "aggregate used as a scalar".into(),
             )),
+            Value::Wide { width, .. } => Err(self.error(
+                st,
+                ErrorKind::Unsupported,
+                format!("i{width} value used where a value of at most 128 bits is needed"),
+            )),
         }
     }
 

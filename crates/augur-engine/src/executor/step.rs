@@ -95,6 +95,7 @@ impl Executor {
     pub fn operand(&self, st: &State, op: &Operand) -> Value {
         match op {
             Operand::Reg(r) => st.frame().regs[r.0 as usize].clone(),
+            Operand::Imm { width, value } if *width > 128 => Value::con(*value, *width),
             Operand::Imm { width, value } => Value::Con {
                 width: *width,
                 bits: *value,
@@ -167,12 +168,12 @@ impl Executor {
             }
             Inst::ICmp { pred, dst, a, b } => {
                 let (a, b) = (self.operand(st, a), self.operand(st, b));
-                let v = ints::compare(self, *pred, &a, &b);
+                let v = ints::compare(self, st, *pred, &a, &b)?;
                 set(st, *dst, v)
             }
             Inst::Cast { op, dst, a, width } => {
                 let a = self.operand(st, a);
-                let v = ints::cast(self, *op, &a, *width);
+                let v = ints::cast(self, st, *op, &a, *width)?;
                 set(st, *dst, v)
             }
             Inst::FBin {
@@ -335,8 +336,10 @@ impl Executor {
                 st.set(dst, if *bits != 0 { t } else { f });
                 Ok(Flow::Continue)
             }
-            (Value::Sym(ce), Value::Agg(_), _) | (Value::Sym(ce), _, Value::Agg(_)) => {
-                // Aggregates cannot be an if-then-else expression: fork instead.
+            (Value::Sym(ce), Value::Agg(_) | Value::Wide { .. }, _)
+            | (Value::Sym(ce), _, Value::Agg(_) | Value::Wide { .. }) => {
+                // Aggregates and wide integers cannot be an if-then-else expression: fork
+                // instead.
                 let ce = *ce;
                 match self.split(st, ce)? {
                     Split::True => st.set(dst, t),
@@ -356,7 +359,7 @@ impl Executor {
                 st.set(dst, Value::from_expr(&self.pool, e));
                 Ok(Flow::Continue)
             }
-            (Value::Agg(_), _, _) => {
+            (Value::Agg(_) | Value::Wide { .. }, _, _) => {
                 Err(self.error(st, ErrorKind::Unsupported, "vector select".into()))
             }
         }
@@ -369,7 +372,7 @@ impl Executor {
                 return Ok(Flow::Continue);
             }
             Value::Sym(e) => e,
-            Value::Agg(_) => {
+            Value::Agg(_) | Value::Wide { .. } => {
                 return Err(self.error(st, ErrorKind::Unsupported, "vector branch".into()))
             }
         };
@@ -405,6 +408,18 @@ impl Executor {
                 let target = cases
                     .iter()
                     .find(|(c, _)| *c == bits)
+                    .map(|c| c.1)
+                    .unwrap_or(default);
+                self.goto(st, target);
+                return Ok(Flow::Continue);
+            }
+            Value::Wide { words, .. } => {
+                // Case values fit in 128 bits (wider ones are remapped by `wide_consts`).
+                let small = words.iter().skip(2).all(|w| *w == 0);
+                let bits = crate::wide::low_u128(&words);
+                let target = cases
+                    .iter()
+                    .find(|(c, _)| small && *c == bits)
                     .map(|c| c.1)
                     .unwrap_or(default);
                 self.goto(st, target);
