@@ -433,11 +433,11 @@ mod tests {
         let x = p.extract(w, 8, 8);
         let c = p.constant(5, 8);
         for op in [BinOp::Add, BinOp::Mul, BinOp::And, BinOp::Or, BinOp::Xor] {
-            let e1 = p.bin(op.clone(), b0, c);
-            let e2 = p.bin(op.clone(), c, b0);
+            let e1 = p.bin(op, b0, c);
+            let e2 = p.bin(op, c, b0);
             assert_eq!(e1, e2);
             assert!(matches!(p.kind(e1), ExprKind::Bin { lhs, .. } if *lhs == c));
-            assert_eq!(p.bin(op.clone(), x, b0), p.bin(op, b0, x));
+            assert_eq!(p.bin(op, x, b0), p.bin(op, b0, x));
         }
         assert_eq!(p.cmp(CmpOp::Eq, b0, c), p.cmp(CmpOp::Eq, c, b0));
         assert_eq!(p.cmp(CmpOp::Eq, b0, x), p.cmp(CmpOp::Eq, x, b0));

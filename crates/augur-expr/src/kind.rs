@@ -12,7 +12,7 @@ pub struct ExprId(pub u32);
 pub struct ArrayId(pub u32);
 
 /// Binary bit-vector operators; both operands and the result share one width.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum BinOp {
     /// Wrapping addition.
     Add,

@@ -207,7 +207,7 @@ impl Gen {
                 let op = self.rng.pick(&BIN_OPS);
                 let ((lr, ls), (rr, rs)) = (self.operand(d, width), self.operand(d, width));
                 let r = self.p.raw(ExprKind::Bin {
-                    op: op.clone(),
+                    op,
                     lhs: lr,
                     rhs: rr,
                 });

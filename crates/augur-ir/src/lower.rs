@@ -19,35 +19,11 @@ fn is_dropped_intrinsic(name: &str) -> bool {
 }
 
 fn mask(value: u128, width: u32) -> u128 {
-    if width >= 128 {
-        value
-    } else {
-        value & ((1u128 << width) - 1)
-    }
+    value & augur_expr::bits::mask(width.clamp(1, 128))
 }
 
 fn sign_extend(value: u128, width: u32) -> i128 {
-    if width == 0 || width >= 128 {
-        return value as i128;
-    }
-    let shift = 128 - width;
-    ((value << shift) as i128) >> shift
-}
-
-/// Binary integer operations folded in constant expressions.
-#[derive(Copy, Clone, Debug)]
-enum ConstBin {
-    Mul,
-    UDiv,
-    SDiv,
-    URem,
-    SRem,
-    And,
-    Or,
-    Xor,
-    Shl,
-    LShr,
-    AShr,
+    augur_expr::bits::to_signed(value, width.clamp(1, 128))
 }
 
 fn name_str(n: &Name) -> String {
@@ -336,17 +312,17 @@ impl<'m> Lowerer<'m> {
                 }
             }
             C::ICmp(x) => self.const_icmp(x)?,
-            C::Mul(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::Mul)?,
-            C::UDiv(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::UDiv)?,
-            C::SDiv(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::SDiv)?,
-            C::URem(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::URem)?,
-            C::SRem(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::SRem)?,
-            C::And(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::And)?,
-            C::Or(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::Or)?,
-            C::Xor(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::Xor)?,
-            C::Shl(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::Shl)?,
-            C::LShr(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::LShr)?,
-            C::AShr(x) => self.const_int_bin(&x.operand0, &x.operand1, ConstBin::AShr)?,
+            C::Mul(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::Mul)?,
+            C::UDiv(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::UDiv)?,
+            C::SDiv(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::SDiv)?,
+            C::URem(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::URem)?,
+            C::SRem(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::SRem)?,
+            C::And(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::And)?,
+            C::Or(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::Or)?,
+            C::Xor(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::Xor)?,
+            C::Shl(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::Shl)?,
+            C::LShr(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::LShr)?,
+            C::AShr(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::AShr)?,
             other => return Err(format!("unsupported constant expression {other}")),
         })
     }
@@ -358,7 +334,7 @@ impl<'m> Lowerer<'m> {
         &mut self,
         a: &ConstantRef,
         b: &ConstantRef,
-        op: ConstBin,
+        op: IntOp,
     ) -> Result<Const, String> {
         let ca = self.constant(a)?;
         let cb = self.constant(b)?;
@@ -366,26 +342,16 @@ impl<'m> Lowerer<'m> {
             return Err(format!("unsupported constant {op:?} on {ca:?} and {cb:?}"));
         };
         let (w, x, y) = (*w, mask(*x, *w), mask(*y, *w));
-        let (sx, sy) = (sign_extend(x, w), sign_extend(y, w));
-        let value = match op {
-            ConstBin::Mul => x.wrapping_mul(y),
-            ConstBin::And => x & y,
-            ConstBin::Or => x | y,
-            ConstBin::Xor => x ^ y,
-            ConstBin::Shl | ConstBin::LShr | ConstBin::AShr if y >= w as u128 => {
+        match op {
+            IntOp::Shl | IntOp::LShr | IntOp::AShr if y >= w as u128 => {
                 return Err(format!("constant {op:?} by {y} on i{w} is poison"))
             }
-            ConstBin::Shl => x << y,
-            ConstBin::LShr => x >> y,
-            ConstBin::AShr => (sx >> y) as u128,
-            ConstBin::UDiv | ConstBin::SDiv | ConstBin::URem | ConstBin::SRem if y == 0 => {
+            IntOp::UDiv | IntOp::SDiv | IntOp::URem | IntOp::SRem if y == 0 => {
                 return Err(format!("constant {op:?} by zero"))
             }
-            ConstBin::UDiv => x / y,
-            ConstBin::URem => x % y,
-            ConstBin::SDiv => sx.wrapping_div(sy) as u128,
-            ConstBin::SRem => sx.wrapping_rem(sy) as u128,
-        };
+            _ => {}
+        }
+        let value = augur_expr::bits::fold_bin(&op, x, y, w);
         Ok(Const::Int {
             width: w,
             value: mask(value, w),

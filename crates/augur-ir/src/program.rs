@@ -159,36 +159,9 @@ pub enum Operand {
     Const(Box<Const>),
 }
 
-/// Integer binary operations.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum IntOp {
-    /// Wrapping addition.
-    Add,
-    /// Wrapping subtraction.
-    Sub,
-    /// Wrapping multiplication.
-    Mul,
-    /// Unsigned division.
-    UDiv,
-    /// Signed division.
-    SDiv,
-    /// Unsigned remainder.
-    URem,
-    /// Signed remainder.
-    SRem,
-    /// Bitwise and.
-    And,
-    /// Bitwise or.
-    Or,
-    /// Bitwise xor.
-    Xor,
-    /// Shift left.
-    Shl,
-    /// Logical shift right.
-    LShr,
-    /// Arithmetic shift right.
-    AShr,
-}
+/// Integer binary operations: the expression pool's operators, with LLVM's semantics
+/// (one enum for the interpreter, constant folding and expressions).
+pub use augur_expr::BinOp as IntOp;
 
 /// Floating-point binary operations.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

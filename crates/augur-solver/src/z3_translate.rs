@@ -231,7 +231,7 @@ mod tests {
                 let (ca, cb) = (p.constant(a, w), p.constant(b, w));
                 for op in BIN_OPS {
                     let raw = p.raw(ExprKind::Bin {
-                        op: op.clone(),
+                        op,
                         lhs: ca,
                         rhs: cb,
                     });
@@ -284,7 +284,7 @@ mod tests {
                 let (ca, cb) = (p.constant(a, w), p.constant(b, w));
                 for op in [BinOp::SDiv, BinOp::SRem, BinOp::UDiv, BinOp::URem] {
                     let raw = p.raw(ExprKind::Bin {
-                        op: op.clone(),
+                        op,
                         lhs: ca,
                         rhs: cb,
                     });

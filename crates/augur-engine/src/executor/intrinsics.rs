@@ -175,7 +175,7 @@ fn overflow(ex: &mut Executor, family: &str, a: &Value, b: &Value) -> Value {
             } else {
                 BinOp::Sub
             };
-            let r = p.bin(op.clone(), x, y);
+            let r = p.bin(op, x, y);
             let flag = if signed {
                 // Overflow iff the exact result's sign disagrees: compare in w+1 bits.
                 let (xx, yy) = (p.sext(x, w + 1), p.sext(y, w + 1));

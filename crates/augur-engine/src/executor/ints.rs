@@ -7,32 +7,13 @@ use crate::outcome::{ErrorKind, Outcome};
 use crate::state::State;
 use crate::value::{sign_extend, Value};
 use crate::wide;
-use augur_expr::{BinOp, CmpOp};
+use augur_expr::CmpOp;
 use augur_ir::{CastOp, IntOp, IntPred, Operand};
 
 /// `a op b` on concrete `width`-bit values (division by zero is the caller's business and
 /// follows SMT-LIB here, as in the expression pool's folding).
 pub fn fold_binary(op: IntOp, a: u128, b: u128, width: u32) -> u128 {
-    augur_expr::bits::fold_bin(&bin_op(op), a, b, width)
-}
-
-/// The expression-pool operator for an integer operation.
-fn bin_op(op: IntOp) -> BinOp {
-    match op {
-        IntOp::Add => BinOp::Add,
-        IntOp::Sub => BinOp::Sub,
-        IntOp::Mul => BinOp::Mul,
-        IntOp::UDiv => BinOp::UDiv,
-        IntOp::SDiv => BinOp::SDiv,
-        IntOp::URem => BinOp::URem,
-        IntOp::SRem => BinOp::SRem,
-        IntOp::And => BinOp::And,
-        IntOp::Or => BinOp::Or,
-        IntOp::Xor => BinOp::Xor,
-        IntOp::Shl => BinOp::Shl,
-        IntOp::LShr => BinOp::LShr,
-        IntOp::AShr => BinOp::AShr,
-    }
+    augur_expr::bits::fold_bin(&op, a, b, width)
 }
 
 /// Execute an integer binary operation; division and remainder by a divisor that may be
@@ -58,7 +39,7 @@ pub fn binary(
         },
         _ => {
             let (x, y) = (a.expr(&mut ex.pool), b.expr(&mut ex.pool));
-            let e = ex.pool.bin(bin_op(op), x, y);
+            let e = ex.pool.bin(op, x, y);
             Value::from_expr(&ex.pool, e)
         }
     })
