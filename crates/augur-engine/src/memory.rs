@@ -166,11 +166,13 @@ impl Memory {
     }
 
     /// The object whose region contains `addr` (live, freed, or removed: None).
+    #[inline]
     fn owner(&self, addr: u64) -> Option<&Rc<MemObject>> {
         self.objects.get(region(addr)?)?.as_ref()
     }
 
     /// The object containing `addr`, if any (freed objects included).
+    #[inline]
     pub fn find(&self, addr: u64) -> Option<&Rc<MemObject>> {
         self.owner(addr).filter(|o| o.contains(addr))
     }
@@ -182,6 +184,7 @@ impl Memory {
     }
 
     /// The object starting at `base`.
+    #[inline]
     pub fn get(&self, base: u64) -> Option<&Rc<MemObject>> {
         self.owner(base).filter(|o| o.base == base)
     }

@@ -138,16 +138,19 @@ pub struct SeedInput {
 
 impl State {
     /// The executing frame.
+    #[inline]
     pub fn frame(&self) -> &Frame {
         self.frames.last().expect("state has a frame")
     }
 
     /// The executing frame, mutably.
+    #[inline]
     pub fn frame_mut(&mut self) -> &mut Frame {
         self.frames.last_mut().expect("state has a frame")
     }
 
     /// Set a register of the executing frame.
+    #[inline]
     pub fn set(&mut self, r: Reg, v: Value) {
         self.frame_mut().regs[r.0 as usize] = v;
     }

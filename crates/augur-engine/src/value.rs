@@ -41,6 +41,7 @@ pub fn sign_extend(bits: u128, width: u32) -> i128 {
 
 impl Value {
     /// A concrete value (zero-extended to a `Wide` one for widths over 128).
+    #[inline]
     pub fn con(bits: u128, width: u32) -> Value {
         if width > 128 {
             return Value::from_words(&crate::wide::from_u128(bits, width), width);
@@ -91,6 +92,7 @@ impl Value {
     }
 
     /// The concrete bits, if this is concrete and at most 128 bits wide.
+    #[inline]
     pub fn as_con(&self) -> Option<u128> {
         match self {
             Value::Con { bits, .. } => Some(*bits),
@@ -99,6 +101,7 @@ impl Value {
     }
 
     /// A symbolic expression or concrete constant, normalised: constants become `Con`.
+    #[inline]
     pub fn from_expr(pool: &ExprPool, e: ExprId) -> Value {
         match pool.as_const(e) {
             Some(bits) => Value::Con {
