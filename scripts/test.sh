@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Set up (if needed) and run every test: the libc models against glibc, then the workspace
-# (unit and end-to-end tests).
+# (unit and end-to-end tests); ends with one line totalling the cargo tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
 bash runtime/libc/tests/run.sh
-cargo test --workspace 2>&1
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+cargo test --workspace 2>&1 | tee "$log"
+awk '/^test result:/ { p += $4; f += $6 } END { printf "cargo tests: %d passed, %d failed\n", p, f }' "$log"
