@@ -132,3 +132,27 @@ fn ktest_seed_from_klee_format() {
     assert_eq!(r.tests.len(), 1, "{}", r.stderr);
     assert_eq!(r.exit_codes(), vec![1]);
 }
+
+#[test]
+fn memory_pressure_stops_states_not_the_run() {
+    let src = r#"
+#include <augur.h>
+int main(void) {
+  unsigned char b[40]; augur_make_symbolic(b, sizeof b, "b");
+  int n = 0;
+  for (int i = 0; i < 40; i++) if (b[i] == i) n++;
+  return n;
+}
+"#;
+    // Breadth-first keeps every state alive; the process alone is above this limit.
+    let r = run_c(
+        src,
+        &["--search", "bfs", "--max-memory", "1", "--max-time", "2"],
+    );
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("over the limit"), "{}", r.stderr);
+    assert!(r
+        .tests
+        .iter()
+        .any(|t| t["outcome"]["reason"] == "max-memory reached"));
+}

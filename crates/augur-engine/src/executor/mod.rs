@@ -71,6 +71,7 @@ pub struct Executor {
     sink: Box<dyn TestSink>,
     interrupted: Arc<AtomicBool>,
     started: Instant,
+    next_memory_check: Instant,
     global_addrs: Vec<u64>,
 }
 
@@ -115,6 +116,7 @@ impl Executor {
             sink,
             interrupted: Arc::new(AtomicBool::new(false)),
             started: Instant::now(),
+            next_memory_check: Instant::now(),
             global_addrs: Vec::new(),
         }
     }
@@ -225,6 +227,12 @@ impl Executor {
         let Some(limit) = self.opts.max_memory_mib else {
             return;
         };
+        // Look at most ten times a second, and give freed memory a second to show.
+        let now = Instant::now();
+        if now < self.next_memory_check {
+            return;
+        }
+        self.next_memory_check = now + Duration::from_millis(100);
         let used = crate::stats::current_rss_mib();
         if used <= limit || self.states.len() < 2 {
             return;
@@ -238,6 +246,7 @@ impl Executor {
         ids.sort_unstable_by(|a, b| b.cmp(a));
         let drop = ids.len() / 2;
         tracing::warn!("memory {used} MiB over the limit of {limit} MiB: stopping {drop} states");
+        self.next_memory_check = now + Duration::from_secs(1);
         for (_, id) in ids.into_iter().take(drop) {
             if let Some((_, st)) = self.states.remove(&id) {
                 self.finish(st, Outcome::Partial("max-memory reached".into()));
