@@ -89,11 +89,6 @@ impl MemObject {
         self.array_cache.set(Some(array));
     }
 
-    /// Are all bytes concrete?
-    pub fn is_concrete(&self) -> bool {
-        self.bytes.iter().all(|b| matches!(b, Byte::C(_)))
-    }
-
     /// The object's contents as an array expression (for symbolic-offset reads).
     pub fn as_array(&self, pool: &mut ExprPool) -> ExprId {
         if let Some(a) = self.array_cache.get() {
@@ -200,11 +195,6 @@ impl Memory {
         if let Some(slot) = region(base).and_then(|r| self.objects.get_mut(r)) {
             *slot = None;
         }
-    }
-
-    /// All objects, in address order.
-    pub fn objects(&self) -> impl Iterator<Item = &Rc<MemObject>> {
-        self.objects.iter().flatten()
     }
 }
 

@@ -18,7 +18,7 @@ pub use step::Split;
 
 use crate::handlers::HandlerTable;
 use crate::hooks::Observer;
-use crate::options::{ExternalPolicy, Options};
+use crate::options::Options;
 use crate::outcome::{ErrorKind, Outcome, PathError, StackFrame};
 use crate::rng::Rng;
 use crate::searcher::{Interleaved, Searcher, StateInfo, Ticket};
@@ -501,10 +501,5 @@ impl Executor {
     /// Push a call of `func` with `args` onto `st` (no caller register receives the result).
     pub fn start_call(&mut self, st: &mut State, func: FuncId, args: Vec<Value>) -> Exec<()> {
         calls::push_frame(self, st, func, args, None)
-    }
-
-    /// What unmodeled external calls do in this run.
-    pub fn external_policy(&self) -> ExternalPolicy {
-        self.opts.externals
     }
 }
