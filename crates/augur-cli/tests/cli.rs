@@ -156,3 +156,39 @@ int main(void) {
         .iter()
         .any(|t| t["outcome"]["reason"] == "max-memory reached"));
 }
+
+#[test]
+fn a_killed_run_keeps_every_test_already_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("prog.c");
+    std::fs::write(
+        &src,
+        "#include <augur.h>\nint main(void) { unsigned char b[40]; augur_make_symbolic(b, 40, \"b\");\n  int n = 0; for (int i = 0; i < 40; i++) if (b[i] == i) n++;\n  return n; }\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let mut child = augur()
+        .arg("run")
+        .arg(&src)
+        .arg("-o")
+        .arg(&out)
+        .arg("--search")
+        .arg("dfs")
+        .spawn()
+        .unwrap();
+    // Wait until some tests exist, then kill without warning.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while read_tests(&out).len() < 5 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let tests = read_tests(&out);
+    assert!(tests.len() >= 5, "tests written before the kill are there");
+    for t in &tests {
+        assert_eq!(
+            t["outcome"]["kind"], "exit",
+            "every file is a complete test"
+        );
+    }
+}

@@ -65,8 +65,12 @@ impl FileSink {
     }
 }
 
+/// Write through a temporary name and rename, so that a run killed at any moment leaves
+/// only complete files.
 fn write_file(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    fs::File::create(path)?.write_all(data)
+    let tmp = path.with_extension("part");
+    fs::File::create(&tmp)?.write_all(data)?;
+    fs::rename(tmp, path)
 }
 
 impl TestSink for FileSink {
