@@ -170,3 +170,41 @@ int check(int a, const char *s) {
     let r = run_c(src, &["--entry", "check"]);
     assert_eq!(r.paths(), 3, "{}", r.stderr);
 }
+
+#[test]
+fn setjmp_and_longjmp() {
+    let src = r#"
+#include <setjmp.h>
+#include <augur.h>
+static jmp_buf env;
+static void fail(int code) { longjmp(env, code); }
+static int work(int x) { if (x > 5) fail(x); return x; }
+int main(void) {
+  int x; augur_make_symbolic(&x, sizeof x, "x");
+  augur_assume(x >= 0);
+  augur_assume(x < 10);
+  volatile int r = setjmp(env);
+  if (r != 0) {
+    if (r > 7) return 101;
+    return 100;
+  }
+  if (work(x) == 3) return 1;
+  return 0;
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.exit_codes(), vec![0, 1, 100, 101], "{}", r.stderr);
+    for t in &r.tests {
+        let x = Run::int_of(t, "x");
+        let want = if x > 7 {
+            101
+        } else if x > 5 {
+            100
+        } else {
+            (x == 3) as i64
+        };
+        assert_eq!(t["outcome"]["code"].as_i64().unwrap(), want, "x = {x}");
+    }
+    r.assert_seeded_replay_agrees();
+    r.assert_native_replay_passes();
+}

@@ -111,6 +111,22 @@ pub struct EnvData {
     pub fds: Vec<Option<Descriptor>>,
     /// Address of the path's errno cell, once allocated.
     pub errno_addr: Option<u64>,
+    /// `setjmp` targets by jmp_buf address: where `longjmp` resumes.
+    pub jump_targets: Vec<JumpTarget>,
+}
+
+/// Where a `longjmp` through the jmp_buf at `buf` resumes: the frame of its `setjmp`
+/// call (by stack depth) and the instruction after the call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JumpTarget {
+    /// Address of the jmp_buf.
+    pub buf: u64,
+    /// Number of frames when `setjmp` was called.
+    pub depth: usize,
+    /// The function of that frame (a target whose frame is gone is invalid).
+    pub func: FuncId,
+    /// Index of the instruction after the `setjmp` call.
+    pub pc: u32,
 }
 
 impl EnvData {
@@ -125,6 +141,7 @@ impl EnvData {
                 Some(Descriptor::Stderr),
             ],
             errno_addr: None,
+            jump_targets: Vec::new(),
         }
     }
 }

@@ -5,6 +5,7 @@
 pub mod alloc;
 pub mod entry;
 pub mod intrinsics;
+pub mod jumps;
 pub mod posix;
 pub mod process;
 pub mod replay;
@@ -21,5 +22,6 @@ pub fn handlers() -> HandlerTable {
     process::register(&mut t);
     svcomp::register(&mut t);
     posix::register(&mut t);
+    jumps::register(&mut t);
     t
 }
