@@ -59,8 +59,6 @@ pub struct State {
     pub symbolics: Vec<Symbolic>,
     /// Number of forks on the path (depth in the fork tree).
     pub depth: u32,
-    /// Branch decisions taken at forks, in order (true = the condition held).
-    pub decisions: Vec<bool>,
     /// Instructions executed on this path.
     pub instructions: u64,
     /// Coverage generation at which this state last covered a new instruction.

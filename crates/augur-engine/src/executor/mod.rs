@@ -479,7 +479,6 @@ impl Executor {
             constraints: Vec::new(),
             symbolics: Vec::new(),
             depth: 0,
-            decisions: Vec::new(),
             instructions: 0,
             cov_gen: 0,
             seed: seed.map(Rc::new),

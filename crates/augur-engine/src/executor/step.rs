@@ -51,8 +51,6 @@ impl Executor {
                 for s in [&mut *st, &mut f] {
                     s.depth += 1;
                 }
-                st.decisions.push(true);
-                f.decisions.push(false);
                 st.constraints.push(cond);
                 f.constraints.push(not);
                 for o in &mut self.observers {
