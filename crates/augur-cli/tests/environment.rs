@@ -220,3 +220,38 @@ int main(void) {
     r.assert_seeded_replay_agrees();
     r.assert_native_replay_passes();
 }
+
+#[test]
+fn io_buffer_that_may_be_several_objects_explores_each() {
+    let src = r#"
+#include <stdint.h>
+#include <unistd.h>
+#include <augur.h>
+char a[4] = "aaa", b[4] = "bbb";
+int main(void) {
+  unsigned char k; augur_make_symbolic(&k, 1, "k");
+  /* A pointer computed without a branch: the engine must resolve it to both objects. */
+  uintptr_t is7 = (k == 7);
+  const char *p = (const char *)(is7 * (uintptr_t)a + (1 - is7) * (uintptr_t)b);
+  write(1, p, 3);
+  return 0;
+}
+"#;
+    let r = run_c(src, &[]);
+    let mut outs: Vec<String> = r
+        .tests
+        .iter()
+        .map(|t| t["stdout"].as_str().unwrap().to_string())
+        .collect();
+    outs.sort();
+    assert_eq!(outs, vec!["aaa", "bbb"], "{}", r.stderr);
+    for t in &r.tests {
+        let want = if bytes_of(t, "k")[0] == 7 {
+            "aaa"
+        } else {
+            "bbb"
+        };
+        assert_eq!(t["stdout"], want);
+    }
+    r.assert_native_replay_passes();
+}

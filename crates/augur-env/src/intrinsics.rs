@@ -53,7 +53,7 @@ fn make_symbolic(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Val
         Some(p) if p.as_con() != Some(0) => ex.read_c_string(st, p, 256)?,
         _ => "unnamed".to_string(),
     };
-    let (r, _) = ex.resolve(st, &c.args[0], size, true)?;
+    let r = ex.resolve(st, &c.args[0], size, true)?;
     let bytes = fresh_bytes(ex, st, &name, size);
     ex.write_bytes(st, &r, &bytes);
     Ok(None)

@@ -1,7 +1,6 @@
 //! The system primitives under the libc models (`runtime/libc/augur_sys.h`): reads from
 //! standard input and modelled files, writes captured per path, descriptors, errno.
 
-use augur_engine::executor::Resolved;
 use augur_engine::memory::{Byte, ObjKind};
 use augur_engine::state::{Contents, Descriptor};
 use augur_engine::{Call, Exec, Executor, HandlerTable, Outcome, State, Value};
@@ -65,16 +64,6 @@ fn descriptor(ex: &mut Executor, st: &mut State, v: &Value) -> Exec<Option<usize
     )
 }
 
-/// The bytes of a buffer of `n` bytes at `ptr`.
-fn buffer(ex: &mut Executor, st: &mut State, ptr: &Value, n: u64, write: bool) -> Exec<Resolved> {
-    let (r, forked) = ex.resolve(st, ptr, n, write)?;
-    if !forked.is_empty() {
-        // The buffer pointer may point to several objects: keep only this one (rare).
-        tracing::debug!("I/O buffer pointer resolved to one of several objects");
-    }
-    Ok(r)
-}
-
 fn write(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let n = ex.concretize(st, &c.args[2])? as u64;
@@ -85,7 +74,7 @@ fn write(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     if n == 0 {
         return Ok(ret(0, w));
     }
-    let r = buffer(ex, st, &c.args[1], n, false)?;
+    let r = ex.resolve(st, &c.args[1], n, false)?;
     let bytes = ex.read_bytes(st, &r, n);
     match st.env.fds[fd] {
         Some(Descriptor::Stdout) => st.stdout.extend(bytes),
@@ -113,7 +102,7 @@ fn read(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     };
     let k = n.min((contents.len() as u64).saturating_sub(pos));
     if k > 0 {
-        let r = buffer(ex, st, &c.args[1], k, true)?;
+        let r = ex.resolve(st, &c.args[1], k, true)?;
         ex.write_bytes(st, &r, &contents[pos as usize..(pos + k) as usize]);
     }
     match &mut st.env.fds[fd] {

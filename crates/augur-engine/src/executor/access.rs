@@ -108,26 +108,24 @@ impl Executor {
     }
 
     /// Resolve `ptr` for an access of `size` bytes. Returns the object and offset for the
-    /// current state; other objects the pointer may point into are returned as forked states
-    /// that redo the instruction; an invalid access on some input ends a forked error path.
+    /// current state; for the other objects the pointer may point into, a forked state that
+    /// redoes the instruction is queued; an invalid access on some input ends a forked error
+    /// path. Callers (instructions and special functions alike) see one resolution.
     pub fn resolve(
         &mut self,
         st: &mut State,
         ptr: &Value,
         size: u64,
         write: bool,
-    ) -> Exec<(Resolved, Vec<State>)> {
+    ) -> Exec<Resolved> {
         let e = match ptr {
             Value::Con { bits, .. } => {
                 let addr = *bits as u64;
                 return match st.mem.find(addr) {
-                    Some(obj) if Self::concrete_access_ok(obj, addr, size, write) => Ok((
-                        Resolved {
-                            base: obj.base,
-                            offset: Offset::Con(addr - obj.base),
-                        },
-                        vec![],
-                    )),
+                    Some(obj) if Self::concrete_access_ok(obj, addr, size, write) => Ok(Resolved {
+                        base: obj.base,
+                        offset: Offset::Con(addr - obj.base),
+                    }),
                     _ => Err(self.access_error(st, addr, size, write)),
                 };
             }
@@ -136,7 +134,6 @@ impl Executor {
                 return Err(self.error(st, ErrorKind::Unsupported, "vector of pointers".into()))
             }
         };
-        let mut forked = Vec::new();
         let obj = match self.provenance(st, e) {
             // A pointer computed from an object's address may only access that object.
             Some(obj) => {
@@ -176,7 +173,7 @@ impl Executor {
                     }
                     Split::Both(mut rest) => {
                         rest.frame_mut().pc -= 1;
-                        forked.push(*rest);
+                        self.enqueue(*rest);
                     }
                 }
                 obj
@@ -195,13 +192,10 @@ impl Executor {
             Some(c) => Offset::Con(c as u64),
             None => Offset::Sym(off),
         };
-        Ok((
-            Resolved {
-                base: obj.base,
-                offset,
-            },
-            forked,
-        ))
+        Ok(Resolved {
+            base: obj.base,
+            offset,
+        })
     }
 
     /// One feasible value of `e` on the path of `st`.
@@ -372,7 +366,7 @@ impl Executor {
         for o in &mut self.observers {
             o.on_memory(st, addr, size, false);
         }
-        let (r, forked) = self.resolve(st, addr, size, false)?;
+        let r = self.resolve(st, addr, size, false)?;
         let prog = self.program.clone();
         let v = match self.concrete_scalar_load(st, &r, ty) {
             Some(v) => v,
@@ -384,29 +378,13 @@ impl Executor {
                         ErrorKind::Unsupported,
                         "integers wider than 128 bits are only supported on concrete values".into(),
                     );
-                    // End this path; the other objects the pointer may point into still redo
-                    // the load.
-                    let mut forked = forked;
-                    let Some(next) = forked.pop() else {
-                        return Err(out);
-                    };
-                    let done = std::mem::replace(st, next);
-                    self.finish(done, out);
-                    return Ok(if forked.is_empty() {
-                        Flow::Continue
-                    } else {
-                        Flow::Forked(forked)
-                    });
+                    return Err(out);
                 }
                 bytes_to_value(&mut self.pool, &prog, ty, &bytes)
             }
         };
         st.set(dst, v);
-        Ok(if forked.is_empty() {
-            Flow::Continue
-        } else {
-            Flow::Forked(forked)
-        })
+        Ok(Flow::Continue)
     }
 
     pub(super) fn store(
@@ -421,7 +399,7 @@ impl Executor {
         for o in &mut self.observers {
             o.on_memory(st, addr, size, true);
         }
-        let (r, forked) = self.resolve(st, addr, size, true)?;
+        let r = self.resolve(st, addr, size, true)?;
         match (&r.offset, v, size) {
             // Fast path: a concrete scalar at a concrete offset, no allocation.
             (Offset::Con(o), Value::Con { bits, width }, 1..=16) if *width <= 128 => {
@@ -437,11 +415,7 @@ impl Executor {
                 self.write_bytes(st, &r, &bytes);
             }
         }
-        Ok(if forked.is_empty() {
-            Flow::Continue
-        } else {
-            Flow::Forked(forked)
-        })
+        Ok(Flow::Continue)
     }
 
     pub(super) fn alloca(
@@ -475,7 +449,7 @@ impl Executor {
         let mut out = Vec::new();
         let mut addr = self.concretize(st, ptr)? as u64;
         while out.len() < max {
-            let (r, _) = self.resolve(st, &Value::con(addr as u128, 64), 1, false)?;
+            let r = self.resolve(st, &Value::con(addr as u128, 64), 1, false)?;
             let b = match self.read_bytes(st, &r, 1)[0] {
                 Byte::C(c) => c,
                 Byte::S(e) => self.concretize(st, &Value::Sym(e))? as u8,

@@ -109,16 +109,11 @@ pub(super) fn copy(
     if n == 0 {
         return Ok(Flow::Continue);
     }
-    let (rs, mut forked) = ex.resolve(st, src, n, false)?;
+    let rs = ex.resolve(st, src, n, false)?;
     let bytes = ex.read_bytes(st, &rs, n);
-    let (rd, more) = ex.resolve(st, dst, n, true)?;
-    forked.extend(more);
+    let rd = ex.resolve(st, dst, n, true)?;
     ex.write_bytes(st, &rd, &bytes);
-    Ok(if forked.is_empty() {
-        Flow::Continue
-    } else {
-        Flow::Forked(forked)
-    })
+    Ok(Flow::Continue)
 }
 
 /// memset.
@@ -134,13 +129,9 @@ fn fill(ex: &mut Executor, st: &mut State, dst: &Value, val: &Value, len: &Value
             Byte::S(ex.pool.extract(e, 0, 8))
         }
     };
-    let (r, forked) = ex.resolve(st, dst, n, true)?;
+    let r = ex.resolve(st, dst, n, true)?;
     ex.write_bytes(st, &r, &vec![b; n as usize]);
-    Ok(if forked.is_empty() {
-        Flow::Continue
-    } else {
-        Flow::Forked(forked)
-    })
+    Ok(Flow::Continue)
 }
 
 /// va_start: point the va_list at this frame's overflow area with every register slot
@@ -157,7 +148,7 @@ fn va_start(ex: &mut Executor, st: &mut State, list: &Value) -> Exec<()> {
     for (v, n) in [(48u128, 4), (304, 4), (area as u128, 8), (0, 8)] {
         crate::bytes::scalar_to_bytes(&mut ex.pool, &Value::con(v, 64), n, &mut bytes);
     }
-    let (r, _) = ex.resolve(st, list, 24, true)?;
+    let r = ex.resolve(st, list, 24, true)?;
     ex.write_bytes(st, &r, &bytes);
     Ok(())
 }
