@@ -3,6 +3,17 @@
 mod common;
 use common::*;
 
+/// 2^40 paths: never finishes within a test's time.
+const ENDLESS: &str = r#"
+#include <augur.h>
+int main(void) {
+  unsigned char b[40]; augur_make_symbolic(b, sizeof b, "b");
+  int n = 0;
+  for (int i = 0; i < 40; i++) if (b[i] == i) n++;
+  return n;
+}
+"#;
+
 fn fails_with(args: &[&str], needle: &str) {
     let o = augur().args(args).output().unwrap();
     assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -90,15 +101,7 @@ fn outputs_summary_ktest_and_lcov() {
 
 #[test]
 fn max_time_keeps_what_was_found() {
-    let src = r#"
-#include <augur.h>
-int main(void) {
-  unsigned char b[40]; augur_make_symbolic(b, sizeof b, "b");
-  int n = 0;
-  for (int i = 0; i < 40; i++) if (b[i] == i) n++;
-  return n;
-}
-"#;
+    let src = ENDLESS;
     // Depth-first keeps the frontier small (one state per open branch), so every stopped
     // path is written out within the budget.
     let r = run_c(src, &["--max-time", "2", "--search", "dfs"]);
@@ -135,15 +138,7 @@ fn ktest_seed_from_klee_format() {
 
 #[test]
 fn memory_pressure_stops_states_not_the_run() {
-    let src = r#"
-#include <augur.h>
-int main(void) {
-  unsigned char b[40]; augur_make_symbolic(b, sizeof b, "b");
-  int n = 0;
-  for (int i = 0; i < 40; i++) if (b[i] == i) n++;
-  return n;
-}
-"#;
+    let src = ENDLESS;
     // Breadth-first keeps every state alive; the process alone is above this limit.
     let r = run_c(
         src,
@@ -161,11 +156,7 @@ int main(void) {
 fn a_killed_run_keeps_every_test_already_written() {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join("prog.c");
-    std::fs::write(
-        &src,
-        "#include <augur.h>\nint main(void) { unsigned char b[40]; augur_make_symbolic(b, 40, \"b\");\n  int n = 0; for (int i = 0; i < 40; i++) if (b[i] == i) n++;\n  return n; }\n",
-    )
-    .unwrap();
+    std::fs::write(&src, ENDLESS).unwrap();
     let out = dir.path().join("out");
     let mut child = augur()
         .arg("run")
