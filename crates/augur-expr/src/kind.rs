@@ -43,6 +43,25 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// Every operator, in declaration order.
+    pub const ALL: [BinOp; 13] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::UDiv,
+        BinOp::SDiv,
+        BinOp::URem,
+        BinOp::SRem,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::Xor,
+        BinOp::Shl,
+        BinOp::LShr,
+        BinOp::AShr,
+    ];
+}
+
+impl BinOp {
     /// Whether `a op b == b op a` (such operands are kept in canonical order).
     pub fn is_commutative(&self) -> bool {
         matches!(
@@ -66,6 +85,11 @@ pub enum CmpOp {
     Slt,
     /// Signed less than or equal.
     Sle,
+}
+
+impl CmpOp {
+    /// Every comparison, in declaration order.
+    pub const ALL: [CmpOp; 5] = [CmpOp::Eq, CmpOp::Ult, CmpOp::Ule, CmpOp::Slt, CmpOp::Sle];
 }
 
 /// One expression node. Children are ids in the same pool.

@@ -38,22 +38,8 @@ impl Rng {
 }
 
 const WIDTHS: [u32; 13] = [1, 2, 3, 7, 8, 13, 16, 32, 63, 64, 65, 127, 128];
-const BIN_OPS: [BinOp; 13] = [
-    BinOp::Add,
-    BinOp::Sub,
-    BinOp::Mul,
-    BinOp::UDiv,
-    BinOp::SDiv,
-    BinOp::URem,
-    BinOp::SRem,
-    BinOp::And,
-    BinOp::Or,
-    BinOp::Xor,
-    BinOp::Shl,
-    BinOp::LShr,
-    BinOp::AShr,
-];
-const CMP_OPS: [CmpOp; 5] = [CmpOp::Eq, CmpOp::Ult, CmpOp::Ule, CmpOp::Slt, CmpOp::Sle];
+const BIN_OPS: [BinOp; 13] = BinOp::ALL;
+const CMP_OPS: [CmpOp; 5] = CmpOp::ALL;
 const ARRAY_SIZE: u64 = 4;
 
 /// Builds random expression pairs `(raw, simplified)` with identical meaning.

@@ -176,22 +176,8 @@ mod tests {
     use augur_expr::{BinOp, CmpOp, ExprId, ExprKind, ExprPool};
 
     const WIDTHS: [u32; 10] = [1, 2, 7, 8, 13, 32, 63, 64, 65, 128];
-    const BIN_OPS: [BinOp; 13] = [
-        BinOp::Add,
-        BinOp::Sub,
-        BinOp::Mul,
-        BinOp::UDiv,
-        BinOp::SDiv,
-        BinOp::URem,
-        BinOp::SRem,
-        BinOp::And,
-        BinOp::Or,
-        BinOp::Xor,
-        BinOp::Shl,
-        BinOp::LShr,
-        BinOp::AShr,
-    ];
-    const CMP_OPS: [CmpOp; 5] = [CmpOp::Eq, CmpOp::Ult, CmpOp::Ule, CmpOp::Slt, CmpOp::Sle];
+    const BIN_OPS: [BinOp; 13] = BinOp::ALL;
+    const CMP_OPS: [CmpOp; 5] = CmpOp::ALL;
 
     /// `raw == value`, interned without folding so Z3 computes `raw` itself.
     fn raw_eq(p: &mut ExprPool, raw: ExprId, value: u128) -> ExprId {
