@@ -174,7 +174,7 @@ impl Memory {
 
     /// The live object an invalid address most likely belongs to: the one whose region
     /// holds it (an overflow past its end).
-    pub fn nearest_live(&self, addr: u64) -> Option<&Rc<MemObject>> {
+    pub fn region_owner_live(&self, addr: u64) -> Option<&Rc<MemObject>> {
         self.owner(addr).filter(|o| !o.freed)
     }
 
@@ -210,7 +210,7 @@ mod tests {
         assert_eq!(m.find(a + 9).unwrap().base, a);
         assert!(m.find(a + 10).is_none(), "one past the end is in no object");
         assert_eq!(
-            m.nearest_live(a + 10).unwrap().base,
+            m.region_owner_live(a + 10).unwrap().base,
             a,
             "but it is attributed to it"
         );

@@ -91,7 +91,7 @@ impl Executor {
                 ),
             );
         }
-        let msg = match st.mem.nearest_live(addr) {
+        let msg = match st.mem.region_owner_live(addr) {
             Some(o) => format!(
                 "{what} of {size} bytes at offset {} of `{}` (size {})",
                 addr as i64 - o.base as i64,
@@ -160,7 +160,7 @@ impl Executor {
                 let candidate = match st.mem.find(example) {
                     Some(o) if o.freed => None,
                     Some(o) => Some(o.clone()),
-                    None => st.mem.nearest_live(example).cloned(),
+                    None => st.mem.region_owner_live(example).cloned(),
                 };
                 let Some(obj) = candidate else {
                     return Err(self.invalid_symbolic_access(st, e, example, size, write));
