@@ -153,7 +153,7 @@ impl Executor {
                 }
                 obj
             }
-            // Otherwise: the object an example value points into, else the nearest one;
+            // Otherwise: the object an example value points into, else the one whose region holds it;
             // the inputs pointing elsewhere redo the access in a forked state.
             None => {
                 let example = self.example(st, e)?;
