@@ -5,6 +5,7 @@ mod progress;
 mod replay;
 mod run;
 mod seed;
+mod session;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

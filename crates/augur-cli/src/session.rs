@@ -1,0 +1,220 @@
+//! What every command that executes a program shares: the exploration options (search,
+//! limits, symbolic environment), compiling the inputs with augur's runtime, and starting
+//! the initial states at the entry function.
+
+use augur_engine::memory::Byte;
+use augur_engine::{Executor, ExternalPolicy, Options, SearchKind, SeedInput};
+use augur_ir::{CompileOptions, FuncId, Program};
+use clap::Args;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Options of a symbolic exploration (shared by `run`, `diff`, ...).
+#[derive(Args, Debug, Clone)]
+pub struct ExploreArgs {
+    /// Extra flags for clang, e.g. "-I include -DDEBUG".
+    #[arg(long, allow_hyphen_values = true)]
+    pub cflags: Option<String>,
+    /// Function to start from; for a function other than main every argument is symbolic.
+    #[arg(long, default_value = "main")]
+    pub entry: String,
+    /// Bytes behind each pointer argument of a non-main entry.
+    #[arg(long, default_value_t = 16)]
+    pub ptr_size: u64,
+    /// Searchers, comma-separated and interleaved: dfs, bfs, random-path, covnew.
+    #[arg(long, default_value = "random-path,covnew")]
+    pub search: String,
+    /// Stop after this many seconds (everything found so far is written).
+    #[arg(long)]
+    pub max_time: Option<f64>,
+    /// Stop after this many instructions in total.
+    #[arg(long)]
+    pub max_instructions: Option<u64>,
+    /// Fork at most this many times in total.
+    #[arg(long)]
+    pub max_forks: Option<u64>,
+    /// Fork at most this many times on one path.
+    #[arg(long)]
+    pub max_depth: Option<u32>,
+    /// Memory limit in MiB: beyond it the deepest states are stopped.
+    #[arg(long)]
+    pub max_memory: Option<u64>,
+    /// Timeout of each solver query, in seconds.
+    #[arg(long, default_value_t = 10.0)]
+    pub solver_timeout: f64,
+    /// Seed of every random choice.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// A symbolic argument of up to N bytes (repeatable; after the concrete arguments).
+    #[arg(long, value_name = "N")]
+    pub sym_arg: Vec<u64>,
+    /// Between MIN and MAX more symbolic arguments of up to N bytes each.
+    #[arg(long, num_args = 3, value_names = ["MIN", "MAX", "N"])]
+    pub sym_args: Option<Vec<u64>>,
+    /// Standard input is N symbolic bytes.
+    #[arg(long, value_name = "N")]
+    pub sym_stdin: Option<u64>,
+    /// Opening NAME reads N symbolic bytes (repeatable).
+    #[arg(long, value_name = "NAME:N")]
+    pub sym_file: Vec<String>,
+    /// Calls of external functions with no model: error, or havoc (a fresh symbolic result).
+    #[arg(long, default_value = "error", value_parser = ["error", "havoc"])]
+    pub externals: String,
+}
+
+fn positive(name: &str, v: f64) -> Result<Duration, String> {
+    if v.is_finite() && v > 0.0 {
+        Ok(Duration::from_secs_f64(v))
+    } else {
+        Err(format!(
+            "--{name} must be a positive number of seconds, not {v}"
+        ))
+    }
+}
+
+impl ExploreArgs {
+    /// The engine options these arguments ask for.
+    pub fn options(&self) -> Result<Options, String> {
+        let search = self
+            .search
+            .split(',')
+            .map(|s| {
+                SearchKind::parse(s.trim()).ok_or_else(|| {
+                    format!("--search: unknown searcher `{s}` (dfs, bfs, random-path, covnew)")
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Options {
+            search,
+            max_time: self.max_time.map(|t| positive("max-time", t)).transpose()?,
+            max_instructions: self.max_instructions,
+            max_forks: self.max_forks,
+            max_depth: self.max_depth,
+            max_memory_mib: self.max_memory,
+            solver_timeout: Some(positive("solver-timeout", self.solver_timeout)?),
+            seed: self.seed,
+            externals: if self.externals == "havoc" {
+                ExternalPolicy::Havoc
+            } else {
+                ExternalPolicy::Error
+            },
+            ptr_size: self.ptr_size,
+            ..Options::default()
+        })
+    }
+
+    /// The symbolic environment asked for on the command line.
+    pub fn env_spec(&self) -> Result<augur_env::entry::EnvSpec, String> {
+        let sym_args = match self.sym_args.as_deref() {
+            None => None,
+            Some([min, max, n]) if min <= max && *max <= 100 => {
+                Some((*min as u32, *max as u32, *n))
+            }
+            Some(_) => return Err("--sym-args MIN MAX N needs MIN <= MAX <= 100".into()),
+        };
+        let sym_files = self
+            .sym_file
+            .iter()
+            .map(|f| {
+                let (name, n) = f
+                    .rsplit_once(':')
+                    .ok_or_else(|| format!("--sym-file {f}: expected NAME:N"))?;
+                let n = n
+                    .parse()
+                    .map_err(|_| format!("--sym-file {f}: N must be a number of bytes"))?;
+                Ok((name.to_string(), n))
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(augur_env::entry::EnvSpec {
+            sym_arg: self.sym_arg.clone(),
+            sym_args,
+            sym_stdin: self.sym_stdin,
+            sym_files,
+        })
+    }
+
+    /// The extra clang flags, split.
+    pub fn cflags(&self) -> Vec<String> {
+        self.cflags
+            .as_deref()
+            .map(|f| f.split_whitespace().map(String::from).collect())
+            .unwrap_or_default()
+    }
+}
+
+/// A work directory for intermediate files, removed when dropped.
+pub fn workdir() -> Result<tempfile::TempDir, String> {
+    tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))
+}
+
+/// How C inputs are compiled for analysis (augur's runtime headers first).
+pub fn compile_options(cflags: Vec<String>) -> Result<CompileOptions, String> {
+    let runtime = augur_env::runtime::runtime_dir()
+        .map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
+    Ok(CompileOptions {
+        cflags,
+        include_dirs: vec![runtime],
+    })
+}
+
+/// Compile and link `inputs` with augur's libc models (in `work`) and lower the result.
+pub fn load_inputs(
+    inputs: &[PathBuf],
+    cflags: Vec<String>,
+    work: &Path,
+) -> Result<Program, String> {
+    let compile = compile_options(cflags)?;
+    let libc = augur_env::runtime::libc_bitcode(&compile.include_dirs[0])?;
+    let bc = augur_ir::build_bitcode(inputs, &[libc], &compile, work).map_err(|e| e.to_string())?;
+    augur_ir::load_program(&bc).map_err(|e| e.to_string())
+}
+
+/// The defined function `name` of `program` (`what` names the program in the error).
+pub fn entry_function(program: &Program, name: &str, what: &Path) -> Result<FuncId, String> {
+    program
+        .func_named(name)
+        .filter(|f| program.func(*f).is_defined())
+        .ok_or_else(|| format!("{}: no function `{name}` to start from", what.display()))
+}
+
+/// The program's name as argv[0]: the stem of its first input.
+pub fn program_name(input: &Path) -> String {
+    input
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Make Ctrl-C stop the executor's run, keeping everything found.
+pub fn stop_on_ctrl_c(ex: &Executor) {
+    let flag = ex.interrupt_flag();
+    let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
+}
+
+/// Create the initial states (one per symbolic argument count) calling `entry` with
+/// `argv` and the symbolic environment `spec`, and queue them (or end them at once when
+/// setting up fails).
+pub fn start(
+    ex: &mut Executor,
+    entry: FuncId,
+    spec: &augur_env::entry::EnvSpec,
+    argv: &[String],
+    seed: Option<SeedInput>,
+) {
+    let st = ex.initial_state(seed);
+    let argv_bytes: Vec<Vec<Byte>> = argv
+        .iter()
+        .map(|s| s.bytes().map(Byte::C).collect())
+        .collect();
+    match augur_env::entry::prepare_env(ex, st.clone(), spec, &argv_bytes) {
+        Ok(starts) => {
+            for (mut st, args) in starts {
+                match augur_env::entry::call_entry(ex, &mut st, entry, &args) {
+                    Ok(()) => ex.enqueue(st),
+                    Err(outcome) => ex.finish(st, outcome),
+                }
+            }
+        }
+        Err(outcome) => ex.finish(st, outcome),
+    }
+}
