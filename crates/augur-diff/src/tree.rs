@@ -13,7 +13,8 @@ use std::cmp::Reverse;
 use std::collections::HashMap;
 
 /// Work budget of the exact search used when the caller has no better figure: the number of
-/// (subset, test) evaluations, about a second of work on a typical machine.
+/// (subset, test) evaluations, a fraction of a second of work (about 0.3 s when it runs out on
+/// 64 revisions and 60 tests in a debug build).
 pub const DEFAULT_BUDGET: usize = 1_000_000;
 
 /// How one differential test splits the revisions.

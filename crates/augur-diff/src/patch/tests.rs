@@ -55,22 +55,20 @@ fn read(path: &Path) -> String {
     fs::read_to_string(path).unwrap()
 }
 
-/// `PROG` with both functions changed: a patch of two hunks.
-fn prog_fixed() -> String {
-    PROG.replace("2 * x", "x + x").replace("x * x", "x * x + 0")
+/// Writes `PROG` as `dir/old` and, with two functions changed, as `dir/new`; returns the
+/// changed text and `diff -u old new` (two hunks) saved as `dir/p.diff`.
+fn two_hunk_patch(dir: &Path, old: &str, new: &str) -> (String, PathBuf) {
+    let fixed = PROG.replace("2 * x", "x + x").replace("x * x", "x * x + 0");
+    write_files(dir, &[(old, PROG), (new, &fixed)]);
+    let patch = diff(dir, &["-u", old, new], "p.diff");
+    assert_eq!(read(&patch).matches("\n@@ ").count(), 2, "want two hunks");
+    (fixed, patch)
 }
 
 #[test]
 fn single_file_patch_with_two_hunks() {
     let dir = TempDir::new().unwrap();
-    let fixed = prog_fixed();
-    write_files(dir.path(), &[("prog.c", PROG), ("prog_fixed.c", &fixed)]);
-    let patch = diff(dir.path(), &["-U1", "prog.c", "prog_fixed.c"], "p1.diff");
-    assert_eq!(
-        read(&patch).matches("\n@@ ").count() + 1,
-        3,
-        "want two hunks"
-    );
+    let (fixed, patch) = two_hunk_patch(dir.path(), "prog.c", "prog_fixed.c");
     let out = dir.path().join("rev1");
     let written = apply_patch(&dir.path().join("prog.c"), &patch, &out).unwrap();
     assert_eq!(written, vec![out.join("prog.c")]);
@@ -78,11 +76,9 @@ fn single_file_patch_with_two_hunks() {
 }
 
 #[test]
-fn hunks_apply_at_an_offset() {
+fn hunks_apply_at_an_offset_to_a_lone_base_file_of_another_name() {
     let dir = TempDir::new().unwrap();
-    let fixed = prog_fixed();
-    write_files(dir.path(), &[("old.c", PROG), ("new.c", &fixed)]);
-    let patch = diff(dir.path(), &["-u", "old.c", "new.c"], "p.diff");
+    let (fixed, patch) = two_hunk_patch(dir.path(), "old.c", "new.c");
     // The base has grown 3 lines at the top since the patch was made.
     let header = "/* one */\n/* two */\n/* three */\n";
     write_files(dir.path(), &[("base/prog.c", &format!("{header}{PROG}"))]);
@@ -196,9 +192,7 @@ fn git_patch_with_prefixes_and_a_new_file() {
 #[test]
 fn a_failing_hunk_is_one_line_naming_patch_hunk_and_file() {
     let dir = TempDir::new().unwrap();
-    let fixed = prog_fixed();
-    write_files(dir.path(), &[("prog.c", PROG), ("fixed.c", &fixed)]);
-    let patch = diff(dir.path(), &["-u", "prog.c", "fixed.c"], "p2.diff");
+    let (_, patch) = two_hunk_patch(dir.path(), "prog.c", "fixed.c");
     let hunk2 = read(&patch)
         .lines()
         .filter(|l| l.starts_with("@@"))
@@ -272,4 +266,26 @@ fn find_hunk_prefers_the_nearest_position_after_the_floor() {
     assert_eq!(find_hunk(&lines, &["x\n"], 0, 4), Some(5));
     assert_eq!(find_hunk(&lines, &["y\n"], 0, 0), None);
     assert_eq!(find_hunk(&lines, &[], 9, 0), Some(6));
+}
+
+#[test]
+fn creating_a_file_the_base_has_is_an_error() {
+    let dir = TempDir::new().unwrap();
+    let base = dir.path().join("base");
+    write_files(
+        &base,
+        &[
+            ("main.c", "int main(void) {\n  return 0;\n}\n"),
+            ("util.h", "\n"),
+        ],
+    );
+    write_files(dir.path(), &[("git.diff", GIT_PATCH)]);
+    let patch = dir.path().join("git.diff");
+    let err = apply_patch(&base, &patch, &dir.path().join("out")).unwrap_err();
+    let expected = format!(
+        "{}: creates util.h, which {} already has",
+        patch.display(),
+        base.display()
+    );
+    assert_eq!(err.to_string(), expected);
 }
