@@ -17,6 +17,9 @@ void augur_assume(long cond);
 void augur_assert(long cond);
 /* A named output of the program, compared across revisions by `augur diff`. */
 void augur_output(const char *name, const void *addr, size_t size);
+/* In a hand-written meta program for `augur diff`: the revision (0 = base) whose code
+ * runs at meta site `site`. Natively, the revision given by AUGUR_REVISION. */
+int augur_meta(int site);
 /* A fresh symbolic int called `name`. */
 int augur_int(const char *name);
 /* A fresh symbolic int in [lo, hi) called `name`. */

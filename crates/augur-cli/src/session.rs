@@ -2,7 +2,6 @@
 //! limits, symbolic environment), compiling the inputs with augur's runtime, and starting
 //! the initial states at the entry function.
 
-use augur_engine::memory::Byte;
 use augur_engine::{Executor, ExternalPolicy, Options, SearchKind, SeedInput};
 use augur_ir::{CompileOptions, FuncId, Program};
 use clap::Args;
@@ -192,8 +191,7 @@ pub fn stop_on_ctrl_c(ex: &Executor) {
 }
 
 /// Create the initial states (one per symbolic argument count) calling `entry` with
-/// `argv` and the symbolic environment `spec`, and queue them (or end them at once when
-/// setting up fails).
+/// `argv` and the symbolic environment `spec`, and queue them.
 pub fn start(
     ex: &mut Executor,
     entry: FuncId,
@@ -202,19 +200,5 @@ pub fn start(
     seed: Option<SeedInput>,
 ) {
     let st = ex.initial_state(seed);
-    let argv_bytes: Vec<Vec<Byte>> = argv
-        .iter()
-        .map(|s| s.bytes().map(Byte::C).collect())
-        .collect();
-    match augur_env::entry::prepare_env(ex, st.clone(), spec, &argv_bytes) {
-        Ok(starts) => {
-            for (mut st, args) in starts {
-                match augur_env::entry::call_entry(ex, &mut st, entry, &args) {
-                    Ok(()) => ex.enqueue(st),
-                    Err(outcome) => ex.finish(st, outcome),
-                }
-            }
-        }
-        Err(outcome) => ex.finish(st, outcome),
-    }
+    augur_env::entry::start(ex, st, entry, spec, argv);
 }

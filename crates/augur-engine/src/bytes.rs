@@ -2,7 +2,7 @@
 
 use crate::memory::Byte;
 use crate::value::Value;
-use augur_expr::ExprPool;
+use augur_expr::{ExprId, ExprPool};
 use augur_ir::{Program, Ty, TyId};
 use std::rc::Rc;
 
@@ -210,5 +210,13 @@ mod tests {
         let mut again = vec![];
         scalar_to_bytes(&mut pool, &v, 4, &mut again);
         assert_eq!(again, bytes);
+    }
+}
+
+/// A byte as an 8-bit expression.
+pub fn byte_expr(pool: &mut ExprPool, b: Byte) -> ExprId {
+    match b {
+        Byte::C(c) => pool.constant(c as u128, 8),
+        Byte::S(e) => e,
     }
 }

@@ -25,6 +25,6 @@ pub use handlers::{Call, Handler, HandlerTable};
 pub use hooks::Observer;
 pub use options::{ExternalPolicy, Options, SearchKind};
 pub use outcome::{ErrorKind, Outcome, PathError, StackFrame};
-pub use state::{SeedInput, State};
+pub use state::{NamedOutput, OutputKind, SeedInput, State};
 pub use testcase::{MemorySink, TestCase, TestSink};
 pub use value::Value;

@@ -62,6 +62,13 @@ pub struct Options {
     pub ptr_size: u64,
     /// Instructions a state runs before the searcher chooses again.
     pub batch: u64,
+    /// Number of revisions of a hand-written meta program (`augur_meta` sites fork a base
+    /// state into revisions 1..N-1); 1 for an ordinary program.
+    pub meta_revisions: u32,
+    /// The i-th symbolic input created on any path is one and the same input when its name
+    /// and size agree, so path conditions of different paths can be conjoined (`augur
+    /// diff` pairs paths of different revisions).
+    pub inputs_by_order: bool,
 }
 
 impl Default for Options {
@@ -78,6 +85,8 @@ impl Default for Options {
             externals: ExternalPolicy::Error,
             ptr_size: 16,
             batch: 10_000,
+            meta_revisions: 1,
+            inputs_by_order: false,
         }
     }
 }

@@ -67,7 +67,7 @@ impl FileSink {
 
 /// Write through a temporary name and rename, so that a run killed at any moment leaves
 /// only complete files.
-fn write_file(path: &Path, data: &[u8]) -> std::io::Result<()> {
+pub fn write_file(path: &Path, data: &[u8]) -> std::io::Result<()> {
     let tmp = path.with_extension("part");
     fs::File::create(&tmp)?.write_all(data)?;
     fs::rename(tmp, path)

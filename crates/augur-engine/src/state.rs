@@ -75,6 +75,32 @@ pub struct State {
     pub stderr: Vec<crate::memory::Byte>,
     /// The program's outside world (standard input, files, descriptors, errno).
     pub env: EnvData,
+    /// The revision of a meta program this path runs (0: the base, and every revision
+    /// that has not diverged from it on this path). Kept outside the path condition.
+    pub revision: u32,
+    /// Named outputs recorded on the path (`augur_output`, observed function results), in
+    /// order.
+    pub outputs: Vec<NamedOutput>,
+}
+
+/// Where a named output comes from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OutputKind {
+    /// An `augur_output` annotation in the program.
+    Annotation,
+    /// A result of an observed function (return value, pointer argument's pointee).
+    Function,
+}
+
+/// An output value recorded on a path, compared between revisions by `augur diff`.
+#[derive(Clone, Debug)]
+pub struct NamedOutput {
+    /// Its name, unique on the path (e.g. `sum`, `add:ret#2`).
+    pub name: Rc<str>,
+    /// Where it comes from.
+    pub kind: OutputKind,
+    /// Its bytes.
+    pub bytes: Vec<crate::memory::Byte>,
 }
 
 /// The contents of a modelled input (standard input or a file), shared between states.

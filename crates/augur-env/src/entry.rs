@@ -179,3 +179,24 @@ pub fn call_entry(
     }
     ex.start_call(st, entry, args)
 }
+
+/// Start `st` (a fresh initial state) at `entry` with the concrete `argv` and the
+/// symbolic environment `spec`: the resulting states (one per symbolic argument count)
+/// are queued, or ended at once when setting up fails.
+pub fn start(ex: &mut Executor, st: State, entry: FuncId, spec: &EnvSpec, argv: &[String]) {
+    let argv_bytes: Vec<Vec<Byte>> = argv
+        .iter()
+        .map(|s| s.bytes().map(Byte::C).collect())
+        .collect();
+    match prepare_env(ex, st.clone(), spec, &argv_bytes) {
+        Ok(starts) => {
+            for (mut st, args) in starts {
+                match call_entry(ex, &mut st, entry, &args) {
+                    Ok(()) => ex.enqueue(st),
+                    Err(outcome) => ex.finish(st, outcome),
+                }
+            }
+        }
+        Err(outcome) => ex.finish(st, outcome),
+    }
+}

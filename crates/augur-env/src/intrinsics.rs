@@ -17,7 +17,6 @@ pub fn register(t: &mut HandlerTable) {
     t.add("augur_range", range);
     t.add("klee_range", range);
     t.add("klee_is_symbolic", is_symbolic);
-    t.add("augur_output", ignore);
     t.add("klee_warning", ignore);
     t.add("klee_warning_once", ignore);
     t.add("klee_prefer_cex", ignore);

@@ -6,6 +6,7 @@ pub mod alloc;
 pub mod entry;
 pub mod intrinsics;
 pub mod jumps;
+pub mod meta;
 pub mod posix;
 pub mod process;
 pub mod replay;
@@ -23,5 +24,6 @@ pub fn handlers() -> HandlerTable {
     svcomp::register(&mut t);
     posix::register(&mut t);
     jumps::register(&mut t);
+    meta::register(&mut t);
     t
 }

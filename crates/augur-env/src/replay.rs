@@ -13,6 +13,7 @@ pub mod native;
 use augur_engine::ktest::KTest;
 use environment::environment;
 use judge::{judge, uncheckable, Expect, Verdict};
+use native::NativeRun;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -268,6 +269,27 @@ impl NativeProgram {
         self.dir.path().join("program")
     }
 
+    /// Run the program on a test's `objects` (argv, stdin and files among them) after the
+    /// concrete `args`, as revision `revision` of a hand-written meta program if given.
+    pub fn run(
+        &self,
+        objects: &[(String, Vec<u8>)],
+        args: &[String],
+        timeout: Duration,
+        revision: Option<u32>,
+    ) -> Result<NativeRun, String> {
+        let env = environment(objects);
+        let spec = native::RunSpec {
+            argv0: &self.argv0,
+            args,
+            objects,
+            env: &env,
+            timeout,
+            revision,
+        };
+        native::run(&self.binary(), &spec)
+    }
+
     /// Run one test and judge it.
     pub fn replay_one(&self, test: &TestInput, opts: &ReplayOptions) -> Verdict {
         if let Some(p) = &test.problem {
@@ -276,16 +298,9 @@ impl NativeProgram {
         if let Some(why) = test.expect.as_ref().and_then(uncheckable) {
             return Verdict::Skipped(why);
         }
-        let env = environment(&test.objects);
-        let spec = native::RunSpec {
-            argv0: &self.argv0,
-            args: &opts.program_args,
-            objects: &test.objects,
-            env: &env,
-            timeout: opts.timeout,
-        };
         let timeout_s = opts.timeout.as_secs_f64();
-        match (native::run(&self.binary(), &spec), &test.expect) {
+        let run = self.run(&test.objects, &opts.program_args, opts.timeout, None);
+        match (run, &test.expect) {
             (Err(e), _) => Verdict::Failed(e),
             (Ok(run), Some(expect)) => judge(expect, &run, timeout_s),
             (Ok(run), None) => Verdict::Ran(judge::describe(&run, timeout_s)),

@@ -4,7 +4,7 @@
 
 use super::step::Split;
 use super::{Exec, Executor, Flow};
-use crate::bytes::{all_concrete, bytes_to_value, value_to_bytes};
+use crate::bytes::{all_concrete, byte_expr, bytes_to_value, value_to_bytes};
 use crate::memory::{Byte, MemObject, ObjKind};
 use crate::outcome::{ErrorKind, Outcome};
 use crate::state::State;
@@ -18,14 +18,6 @@ use std::rc::Rc;
 /// queries: 0.04 s against a 10 s timeout for a write then a read at symbolic indices of
 /// a 64-int table); larger ones through array stores.
 const ITE_LIMIT: u64 = 256;
-
-/// A byte as an 8-bit expression.
-fn byte_expr(pool: &mut augur_expr::ExprPool, b: Byte) -> ExprId {
-    match b {
-        Byte::C(c) => pool.constant(c as u128, 8),
-        Byte::S(e) => e,
-    }
-}
 
 /// An 8-bit expression as a byte (concrete when it is a constant).
 fn as_byte(pool: &augur_expr::ExprPool, e: ExprId) -> Byte {

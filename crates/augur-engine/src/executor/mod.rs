@@ -73,6 +73,7 @@ pub struct Executor {
     started: Instant,
     next_memory_check: Instant,
     global_addrs: Vec<u64>,
+    inputs_by_order: FxHashMap<(usize, String, u64), ArrayId>,
 }
 
 fn frame_loc(prog: &Program, f: &Frame, at_pc: u32) -> LocId {
@@ -118,12 +119,18 @@ impl Executor {
             started: Instant::now(),
             next_memory_check: Instant::now(),
             global_addrs: Vec::new(),
+            inputs_by_order: FxHashMap::default(),
         }
     }
 
     /// A flag that stops the run (keeping everything found) when set, e.g. from Ctrl-C.
     pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
         self.interrupted.clone()
+    }
+
+    /// Use `flag` (e.g. set from Ctrl-C) to stop the run, instead of the executor's own.
+    pub fn set_interrupt_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.interrupted = flag;
     }
 
     /// Register an observer (driver hook).
@@ -339,8 +346,20 @@ impl Executor {
     /// Create a fresh symbolic input of `size` bytes named `name`; returns its array. In
     /// seeded mode the array's concrete bytes come from the seed, by creation order.
     pub fn new_symbolic(&mut self, st: &mut State, name: &str, size: u64) -> ArrayId {
-        let array = self.pool.new_array(name, size);
         let index = st.symbolics.len();
+        let array = if self.opts.inputs_by_order {
+            let key = (index, name.to_string(), size);
+            match self.inputs_by_order.get(&key) {
+                Some(a) => *a,
+                None => {
+                    let a = self.pool.new_array(name, size);
+                    self.inputs_by_order.insert(key, a);
+                    a
+                }
+            }
+        } else {
+            self.pool.new_array(name, size)
+        };
         st.symbolics.push(Symbolic {
             name: self.pool.array_name(array).to_string(),
             array,
@@ -487,6 +506,8 @@ impl Executor {
             stdout: Vec::new(),
             stderr: Vec::new(),
             env: crate::state::EnvData::new(Rc::from(Vec::new()), Vec::new()),
+            revision: 0,
+            outputs: Vec::new(),
         };
         globals::layout_globals(self, &mut st);
         st

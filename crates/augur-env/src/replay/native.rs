@@ -52,6 +52,21 @@ pub struct NativeRun {
     pub stdout: Vec<u8>,
     /// Everything written to standard error.
     pub stderr: Vec<u8>,
+    /// The named outputs (`augur_output`), in order.
+    pub outputs: Vec<(String, Vec<u8>)>,
+}
+
+/// Parse the lines `name hexbytes` the runtime's `augur_output` writes.
+fn parse_outputs(text: &str) -> Vec<(String, Vec<u8>)> {
+    text.lines()
+        .filter_map(|l| {
+            let (name, hex) = l.rsplit_once(' ')?;
+            let bytes = (0..hex.len() / 2)
+                .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok())
+                .collect::<Option<Vec<u8>>>()?;
+            Some((name.to_string(), bytes))
+        })
+        .collect()
 }
 
 /// The first line of `stderr` containing "error" (or the first line).
@@ -109,6 +124,8 @@ pub struct RunSpec<'a> {
     pub env: &'a Environment,
     /// Kill the program after this long.
     pub timeout: Duration,
+    /// The revision a hand-written meta program runs (`augur_meta`), if any.
+    pub revision: Option<u32>,
 }
 
 /// Lay out the scratch directory `root`: `test.ktest`, `stdin`, and `cwd/` holding the
@@ -168,13 +185,19 @@ pub fn run(binary: &Path, spec: &RunSpec) -> Result<NativeRun, String> {
     } else {
         Stdio::null()
     };
-    let mut child = Command::new(binary)
+    let outputs_path = root.path().join("outputs");
+    let mut cmd = Command::new(binary);
+    if let Some(r) = spec.revision {
+        cmd.env("AUGUR_REVISION", r.to_string());
+    }
+    let mut child = cmd
         .arg0(spec.argv0)
         .args(spec.args)
         .args(spec.env.args.iter().map(|a| std::ffi::OsStr::from_bytes(a)))
         .current_dir(&cwd)
         .env("AUGUR_REPLAY_KTEST", root.path().join("test.ktest"))
         .env("ASAN_OPTIONS", "detect_leaks=0")
+        .env("AUGUR_OUTPUTS", &outputs_path)
         .stdin(stdin)
         .stdout(std::fs::File::create(&out_path).map_err(io)?)
         .stderr(std::fs::File::create(&err_path).map_err(io)?)
@@ -185,6 +208,7 @@ pub fn run(binary: &Path, spec: &RunSpec) -> Result<NativeRun, String> {
         status,
         stdout: std::fs::read(&out_path).unwrap_or_default(),
         stderr: std::fs::read(&err_path).unwrap_or_default(),
+        outputs: parse_outputs(&std::fs::read_to_string(&outputs_path).unwrap_or_default()),
     })
 }
 
@@ -237,6 +261,7 @@ int main(int argc, char **argv) {
             objects: &objects,
             env: &env,
             timeout: Duration::from_secs(10),
+            revision: None,
         };
         let r = run(&bin, &spec).unwrap();
         assert_eq!(

@@ -1,0 +1,215 @@
+//! `augur diff` from start to end: explore the meta program once, pair halted paths of
+//! different revisions into differential tests (asking the solver only for revision pairs
+//! not yet told apart), run every test on every revision, cluster, and build the tree.
+
+use crate::difftest::{solve, DiffInput};
+use crate::halts::{Halt, HaltCollector, OutputSelection};
+use crate::report::Report;
+use crate::rerun::{Natives, Observation, Rerunner, Start};
+use crate::tree::{self, DecisionTree, TestSplit};
+use augur_engine::{Executor, Options, TestCase, TestSink};
+use augur_ir::Program;
+use rustc_hash::FxHashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Everything one `augur diff` run needs.
+pub struct DiffConfig {
+    /// Revision names, revision 0 (the base) first.
+    pub names: Vec<String>,
+    /// The meta program (built by [`crate::meta::build`] or hand-written).
+    pub program: Program,
+    /// Exploration options (limits, search).
+    pub opts: Options,
+    /// Where runs start.
+    pub start: Start,
+    /// The revisions compiled natively.
+    pub natives: Natives,
+    /// The outputs compared.
+    pub selected: OutputSelection,
+    /// Differential tests asked of the solver per revision pair (`--tests-per-pair`).
+    pub tests_per_pair: usize,
+    /// The output directory.
+    pub out: PathBuf,
+    /// Functions with revision-specific code (for the summary).
+    pub dispatched: Vec<String>,
+    /// Functions whose results are observed (for the summary).
+    pub observed: Vec<String>,
+}
+
+/// A differential test and what every revision did on it.
+pub struct DiffTest {
+    /// The solved input.
+    pub input: DiffInput,
+    /// Observation of each revision.
+    pub observed: Vec<Observation>,
+}
+
+/// The result of a run.
+pub struct DiffOutcome {
+    /// The tests, in the order found.
+    pub tests: Vec<DiffTest>,
+    /// The final partition of the revisions.
+    pub classes: Vec<Vec<usize>>,
+    /// The decision tree.
+    pub tree: DecisionTree,
+    /// Whether exploration covered every path (no limit, no interruption).
+    pub complete: bool,
+}
+
+/// Progress callbacks of a run.
+pub trait DiffProgress {
+    /// The exploration made progress.
+    fn exploring(&mut self, ex: &Executor);
+    /// `done` of `total` halted paths have been paired; `tests` found so far.
+    fn pairing(&mut self, done: usize, total: usize, tests: usize);
+}
+
+struct NoTests;
+
+impl TestSink for NoTests {
+    fn write(&mut self, _: &TestCase) {}
+}
+
+/// The handlers of a meta program: augur's environment plus the stubs' functions.
+pub fn handler_table() -> augur_engine::HandlerTable {
+    let mut t = augur_env::handlers();
+    crate::handlers::register(&mut t);
+    t
+}
+
+/// Run `augur diff`; `interrupt` (Ctrl-C) stops exploring, then pairing, keeping what was
+/// found. Differential tests are written into `out/difftests` as they are found.
+pub fn run(
+    cfg: DiffConfig,
+    interrupt: Arc<AtomicBool>,
+    progress: &mut dyn DiffProgress,
+) -> Result<(DiffOutcome, Report), String> {
+    let handlers = handler_table();
+    let mut opts = cfg.opts.clone();
+    opts.inputs_by_order = true;
+    let mut ex = Executor::new(cfg.program.clone(), &handlers, opts, Box::new(NoTests));
+    ex.set_interrupt_flag(interrupt.clone());
+    let collector = HaltCollector::new(cfg.selected);
+    let halts = collector.halts.clone();
+    ex.add_observer(Box::new(collector));
+    let st = ex.initial_state(None);
+    let s = &cfg.start;
+    augur_env::entry::start(&mut ex, st, s.entry, &s.spec, &s.argv);
+    ex.run(&mut |e| progress.exploring(e));
+    let complete = ex.stats.paths_partial == 0
+        && ex.stats.forks_suppressed == 0
+        && !interrupt.load(Ordering::Relaxed);
+    let halts: Vec<Halt> = halts.borrow().clone();
+
+    let mut rerun_opts = Options {
+        search: vec![augur_engine::SearchKind::Dfs],
+        ..Options::default()
+    };
+    rerun_opts.solver_timeout = cfg.opts.solver_timeout;
+    let rerun_ex = Executor::new(
+        cfg.program.clone(),
+        &handlers,
+        rerun_opts,
+        Box::new(NoTests),
+    );
+    let mut rerunner = Rerunner::new(rerun_ex, cfg.start, cfg.natives, cfg.selected);
+    let mut report = Report::new(&cfg.out, cfg.names.clone())?;
+    report.dispatched = cfg.dispatched.clone();
+    report.observed = cfg.observed.clone();
+    let n = cfg.names.len();
+    let mut tests: Vec<DiffTest> = Vec::new();
+    let mut told_apart: FxHashMap<(u32, u32), usize> = FxHashMap::default();
+    'pairs: for j in 0..halts.len() {
+        progress.pairing(j, halts.len(), tests.len());
+        for i in 0..j {
+            if interrupt.load(Ordering::Relaxed) {
+                break 'pairs;
+            }
+            let (a, b) = (&halts[i], &halts[j]);
+            let pair = (a.revision.min(b.revision), a.revision.max(b.revision));
+            if a.revision == b.revision
+                || told_apart.get(&pair).copied().unwrap_or(0) >= cfg.tests_per_pair
+            {
+                continue;
+            }
+            let input = match solve(&mut ex, a, b) {
+                Ok(Some(input)) => input,
+                Ok(None) => continue,
+                Err(e) => {
+                    tracing::warn!("no differential test for a pair of paths: {e}");
+                    continue;
+                }
+            };
+            let observed: Vec<Observation> = (0..n as u32)
+                .map(|r| rerunner.observe(&input.objects, r))
+                .collect();
+            for x in 0..n {
+                for y in x + 1..n {
+                    if observed[x] != observed[y] {
+                        *told_apart.entry((x as u32, y as u32)).or_default() += 1;
+                    }
+                }
+            }
+            let test = DiffTest { input, observed };
+            report.write_test(tests.len(), &test)?;
+            tests.push(test);
+        }
+    }
+    progress.pairing(halts.len(), halts.len(), tests.len());
+    let splits: Vec<TestSplit> = tests
+        .iter()
+        .enumerate()
+        .map(|(k, t)| split(k, &t.observed))
+        .collect();
+    let classes = tree::classes(n, &splits);
+    let tree = tree::build(cfg.names.clone(), &splits, tree::DEFAULT_BUDGET);
+    let outcome = DiffOutcome {
+        tests,
+        classes,
+        tree,
+        complete,
+    };
+    report.finish(&outcome, &splits, &ex)?;
+    Ok((outcome, report))
+}
+
+/// Test `k`'s partition of the revisions, each class described by the outputs that differ
+/// between revisions on this test.
+fn split(k: usize, observed: &[Observation]) -> TestSplit {
+    let differs = |get: &dyn Fn(&Observation) -> Option<String>| {
+        observed.iter().any(|o| get(o) != get(&observed[0]))
+    };
+    let mut parts: Vec<Box<dyn Fn(&Observation) -> Option<String>>> = Vec::new();
+    parts.push(Box::new(|o: &Observation| Some(o.ending.clone())));
+    let names: Vec<String> = observed
+        .iter()
+        .flat_map(|o| o.outputs.iter().map(|(n, _)| n.clone()))
+        .fold(Vec::new(), |mut acc, n| {
+            if !acc.contains(&n) {
+                acc.push(n);
+            }
+            acc
+        });
+    for name in names {
+        parts.push(Box::new(move |o: &Observation| {
+            o.outputs
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(n, b)| format!("{n} {:?}", augur_engine::output::escape_bytes(b)))
+        }));
+    }
+    parts.push(Box::new(|o: &Observation| {
+        o.native.as_ref().map(|n| format!("native {}", n.ending))
+    }));
+    let shown: Vec<_> = parts.into_iter().filter(|p| differs(p.as_ref())).collect();
+    TestSplit::from_outputs(format!("difftest {:03}", k + 1), observed, |o| {
+        let text: Vec<String> = shown.iter().filter_map(|p| p(o)).collect();
+        if text.is_empty() {
+            "(same)".into()
+        } else {
+            text.join(", ")
+        }
+    })
+}

@@ -1,0 +1,206 @@
+//! Running one differential test on every revision: concretely in the engine (seeded
+//! mode on the meta program with the revision fixed, which observes every selected
+//! output, function results included) and natively (each revision compiled with the
+//! replay runtime, which observes the exit status or crash, standard output and
+//! `augur_output` annotations). Revisions are told apart by both.
+
+use crate::halts::{Halt, HaltCollector, OutputSelection};
+use augur_engine::memory::Byte;
+use augur_engine::output::escape_bytes;
+use augur_engine::{Executor, SeedInput};
+use augur_env::entry::EnvSpec;
+use augur_env::replay::judge::{describe, judge, Expect, Verdict};
+use augur_env::replay::NativeProgram;
+use augur_ir::FuncId;
+use serde_json::json;
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+
+/// What the natively compiled revision did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NativeObservation {
+    /// How it ended (`exit 0`, `SIGSEGV`, a sanitizer report ...).
+    pub ending: String,
+    /// Its standard output (when stdout is a selected output).
+    pub stdout: Vec<u8>,
+    /// Its `augur_output` annotations (when selected).
+    pub outputs: Vec<(String, Vec<u8>)>,
+    /// Whether it agrees with the engine's run (exit code or error, standard output).
+    pub agrees: bool,
+}
+
+/// What one revision did on one test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Observation {
+    /// The engine's run: `exit N`, `error KIND`, or why it did not end.
+    pub ending: String,
+    /// The engine's selected outputs, concrete.
+    pub outputs: Vec<(String, Vec<u8>)>,
+    /// The native run, when the revision could be compiled natively.
+    pub native: Option<NativeObservation>,
+}
+
+impl Observation {
+    /// The observation as JSON (bytes as escaped text).
+    pub fn to_json(&self) -> serde_json::Value {
+        let outputs: serde_json::Map<String, serde_json::Value> = self
+            .outputs
+            .iter()
+            .map(|(n, b)| (n.clone(), json!(escape_bytes(b))))
+            .collect();
+        json!({
+            "ending": self.ending,
+            "outputs": outputs,
+            "native": self.native.as_ref().map(|n| json!({
+                "ending": n.ending,
+                "stdout": escape_bytes(&n.stdout),
+                "outputs": n.outputs.iter().map(|(k, v)| json!({"name": k, "bytes": escape_bytes(v)})).collect::<Vec<_>>(),
+                "agrees_with_engine": n.agrees,
+            })),
+        })
+    }
+}
+
+/// Where every run starts: the entry function, its concrete argv, the symbolic
+/// environment.
+pub struct Start {
+    /// The entry function of the meta program.
+    pub entry: FuncId,
+    /// argv (argv[0] first).
+    pub argv: Vec<String>,
+    /// The symbolic environment (`--sym-args`, `--sym-stdin` ...).
+    pub spec: EnvSpec,
+}
+
+/// How revisions run natively.
+pub enum Natives {
+    /// One binary per revision (None where it does not compile natively).
+    PerRevision(Vec<Option<NativeProgram>>),
+    /// A hand-written meta program: one binary, the revision chosen by `AUGUR_REVISION`.
+    Meta(Option<NativeProgram>),
+}
+
+/// Runs tests on every revision.
+pub struct Rerunner {
+    ex: Executor,
+    halts: Rc<RefCell<Vec<Halt>>>,
+    start: Start,
+    natives: Natives,
+    selected: OutputSelection,
+    /// Time limit of one native run.
+    pub timeout: Duration,
+}
+
+impl Rerunner {
+    /// A runner executing tests on `ex` (an executor of the meta program with no limits),
+    /// starting as `start`, natively with `natives`.
+    pub fn new(
+        mut ex: Executor,
+        start: Start,
+        natives: Natives,
+        selected: OutputSelection,
+    ) -> Self {
+        let collector = HaltCollector::new(selected);
+        let halts = collector.halts.clone();
+        ex.add_observer(Box::new(collector));
+        Rerunner {
+            ex,
+            halts,
+            start,
+            natives,
+            selected,
+            timeout: Duration::from_secs(10),
+        }
+    }
+
+    /// Run the test `objects` on `revision`.
+    pub fn observe(&mut self, objects: &[(String, Vec<u8>)], revision: u32) -> Observation {
+        let engine = self.engine(objects, revision);
+        let native = self.native(objects, revision, &engine);
+        Observation { native, ..engine }
+    }
+
+    fn engine(&mut self, objects: &[(String, Vec<u8>)], revision: u32) -> Observation {
+        self.halts.borrow_mut().clear();
+        let mut st = self.ex.initial_state(Some(SeedInput {
+            objects: objects.to_vec(),
+        }));
+        st.revision = revision;
+        let s = &self.start;
+        augur_env::entry::start(&mut self.ex, st, s.entry, &s.spec, &s.argv);
+        self.ex.run(&mut |_| {});
+        let Some(halt) = self.halts.borrow_mut().drain(..).next() else {
+            return Observation {
+                ending: "no end (the run was cut short)".into(),
+                outputs: Vec::new(),
+                native: None,
+            };
+        };
+        let values = halt.values.clone().unwrap_or_default();
+        let concrete = |bytes: &[Byte]| -> Vec<u8> {
+            bytes
+                .iter()
+                .map(|b| match b {
+                    Byte::C(c) => *c,
+                    Byte::S(e) => self.ex.pool.eval(*e, &values) as u8,
+                })
+                .collect()
+        };
+        Observation {
+            ending: halt.ending.clone().unwrap_or_default(),
+            outputs: halt
+                .outputs
+                .iter()
+                .map(|(n, b)| (n.to_string(), concrete(b)))
+                .collect(),
+            native: None,
+        }
+    }
+
+    fn native(
+        &self,
+        objects: &[(String, Vec<u8>)],
+        revision: u32,
+        engine: &Observation,
+    ) -> Option<NativeObservation> {
+        let (program, meta_revision) = match &self.natives {
+            Natives::PerRevision(p) => (p.get(revision as usize)?.as_ref()?, None),
+            Natives::Meta(p) => (p.as_ref()?, Some(revision)),
+        };
+        let args = &self.start.argv[1..];
+        let run = program
+            .run(objects, args, self.timeout, meta_revision)
+            .ok()?;
+        let stdout = engine
+            .outputs
+            .iter()
+            .find(|(n, _)| n == "stdout")
+            .map(|(_, b)| escape_bytes(b));
+        let expect = match engine.ending.split_once(' ') {
+            Some(("exit", code)) => code.parse().ok().map(|code| Expect::Exit { code, stdout }),
+            Some(("error", kind)) => Some(Expect::Error(kind.to_string())),
+            _ => None,
+        };
+        let agrees = expect.is_some_and(|e| {
+            !matches!(
+                judge(&e, &run, self.timeout.as_secs_f64()),
+                Verdict::Failed(_)
+            )
+        });
+        Some(NativeObservation {
+            ending: describe(&run, self.timeout.as_secs_f64()),
+            stdout: if self.selected.stdout {
+                run.stdout
+            } else {
+                Vec::new()
+            },
+            outputs: if self.selected.annotations {
+                run.outputs
+            } else {
+                Vec::new()
+            },
+            agrees,
+        })
+    }
+}
