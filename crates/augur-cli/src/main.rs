@@ -1,5 +1,6 @@
 //! The `augur` command: parses options (clap) and hands the work to the library crates.
 
+mod diff;
 mod outdir;
 mod progress;
 mod replay;
@@ -25,6 +26,8 @@ enum Command {
     Run(run::RunArgs),
     /// Replay tests on the program compiled natively (with sanitizers): check each outcome.
     Replay(replay::ReplayArgs),
+    /// Tell N revisions of a program apart: differential tests, classes, a decision tree.
+    Diff(diff::DiffArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Diff(args) => diff::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

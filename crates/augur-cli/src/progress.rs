@@ -39,6 +39,14 @@ impl Progress {
         }
     }
 
+    /// Show a message of another phase (e.g. pairing paths in `augur diff`).
+    pub fn message(&self, msg: String) {
+        if let Some(bar) = &self.0 {
+            bar.set_message(msg);
+            bar.tick();
+        }
+    }
+
     /// Remove the bar.
     pub fn finish(&self) {
         if let Some(bar) = &self.0 {

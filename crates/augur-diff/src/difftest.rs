@@ -16,12 +16,12 @@ pub struct DiffInput {
     pub objects: Vec<(String, Vec<u8>)>,
     /// The two revisions it was solved to tell apart (smaller first).
     pub pair: (u32, u32),
-    /// The outputs that may differ, by name (`exit` for the ending).
+    /// The outputs compared, by name (`exit` alone when the paths end differently).
     pub outputs: Vec<String>,
 }
 
 /// "Some output of both `a` and `b` differs", as a width-1 expression, and the names of the
-/// outputs that take part.
+/// outputs compared (`exit` alone when the paths end differently).
 pub fn difference(pool: &mut ExprPool, a: &Halt, b: &Halt) -> (ExprId, Vec<String>) {
     let mut names = Vec::new();
     if a.ending != b.ending {
@@ -33,7 +33,7 @@ pub fn difference(pool: &mut ExprPool, a: &Halt, b: &Halt) -> (ExprId, Vec<Strin
         let Some((_, ys)) = b.outputs.iter().find(|(n, _)| n == name) else {
             continue;
         };
-        let before = any;
+        names.push(name.to_string());
         if xs.len() != ys.len() {
             any = pool.bool_const(true);
         } else {
@@ -42,9 +42,6 @@ pub fn difference(pool: &mut ExprPool, a: &Halt, b: &Halt) -> (ExprId, Vec<Strin
                 let ne = pool.ne(ex, ey);
                 any = pool.bool_or(any, ne);
             }
-        }
-        if any != before {
-            names.push(name.to_string());
         }
     }
     (any, names)
@@ -57,12 +54,17 @@ pub fn solve(ex: &mut Executor, a: &Halt, b: &Halt) -> Result<Option<DiffInput>,
     if ex.pool.as_const(diff) == Some(0) {
         return Ok(None);
     }
-    let mut constraints = a.constraints.clone();
-    constraints.extend(b.constraints.iter().copied());
-    if !ex.solver.may_be_true(&mut ex.pool, &constraints, diff)? {
+    // Both paths at once, and a difference: b's path condition and the difference as one
+    // condition under a's path condition.
+    let mut cond = diff;
+    for c in &b.constraints {
+        cond = ex.pool.bool_and(cond, *c);
+    }
+    if !ex.solver.may_be_true(&mut ex.pool, &a.constraints, cond)? {
         return Ok(None);
     }
-    constraints.push(diff);
+    let mut constraints = a.constraints.clone();
+    constraints.push(cond);
     let longer = if b.inputs.len() > a.inputs.len() {
         b
     } else {

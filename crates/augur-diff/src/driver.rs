@@ -5,7 +5,7 @@
 use crate::difftest::{solve, DiffInput};
 use crate::halts::{Halt, HaltCollector, OutputSelection};
 use crate::report::Report;
-use crate::rerun::{Natives, Observation, Rerunner, Start};
+use crate::rerun::{show_output, Natives, Observation, Rerunner, Start};
 use crate::tree::{self, DecisionTree, TestSplit};
 use augur_engine::{Executor, Options, TestCase, TestSink};
 use augur_ir::Program;
@@ -197,7 +197,7 @@ fn split(k: usize, observed: &[Observation]) -> TestSplit {
             o.outputs
                 .iter()
                 .find(|(n, _)| *n == name)
-                .map(|(n, b)| format!("{n} {:?}", augur_engine::output::escape_bytes(b)))
+                .map(|(n, b)| format!("{n} {}", show_output(n, b)))
         }));
     }
     parts.push(Box::new(|o: &Observation| {

@@ -41,13 +41,24 @@ pub struct Observation {
     pub native: Option<NativeObservation>,
 }
 
+/// An output's bytes for people: standard output and error as escaped text, other
+/// outputs (function results, annotations) as hexadecimal bytes.
+pub fn show_output(name: &str, bytes: &[u8]) -> String {
+    if name == "stdout" || name == "stderr" {
+        format!("{:?}", escape_bytes(bytes))
+    } else {
+        let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        format!("[{}]", hex.join(" "))
+    }
+}
+
 impl Observation {
     /// The observation as JSON (bytes as escaped text).
     pub fn to_json(&self) -> serde_json::Value {
         let outputs: serde_json::Map<String, serde_json::Value> = self
             .outputs
             .iter()
-            .map(|(n, b)| (n.clone(), json!(escape_bytes(b))))
+            .map(|(n, b)| (n.clone(), json!(show_output(n, b))))
             .collect();
         json!({
             "ending": self.ending,
@@ -55,7 +66,7 @@ impl Observation {
             "native": self.native.as_ref().map(|n| json!({
                 "ending": n.ending,
                 "stdout": escape_bytes(&n.stdout),
-                "outputs": n.outputs.iter().map(|(k, v)| json!({"name": k, "bytes": escape_bytes(v)})).collect::<Vec<_>>(),
+                "outputs": n.outputs.iter().map(|(k, v)| json!({"name": k, "bytes": show_output(k, v)})).collect::<Vec<_>>(),
                 "agrees_with_engine": n.agrees,
             })),
         })
