@@ -108,6 +108,9 @@ pub fn run(
         ..Options::default()
     };
     rerun_opts.solver_timeout = cfg.opts.solver_timeout;
+    rerun_opts.meta_revisions = cfg.opts.meta_revisions;
+    rerun_opts.externals = cfg.opts.externals;
+    rerun_opts.ptr_size = cfg.opts.ptr_size;
     let rerun_ex = Executor::new(
         cfg.program.clone(),
         &handlers,
@@ -175,37 +178,48 @@ pub fn run(
     Ok((outcome, report))
 }
 
-/// Test `k`'s partition of the revisions, each class described by the outputs that differ
-/// between revisions on this test.
-fn split(k: usize, observed: &[Observation]) -> TestSplit {
-    let differs = |get: &dyn Fn(&Observation) -> Option<String>| {
-        observed.iter().any(|o| get(o) != get(&observed[0]))
-    };
-    let mut parts: Vec<Box<dyn Fn(&Observation) -> Option<String>>> = Vec::new();
-    parts.push(Box::new(|o: &Observation| Some(o.ending.clone())));
-    let names: Vec<String> = observed
-        .iter()
-        .flat_map(|o| o.outputs.iter().map(|(n, _)| n.clone()))
-        .fold(Vec::new(), |mut acc, n| {
-            if !acc.contains(&n) {
-                acc.push(n);
-            }
-            acc
-        });
-    for name in names {
-        parts.push(Box::new(move |o: &Observation| {
-            o.outputs
+/// One aspect of an observation, shown in the tree when revisions differ in it.
+enum Aspect {
+    Ending,
+    Output(String),
+    Native,
+}
+
+impl Aspect {
+    fn show(&self, o: &Observation) -> Option<String> {
+        match self {
+            Aspect::Ending => Some(o.ending.clone()),
+            Aspect::Output(name) => o
+                .outputs
                 .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(n, b)| format!("{n} {}", show_output(n, b)))
-        }));
+                .find(|(n, _)| n == name)
+                .map(|(n, b)| match n.as_str() {
+                    "stdout" | "stderr" => format!("{n} {:?}", show_output(n, b)),
+                    _ => format!("{n} {}", show_output(n, b)),
+                }),
+            Aspect::Native => o.native.as_ref().map(|n| format!("native {}", n.ending)),
+        }
     }
-    parts.push(Box::new(|o: &Observation| {
-        o.native.as_ref().map(|n| format!("native {}", n.ending))
-    }));
-    let shown: Vec<_> = parts.into_iter().filter(|p| differs(p.as_ref())).collect();
+}
+
+/// Test `k`'s partition of the revisions, each class described by the aspects of its
+/// observation that differ between revisions on this test.
+fn split(k: usize, observed: &[Observation]) -> TestSplit {
+    let mut aspects = vec![Aspect::Ending];
+    for o in observed {
+        for (n, _) in &o.outputs {
+            if !aspects
+                .iter()
+                .any(|a| matches!(a, Aspect::Output(m) if m == n))
+            {
+                aspects.push(Aspect::Output(n.clone()));
+            }
+        }
+    }
+    aspects.push(Aspect::Native);
+    aspects.retain(|a| observed.iter().any(|o| a.show(o) != a.show(&observed[0])));
     TestSplit::from_outputs(format!("difftest {:03}", k + 1), observed, |o| {
-        let text: Vec<String> = shown.iter().filter_map(|p| p(o)).collect();
+        let text: Vec<String> = aspects.iter().filter_map(|a| a.show(o)).collect();
         if text.is_empty() {
             "(same)".into()
         } else {

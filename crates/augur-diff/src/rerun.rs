@@ -45,7 +45,7 @@ pub struct Observation {
 /// outputs (function results, annotations) as hexadecimal bytes.
 pub fn show_output(name: &str, bytes: &[u8]) -> String {
     if name == "stdout" || name == "stderr" {
-        format!("{:?}", escape_bytes(bytes))
+        escape_bytes(bytes)
     } else {
         let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
         format!("[{}]", hex.join(" "))

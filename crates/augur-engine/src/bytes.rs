@@ -166,6 +166,14 @@ pub fn zero_value(prog: &Program, ty: TyId) -> Value {
     }
 }
 
+/// A byte as an 8-bit expression.
+pub fn byte_expr(pool: &mut ExprPool, b: Byte) -> ExprId {
+    match b {
+        Byte::C(c) => pool.constant(c as u128, 8),
+        Byte::S(e) => e,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,13 +218,5 @@ mod tests {
         let mut again = vec![];
         scalar_to_bytes(&mut pool, &v, 4, &mut again);
         assert_eq!(again, bytes);
-    }
-}
-
-/// A byte as an 8-bit expression.
-pub fn byte_expr(pool: &mut ExprPool, b: Byte) -> ExprId {
-    match b {
-        Byte::C(c) => pool.constant(c as u128, 8),
-        Byte::S(e) => e,
     }
 }

@@ -54,30 +54,34 @@ const FILES: &[(&str, &str)] = &[
     ),
 ];
 
-/// Write `contents` to `path` unless it already holds exactly that; true if written.
-fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<bool> {
+/// Write `contents` to `path` unless it already holds exactly that.
+fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<()> {
     if std::fs::read_to_string(path).ok().as_deref() == Some(contents) {
-        return Ok(false);
+        return Ok(());
     }
     std::fs::create_dir_all(path.parent().expect("runtime files live in a directory"))?;
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     std::fs::write(&tmp, contents)?;
-    std::fs::rename(&tmp, path)?;
-    Ok(true)
+    std::fs::rename(&tmp, path)
 }
 
 /// The runtime directory (created and filled on first use); use it as an include path.
+/// Its name carries a hash of the runtime's files, so binaries with different runtimes
+/// (other versions, other builds) never share one, and its compiled libc never goes stale.
 pub fn runtime_dir() -> std::io::Result<PathBuf> {
+    use std::hash::{Hash, Hasher};
     let base = std::env::var_os("AUGUR_CACHE_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(std::env::temp_dir);
-    let dir = base.join(format!("augur-runtime-{}", env!("CARGO_PKG_VERSION")));
-    let mut changed = false;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    FILES.hash(&mut h);
+    let dir = base.join(format!(
+        "augur-runtime-{}-{:016x}",
+        env!("CARGO_PKG_VERSION"),
+        h.finish()
+    ));
     for (rel, contents) in FILES {
-        changed |= write_if_changed(&dir.join(rel), contents)?;
-    }
-    if changed {
-        let _ = std::fs::remove_file(dir.join("libc.bc"));
+        write_if_changed(&dir.join(rel), contents)?;
     }
     Ok(dir)
 }

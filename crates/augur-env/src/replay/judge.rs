@@ -196,6 +196,7 @@ mod tests {
             status,
             stdout: stdout.to_vec(),
             stderr: stderr.as_bytes().to_vec(),
+            outputs: Vec::new(),
         }
     }
 
