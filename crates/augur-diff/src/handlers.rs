@@ -38,37 +38,26 @@ fn observe(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     if has_ret {
         let ret = &c.args[2];
         if matches!(prog.ty(func.ret_ty).ty, Ty::Ptr) {
-            if let Some(bytes) = pointee(st, ret) {
-                record_output(
-                    st,
-                    &format!("{}:ret*", func.name),
-                    OutputKind::Function,
-                    bytes,
-                );
-            }
+            record_pointee(st, &format!("{}:ret*", func.name), ret);
         } else {
             let bytes = value_to_bytes(&mut ex.pool, &prog, func.ret_ty, ret);
-            record_output(
-                st,
-                &format!("{}:ret", func.name),
-                OutputKind::Function,
-                bytes,
-            );
+            let name = format!("{}:ret", func.name);
+            record_output(st, &name, OutputKind::Function, bytes);
         }
     }
     for (i, ((_, ty), v)) in func.params.iter().zip(args).enumerate() {
         if matches!(prog.ty(*ty).ty, Ty::Ptr) {
-            if let Some(bytes) = pointee(st, v) {
-                record_output(
-                    st,
-                    &format!("{}:arg{i}*", func.name),
-                    OutputKind::Function,
-                    bytes,
-                );
-            }
+            record_pointee(st, &format!("{}:arg{i}*", func.name), v);
         }
     }
     Ok(None)
+}
+
+/// Record what `ptr` points to as the output `name`, if it points into a live object.
+fn record_pointee(st: &mut State, name: &str, ptr: &Value) {
+    if let Some(bytes) = pointee(st, ptr) {
+        record_output(st, name, OutputKind::Function, bytes);
+    }
 }
 
 /// The bytes a concrete pointer points to, up to the end of its live object (at most
