@@ -502,3 +502,32 @@ fn bad_inputs_are_one_clear_error() {
         d.stderr
     );
 }
+
+#[test]
+fn max_time_stops_exploring_and_writes_what_was_found() {
+    let src = |k: &str| {
+        format!(
+            "#include <augur.h>\n#include <stdio.h>\nint f(int s) {{ return s % {k}; }}\n\
+             int main(void) {{ unsigned char b[40]; augur_make_symbolic(b, sizeof b, \"b\");\n\
+             int s = 0; for (int i = 0; i < 40; i++) if (b[i] > 'm') s += i;\n\
+             printf(\"%d\\n\", f(s)); return 0; }}\n"
+        )
+    };
+    let (a, b, c) = (src("7"), src("5"), src("7 + 0"));
+    let d = diff(
+        &[
+            ("a.c", a.as_str()),
+            ("b.c", b.as_str()),
+            ("c.c", c.as_str()),
+        ],
+        &["--max-time", "2", "--search", "dfs", "a.c", "b.c", "c.c"],
+    );
+    assert_eq!(d.status, 0, "{}", d.stderr);
+    assert_eq!(d.summary["exploration_complete"], false);
+    assert!(d.summary["equivalence"]
+        .as_str()
+        .unwrap()
+        .contains("cut short"));
+    assert_eq!(d.classes(), classes(&[&["a.c", "c.c"], &["b.c"]]));
+    d.assert_tests_show_their_difference();
+}

@@ -47,23 +47,9 @@ pub fn difference(pool: &mut ExprPool, a: &Halt, b: &Halt) -> (ExprId, Vec<Strin
     (any, names)
 }
 
-/// Whether the path conditions of `a` and `b` plainly contradict: one has a branch
-/// condition whose negation the other has (the paths parted at a branch). Most pairs of
-/// halted paths are ruled out this way without the solver.
-pub fn parted(pool: &mut ExprPool, a: &Halt, b: &Halt) -> bool {
-    let mine: rustc_hash::FxHashSet<ExprId> = a.constraints.iter().copied().collect();
-    b.constraints.iter().any(|c| {
-        let not = pool.not(*c);
-        mine.contains(&not)
-    })
-}
-
 /// An input on which `a` and `b` (halted paths of different revisions) differ, if the
 /// solver finds one.
 pub fn solve(ex: &mut Executor, a: &Halt, b: &Halt) -> Result<Option<DiffInput>, SolverError> {
-    if parted(&mut ex.pool, a, b) {
-        return Ok(None);
-    }
     let (diff, outputs) = difference(&mut ex.pool, a, b);
     if ex.pool.as_const(diff) == Some(0) {
         return Ok(None);

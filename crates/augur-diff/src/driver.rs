@@ -62,7 +62,7 @@ pub struct DiffOutcome {
 pub trait DiffProgress {
     /// The exploration made progress.
     fn exploring(&mut self, ex: &Executor);
-    /// `done` of `total` halted paths have been paired; `tests` found so far.
+    /// `done` of `total` candidate pairs of halted paths are done; `tests` found so far.
     fn pairing(&mut self, done: usize, total: usize, tests: usize);
 }
 
@@ -124,43 +124,42 @@ pub fn run(
     let n = cfg.names.len();
     let mut tests: Vec<DiffTest> = Vec::new();
     let mut told_apart: FxHashMap<(u32, u32), usize> = FxHashMap::default();
-    'pairs: for j in 0..halts.len() {
-        progress.pairing(j, halts.len(), tests.len());
-        for i in 0..j {
-            if interrupt.load(Ordering::Relaxed) {
-                break 'pairs;
-            }
-            let (a, b) = (&halts[i], &halts[j]);
-            let pair = (a.revision.min(b.revision), a.revision.max(b.revision));
-            if a.revision == b.revision
-                || told_apart.get(&pair).copied().unwrap_or(0) >= cfg.tests_per_pair
-            {
+    let candidates = crate::pairs::candidates(&mut ex.pool, &halts);
+    for (k, &(i, j)) in candidates.iter().enumerate() {
+        if k % 64 == 0 {
+            progress.pairing(k, candidates.len(), tests.len());
+        }
+        if interrupt.load(Ordering::Relaxed) {
+            break;
+        }
+        let (a, b) = (&halts[i], &halts[j]);
+        let pair = (a.revision.min(b.revision), a.revision.max(b.revision));
+        if told_apart.get(&pair).copied().unwrap_or(0) >= cfg.tests_per_pair {
+            continue;
+        }
+        let input = match solve(&mut ex, a, b) {
+            Ok(Some(input)) => input,
+            Ok(None) => continue,
+            Err(e) => {
+                tracing::warn!("no differential test for a pair of paths: {e}");
                 continue;
             }
-            let input = match solve(&mut ex, a, b) {
-                Ok(Some(input)) => input,
-                Ok(None) => continue,
-                Err(e) => {
-                    tracing::warn!("no differential test for a pair of paths: {e}");
-                    continue;
-                }
-            };
-            let observed: Vec<Observation> = (0..n as u32)
-                .map(|r| rerunner.observe(&input.objects, r))
-                .collect();
-            for x in 0..n {
-                for y in x + 1..n {
-                    if observed[x] != observed[y] {
-                        *told_apart.entry((x as u32, y as u32)).or_default() += 1;
-                    }
+        };
+        let observed: Vec<Observation> = (0..n as u32)
+            .map(|r| rerunner.observe(&input.objects, r))
+            .collect();
+        for x in 0..n {
+            for y in x + 1..n {
+                if observed[x] != observed[y] {
+                    *told_apart.entry((x as u32, y as u32)).or_default() += 1;
                 }
             }
-            let test = DiffTest { input, observed };
-            report.write_test(tests.len(), &test)?;
-            tests.push(test);
         }
+        let test = DiffTest { input, observed };
+        report.write_test(tests.len(), &test)?;
+        tests.push(test);
     }
-    progress.pairing(halts.len(), halts.len(), tests.len());
+    progress.pairing(candidates.len(), candidates.len(), tests.len());
     let splits: Vec<TestSplit> = tests
         .iter()
         .enumerate()

@@ -12,6 +12,7 @@ pub mod driver;
 pub mod halts;
 pub mod handlers;
 pub mod meta;
+pub mod pairs;
 pub mod patch;
 pub mod remap;
 pub mod report;

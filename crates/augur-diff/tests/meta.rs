@@ -10,7 +10,13 @@ fn lower(dir: &std::path::Path, name: &str, src: &str) -> (Program, String) {
     std::fs::create_dir_all(&sub).unwrap();
     let c = sub.join(format!("{name}.c"));
     std::fs::write(&c, src).unwrap();
-    let bc = augur_ir::build_bitcode(&[c.clone()], &[], &CompileOptions::default(), &sub).unwrap();
+    let bc = augur_ir::build_bitcode(
+        std::slice::from_ref(&c),
+        &[],
+        &CompileOptions::default(),
+        &sub,
+    )
+    .unwrap();
     let canonical = std::fs::canonicalize(&c).unwrap().display().to_string();
     (augur_ir::load_program(&bc).unwrap(), canonical)
 }

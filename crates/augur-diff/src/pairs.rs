@@ -1,0 +1,79 @@
+//! Which pairs of halted paths may run on one input: the candidates for differential
+//! tests. Paths share their constraints up to where they parted; paths that parted at a
+//! branch (one took `c`, the other `not c`) never run on the same input, and most pairs
+//! are such. A trie over the paths' constraint sequences finds the others without
+//! looking at every pair: halted paths below two children of a node are candidates only
+//! when the two children's constraints are not each other's negation, and a path ending
+//! at a node is a candidate with every path below it. Paths of different revisions that
+//! ran the same code after their meta fork share trie nodes, and so pair up.
+
+use crate::halts::Halt;
+use augur_expr::{ExprId, ExprPool};
+use rustc_hash::FxHashMap;
+
+#[derive(Default)]
+struct Node {
+    children: FxHashMap<ExprId, usize>,
+    /// Halted paths whose constraints end here.
+    ends: Vec<usize>,
+}
+
+/// The pairs (i, j), i < j, of halted paths of different revisions that the trie cannot
+/// rule out, sorted by j then i (the order in which the paths halted).
+pub fn candidates(pool: &mut ExprPool, halts: &[Halt]) -> Vec<(usize, usize)> {
+    let mut nodes = vec![Node::default()];
+    for (h, halt) in halts.iter().enumerate() {
+        let mut at = 0;
+        for c in &halt.constraints {
+            let next = nodes.len();
+            at = *nodes[at].children.entry(*c).or_insert(next);
+            if at == next {
+                nodes.push(Node::default());
+            }
+        }
+        nodes[at].ends.push(h);
+    }
+    // A child is created after its parent: visiting nodes from the last to the first
+    // sees every subtree before its root (no recursion, however long the paths).
+    let mut subtree: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    let mut out = Vec::new();
+    for n in (0..nodes.len()).rev() {
+        let mut edges: Vec<(ExprId, usize)> =
+            nodes[n].children.iter().map(|(c, m)| (*c, *m)).collect();
+        edges.sort();
+        let below: Vec<(ExprId, Vec<usize>)> = edges
+            .into_iter()
+            .map(|(c, m)| (c, std::mem::take(&mut subtree[m])))
+            .collect();
+        let ends = &nodes[n].ends;
+        let mut all: Vec<usize> = ends.clone();
+        for (k, (c, hs)) in below.iter().enumerate() {
+            for (d, other) in &below[..k] {
+                if pool.not(*c) != *d {
+                    cross(hs, other, &mut out);
+                }
+            }
+            cross(ends, hs, &mut out);
+            all.extend(hs);
+        }
+        cross(ends, ends, &mut out);
+        subtree[n] = all;
+    }
+    out.retain(|(i, j)| halts[*i].revision != halts[*j].revision);
+    for p in &mut out {
+        *p = (p.0.min(p.1), p.0.max(p.1));
+    }
+    out.sort_by_key(|(i, j)| (*j, *i));
+    out.dedup();
+    out
+}
+
+fn cross(a: &[usize], b: &[usize], out: &mut Vec<(usize, usize)>) {
+    for &i in a {
+        for &j in b {
+            if i != j {
+                out.push((i, j));
+            }
+        }
+    }
+}
