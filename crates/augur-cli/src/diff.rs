@@ -319,5 +319,32 @@ fn print_result(out: &Path, o: &driver::DiffOutcome) -> Result<(), String> {
         println!("({e})");
     }
     println!("{}", o.tree.to_text());
+    for (k, t) in o.tests.iter().enumerate() {
+        let objects: Vec<String> = t
+            .input
+            .objects
+            .iter()
+            .map(|(n, b)| format!("{n} = {}", show_object(b)))
+            .collect();
+        println!("difftest {:03}: {}", k + 1, objects.join(", "));
+    }
     Ok(())
+}
+
+/// An input object for people: a little-endian integer when it has at most 8 bytes,
+/// else its bytes as escaped text.
+fn show_object(bytes: &[u8]) -> String {
+    if bytes.len() <= 8 && !bytes.is_empty() {
+        let mut v: i64 = 0;
+        for (i, b) in bytes.iter().enumerate() {
+            v |= (*b as i64) << (8 * i);
+        }
+        let bits = 8 * bytes.len();
+        if bits < 64 && v >> (bits - 1) & 1 == 1 {
+            v -= 1 << bits;
+        }
+        v.to_string()
+    } else {
+        format!("{:?}", augur_engine::output::escape_bytes(bytes))
+    }
 }
