@@ -1,5 +1,6 @@
 //! The `augur` command: parses options (clap) and hands the work to the library crates.
 
+mod explain;
 mod outdir;
 mod progress;
 mod replay;
@@ -25,6 +26,9 @@ enum Command {
     Run(run::RunArgs),
     /// Replay tests on the program compiled natively (with sanitizers): check each outcome.
     Replay(replay::ReplayArgs),
+    /// Explain why a program fails on an input, against a reference program: the source
+    /// lines behind the difference.
+    Explain(explain::ExplainArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +51,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Explain(args) => explain::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

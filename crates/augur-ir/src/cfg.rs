@@ -36,15 +36,10 @@ pub fn predecessors(f: &Function) -> Vec<Vec<BlockId>> {
     preds
 }
 
-/// The block of every instruction of `f`, by instruction index.
-pub fn block_of_insts(f: &Function) -> Vec<BlockId> {
-    let mut out = vec![BlockId(0); f.insts.len()];
-    for (b, block) in f.blocks.iter().enumerate() {
-        for slot in &mut out[block.start as usize..block.end as usize] {
-            *slot = BlockId(b as u32);
-        }
-    }
-    out
+/// The block holding instruction `pc` of `f` (blocks are laid out in order, as lowering
+/// writes them).
+pub fn block_containing(f: &Function, pc: u32) -> BlockId {
+    BlockId(f.blocks.partition_point(|b| b.end <= pc) as u32)
 }
 
 /// A set of node indices as a bit vector.
@@ -250,6 +245,7 @@ mod tests {
         assert!(cd.of(BlockId(3)).is_empty());
         assert!(cd.of(BlockId(0)).is_empty());
         assert_eq!(predecessors(&f)[3], vec![BlockId(1), BlockId(2)]);
+        assert_eq!(block_containing(&f, 2), BlockId(2));
     }
 
     #[test]
