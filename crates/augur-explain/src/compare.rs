@@ -3,11 +3,18 @@
 //! paper's pairwise approximation), or, exactly, that the whole other side does not imply.
 
 use crate::import::Importer;
-use crate::wp::Conjunct;
+use crate::show;
+use crate::wp::{Conjunct, Kind};
 use crate::{SrcLine, Which};
 use augur_expr::{ExprId, ExprPool};
 use augur_solver::SolverChain;
 use std::collections::BTreeSet;
+
+/// Expressions longer than this many characters are shortened in report files.
+const MAX_TEXT: usize = 2000;
+
+/// Expressions are shortened to this many characters on the terminal.
+const SHORT_TEXT: usize = 120;
 
 /// One side's weakest precondition and the pool its expressions live in.
 pub struct Side<'a> {
@@ -22,8 +29,12 @@ pub struct Side<'a> {
 pub struct Unexplained {
     /// The program it comes from.
     pub side: Which,
-    /// The constraint, readable (input bytes by name).
+    /// The constraint, readable (input bytes by name; very long ones shortened).
     pub constraint: String,
+    /// The same, shortened for the terminal.
+    pub short: String,
+    /// Where it comes from.
+    pub kind: Kind,
     /// The user's source lines that produced it.
     pub lines: BTreeSet<SrcLine>,
 }
@@ -55,7 +66,10 @@ impl Checker {
     }
 
     /// The non-tautological conjuncts of a side, imported into the common pool.
-    fn import_side(&mut self, side: &Side) -> Result<Vec<(ExprId, BTreeSet<SrcLine>)>, String> {
+    fn import_side(
+        &mut self,
+        side: &Side,
+    ) -> Result<Vec<(ExprId, Kind, BTreeSet<SrcLine>)>, String> {
         let mut imp = Importer::new(side.pool);
         let mut kept = Vec::new();
         for c in side.conjuncts {
@@ -65,7 +79,7 @@ impl Checker {
                 None => self.implies(&[], e)?,
             };
             if !tautology {
-                kept.push((e, c.lines.clone()));
+                kept.push((e, c.kind, c.lines.clone()));
             }
         }
         Ok(kept)
@@ -75,13 +89,13 @@ impl Checker {
     fn unexplained(
         &mut self,
         which: Which,
-        mine: &[(ExprId, BTreeSet<SrcLine>)],
-        theirs: &[(ExprId, BTreeSet<SrcLine>)],
+        mine: &[(ExprId, Kind, BTreeSet<SrcLine>)],
+        theirs: &[(ExprId, Kind, BTreeSet<SrcLine>)],
         exact: bool,
     ) -> Result<Vec<Unexplained>, String> {
         let all: Vec<ExprId> = theirs.iter().map(|t| t.0).collect();
         let mut out = Vec::new();
-        for (c, lines) in mine {
+        for (c, kind, lines) in mine {
             let explained = if all.contains(c) {
                 true
             } else if exact {
@@ -99,7 +113,9 @@ impl Checker {
             if !explained {
                 out.push(Unexplained {
                     side: which,
-                    constraint: self.pool.display(*c),
+                    constraint: show::constraint(&self.pool, *c, MAX_TEXT),
+                    short: show::constraint(&self.pool, *c, SHORT_TEXT),
+                    kind: *kind,
                     lines: lines.clone(),
                 });
             }

@@ -13,6 +13,7 @@ pub mod criterion;
 pub mod deps;
 pub mod import;
 pub mod report;
+pub mod show;
 pub mod slice;
 pub mod trace;
 pub mod uses;

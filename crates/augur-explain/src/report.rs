@@ -119,6 +119,7 @@ impl Report {
             "unexplained": self.unexplained.iter().map(|u| json!({
                 "side": u.side.name(),
                 "constraint": u.constraint,
+                "kind": u.kind.name(),
                 "lines": u.lines.iter().map(|l| json!({"file": l.file, "line": l.line}))
                     .collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
@@ -202,7 +203,7 @@ impl Report {
                 }
             );
             for u in mine {
-                let _ = writeln!(out, "  {}", u.constraint);
+                let _ = writeln!(out, "  {}: {}", u.kind.name(), u.short);
                 for l in &u.lines {
                     let _ = writeln!(out, "    at {}:{}", l.file, l.line);
                     out.push_str(&context(l));

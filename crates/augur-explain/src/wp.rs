@@ -13,11 +13,32 @@ use augur_ir::cfg::block_containing;
 use augur_ir::{BlockId, Inst};
 use std::collections::BTreeSet;
 
+/// Where a conjunct comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The postcondition at the criterion.
+    Postcondition,
+    /// The condition of a branch in the slice.
+    Branch,
+}
+
+impl Kind {
+    /// "postcondition" or "branch".
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Postcondition => "postcondition",
+            Kind::Branch => "branch",
+        }
+    }
+}
+
 /// One conjunct of a weakest precondition.
 #[derive(Clone, Debug)]
 pub struct Conjunct {
     /// The constraint over the input (width 1).
     pub expr: ExprId,
+    /// Where it comes from.
+    pub kind: Kind,
     /// The user's source lines that produced it.
     pub lines: BTreeSet<SrcLine>,
 }
@@ -100,6 +121,7 @@ pub fn compute(x: &mut Execution, crit: &Criterion) -> Wp {
             &mut conjuncts,
             Conjunct {
                 expr: p,
+                kind: Kind::Postcondition,
                 lines: post_lines.clone(),
             },
         );
@@ -107,7 +129,14 @@ pub fn compute(x: &mut Execution, crit: &Criterion) -> Wp {
     for i in (0..slice.len() as u32).filter(|i| slice[*i as usize]) {
         if let Some(cond) = branch_condition(x, i) {
             let lines = lines_of(x, i, &[i]);
-            add(&mut conjuncts, Conjunct { expr: cond, lines });
+            add(
+                &mut conjuncts,
+                Conjunct {
+                    expr: cond,
+                    kind: Kind::Branch,
+                    lines,
+                },
+            );
         }
     }
     Wp {
