@@ -6,7 +6,7 @@ use crate::{outdir, seed};
 use augur_engine::{Executor, MemorySink, Options, SeedInput};
 use augur_env::entry::EnvSpec;
 use augur_explain::trace::{files_named, Recorder, Watch};
-use augur_explain::{Execution, Settings};
+use augur_explain::{Execution, Settings, Variable};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -49,6 +49,16 @@ struct NamedCriterion {
     file: String,
     line: u32,
     var: String,
+}
+
+impl NamedCriterion {
+    /// The variable, for the analysis.
+    fn variable(&self) -> Variable {
+        Variable {
+            name: self.var.clone(),
+            at: format!("{}:{}", self.file, self.line),
+        }
+    }
 }
 
 fn parse_criterion(s: &str) -> Result<NamedCriterion, String> {
@@ -252,7 +262,7 @@ pub fn run(a: ExplainArgs) -> Result<(), String> {
         solver_timeout_ms: opts.solver_timeout.map(|d| d.as_millis() as u64),
         variables: golden_crit
             .zip(buggy_crit)
-            .map(|(g, b)| (g.var.clone(), b.var.clone())),
+            .map(|(g, b)| (g.variable(), b.variable())),
     };
     let common = Common {
         explore: &a.explore,

@@ -347,3 +347,21 @@ fn named_criterion_slices_from_a_variable() {
     let observed = r.report["observed"]["buggy"].as_str().unwrap();
     assert!(observed.starts_with("hw at "), "{observed}");
 }
+
+#[test]
+fn exact_comparison_and_test_file_input() {
+    let buggy = ARP.replace(
+        "argv[i][1] == 'H') { /* OPTION */",
+        "(argv[i][1] == 'H' || argv[i][1] == 'A')) { /* OPTION */",
+    );
+    // The input as a test file: the arguments `-A inet` as augur's objects.
+    let dir = tempfile::tempdir().unwrap();
+    let test = dir.path().join("test.json");
+    let objects = serde_json::json!({"objects": [
+        {"name": "arg00", "bytes": [45, 65, 0]},
+        {"name": "arg01", "bytes": [105, 110, 101, 116, 0]},
+    ]});
+    std::fs::write(&test, objects.to_string()).unwrap();
+    let r = explain(ARP, &buggy, &["--exact", "--test", test.to_str().unwrap()]);
+    r.assert_names("buggy", line_of(&buggy, "OPTION"));
+}

@@ -3,7 +3,7 @@
 //! output, else a crash site, else the exit) or named by the user (a variable at a line).
 
 use crate::trace::is_sym;
-use crate::Execution;
+use crate::{Execution, Variable};
 use augur_engine::memory::Byte;
 use augur_engine::{Outcome, Value};
 use augur_expr::{ExprId, ExprPool};
@@ -157,12 +157,13 @@ pub fn observe(golden: &mut Execution, buggy: &mut Execution) -> Observation {
 }
 
 /// The criterion a user named: the watched variable where its line last began.
-pub fn at_variable(x: &mut Execution, name: &str) -> Result<Criterion, String> {
+pub fn at_variable(x: &mut Execution, v: &Variable) -> Result<Criterion, String> {
+    let (name, at) = (&v.name, &v.at);
     let Some(snap) = x.trace.snapshot.clone() else {
         return Err(if x.trace.watched_line_ran {
-            format!("{name}: the variable is not in scope at that line")
+            format!("{at}: no local variable `{name}` of the function running this line")
         } else {
-            format!("{name}: that line was never executed on this input")
+            format!("{at}: this line never ran on this input")
         });
     };
     let bytes: Vec<ExprId> = snap
@@ -178,7 +179,7 @@ pub fn at_variable(x: &mut Execution, name: &str) -> Result<Criterion, String> {
         .rev()
         .copied()
         .reduce(|hi, lo| x.pool.concat(hi, lo))
-        .ok_or_else(|| format!("{name}: the variable has no bytes"))?;
+        .ok_or_else(|| format!("{at}: `{name}` has no bytes"))?;
     let post = match x.pool.as_const(value) {
         Some(_) => Vec::new(),
         None => vec![observed(&mut x.pool, &x.end.seed_values, value)],

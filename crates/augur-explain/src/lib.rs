@@ -127,12 +127,22 @@ impl Execution {
         })
     }
 
-    /// The user's source line of trace entry `i`, if it has one.
+    /// The user's source line of trace entry `i`, if it has one (the file relative to
+    /// the current directory when it is below it).
     pub fn line(&self, i: u32) -> Option<SrcLine> {
         let l = self.prog.loc(self.trace.entries[i as usize].user_loc)?;
         let file = self.prog.file(l.file);
-        augur_engine::stats::is_user_file(file).then(|| SrcLine {
-            file: file.to_string(),
+        if !augur_engine::stats::is_user_file(file) {
+            return None;
+        }
+        let relative = std::env::current_dir().ok().and_then(|d| {
+            std::path::Path::new(file)
+                .strip_prefix(d)
+                .ok()
+                .map(|p| p.display().to_string())
+        });
+        Some(SrcLine {
+            file: relative.unwrap_or_else(|| file.to_string()),
             line: l.line,
         })
     }
@@ -145,6 +155,15 @@ impl Execution {
     }
 }
 
+/// A variable named as the slicing criterion (`--criterion FILE:LINE:VAR`).
+#[derive(Clone, Debug)]
+pub struct Variable {
+    /// Its name.
+    pub name: String,
+    /// `FILE:LINE`, for messages.
+    pub at: String,
+}
+
 /// How to explain.
 #[derive(Clone, Debug, Default)]
 pub struct Settings {
@@ -154,7 +173,7 @@ pub struct Settings {
     pub solver_timeout_ms: Option<u64>,
     /// The variable watched in each run (golden, buggy) when the user named the
     /// criterion (the recorders were given the line).
-    pub variables: Option<(String, String)>,
+    pub variables: Option<(Variable, Variable)>,
 }
 
 /// Explain why `buggy` behaves differently from `golden`.
@@ -171,8 +190,8 @@ pub fn explain(
     };
     let (gc, bc) = match (&settings.variables, observation) {
         (Some((g, b)), _) => (
-            criterion::at_variable(golden, g).map_err(|e| format!("golden: {e}"))?,
-            criterion::at_variable(buggy, b).map_err(|e| format!("buggy: {e}"))?,
+            criterion::at_variable(golden, g)?,
+            criterion::at_variable(buggy, b)?,
         ),
         (None, Observation::Same) => {
             return Ok(Report::same(

@@ -202,12 +202,19 @@ impl Report {
                     Which::Golden => "code missing from the buggy program",
                 }
             );
+            let mut lines = BTreeSet::new();
             for u in mine {
-                let _ = writeln!(out, "  {}: {}", u.kind.name(), u.short);
-                for l in &u.lines {
-                    let _ = writeln!(out, "    at {}:{}", l.file, l.line);
-                    out.push_str(&context(l));
-                }
+                let at: Vec<String> = u
+                    .lines
+                    .iter()
+                    .map(|l| format!("{}:{}", l.file, l.line))
+                    .collect();
+                let _ = writeln!(out, "  {}: {}  [{}]", u.kind.name(), u.short, at.join(", "));
+                lines.extend(u.lines.iter());
+            }
+            for l in lines {
+                let _ = writeln!(out, "  at {}:{}", l.file, l.line);
+                out.push_str(&context(l));
             }
         }
         if self.observed.is_some() && self.unexplained.is_empty() {

@@ -184,7 +184,8 @@ impl Recorder {
             }
         }
         if let (Inst::Alloca { var: Some(v), .. }, Some(w)) = (inst, &self.watch) {
-            if **v == *w.var {
+            // Parameters live in stack slots named `NAME.addr`.
+            if **v == *w.var || v.strip_suffix(".addr") == Some(w.var.as_str()) {
                 if let (Some(Value::Con { bits, .. }), Inst::Alloca { elem_size, .. }) =
                     (inst.dst().map(|d| &frame.regs[d.0 as usize]), inst)
                 {
