@@ -365,3 +365,35 @@ fn exact_comparison_and_test_file_input() {
     let r = explain(ARP, &buggy, &["--exact", "--test", test.to_str().unwrap()]);
     r.assert_names("buggy", line_of(&buggy, "OPTION"));
 }
+
+/// The paper's schematic example: `x` depends on the first input only, so the weakest
+/// precondition along the slice says nothing about the second.
+const TWO_INPUTS: &str = r#"#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    int inp1 = argv[1][0] - '0', inp2 = argv[2][0] - '0';
+    int x, y;
+    if (inp1 > 0)
+        x = inp1 * 3; /* X */
+    else
+        x = -inp1;
+    if (inp2 > 0)
+        y = inp2 * 2;
+    else
+        y = 0;
+    printf("%d %d\n", x, y);
+    return 0;
+}
+"#;
+
+#[test]
+fn slice_leaves_out_unrelated_input() {
+    let buggy = TWO_INPUTS.replace("inp1 * 3; /* X */", "inp1 * 4; /* X */");
+    let r = explain(TWO_INPUTS, &buggy, &["--", "3", "5"]);
+    r.assert_names("buggy", line_of(&buggy, "X"));
+    for u in r.report["unexplained"].as_array().unwrap() {
+        let c = u["constraint"].as_str().unwrap();
+        assert!(!c.contains("arg01"), "{c}");
+    }
+}

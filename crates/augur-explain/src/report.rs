@@ -92,14 +92,6 @@ impl Report {
         }
     }
 
-    /// The distinct source lines reported, per program.
-    pub fn lines(&self) -> BTreeSet<(&'static str, SrcLine)> {
-        self.unexplained
-            .iter()
-            .flat_map(|u| u.lines.iter().map(|l| (u.side.name(), l.clone())))
-            .collect()
-    }
-
     /// `report.json`.
     pub fn to_json(&self) -> Json {
         let f = &self.figures;

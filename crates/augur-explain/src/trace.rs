@@ -89,6 +89,9 @@ pub struct Recorder {
     user_files: Vec<bool>,
     trace: Rc<RefCell<Trace>>,
     acts: Vec<u32>,
+    /// Per frame (parallel to `acts`): the source line (file, line) it last ran, while
+    /// watching a variable.
+    lines: Vec<Option<(u32, u32)>>,
     next_act: u32,
     watch: Option<Watch>,
     /// Per activation: address and size of the watched variable's stack slot.
@@ -119,6 +122,7 @@ impl Recorder {
             user_files,
             trace: trace.clone(),
             acts: Vec::new(),
+            lines: Vec::new(),
             next_act: 0,
             watch,
             slots: FxHashMap::default(),
@@ -151,6 +155,7 @@ impl Recorder {
     fn sync_activations(&mut self, st: &State) -> u32 {
         let depth = st.frames.len();
         self.acts.truncate(depth);
+        self.lines.truncate(depth);
         while self.acts.len() < depth {
             let a = self.next_act;
             self.next_act += 1;
@@ -158,6 +163,7 @@ impl Recorder {
                 self.trace.borrow_mut().varargs.insert(a, base);
             }
             self.acts.push(a);
+            self.lines.push(None);
         }
         *self.acts.last().expect("a frame")
     }
@@ -199,27 +205,20 @@ impl Recorder {
         }
     }
 
-    /// Take a snapshot of the watched variable if `pc` begins a visit of its line.
-    fn watch(&self, st: &State, act: u32, func: FuncId, pc: u32) {
+    /// Take a snapshot of the watched variable if `pc` begins a visit of its line (the
+    /// frame was on another line before; calls made from the line do not end the visit).
+    fn watch(&mut self, st: &State, act: u32, func: FuncId, pc: u32) {
         let Some(w) = &self.watch else { return };
         let f = self.prog.func(func);
         let Some(loc) = self.prog.loc(f.locs[pc as usize]) else {
             return;
         };
-        if loc.line != w.line || !w.files[loc.file.0 as usize] {
+        let here = Some((loc.file.0, loc.line));
+        let before = std::mem::replace(self.lines.last_mut().expect("a frame"), here);
+        if loc.line != w.line || !w.files[loc.file.0 as usize] || before == here {
             return;
         }
         let mut trace = self.trace.borrow_mut();
-        let continues = trace.entries.last().is_some_and(|e| {
-            e.act == act
-                && self
-                    .prog
-                    .loc(self.prog.func(e.func).locs[e.pc as usize])
-                    .is_some_and(|l| l.line == loc.line && l.file == loc.file)
-        });
-        if continues {
-            return;
-        }
         trace.watched_line_ran = true;
         let Some((addr, size)) = self.slots.get(&act).copied() else {
             return;
