@@ -8,6 +8,8 @@
 //! [`compare`] keeps the conjuncts the other program does not explain; [`report`] writes
 //! them with their source lines.
 
+#![warn(missing_docs)]
+
 pub mod compare;
 pub mod criterion;
 pub mod deps;
