@@ -1,6 +1,7 @@
 //! The `augur` command: parses options (clap) and hands the work to the library crates.
 
 mod diff;
+mod explain;
 mod outdir;
 mod progress;
 mod replay;
@@ -28,6 +29,9 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Tell N revisions of a program apart: differential tests, classes, a decision tree.
     Diff(diff::DiffArgs),
+    /// Explain why a program fails on an input, against a reference program: the source
+    /// lines behind the difference.
+    Explain(explain::ExplainArgs),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +55,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Explain(args) => explain::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

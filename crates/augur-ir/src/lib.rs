@@ -1,6 +1,7 @@
 //! augur-ir: compile C to LLVM 14 bitcode and lower it into augur's compact program
 //! representation (dense ids, resolved operands, precomputed layout, source locations).
 
+pub mod cfg;
 pub mod compile;
 pub mod layout;
 pub mod lower;

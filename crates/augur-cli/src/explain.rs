@@ -1,0 +1,291 @@
+//! `augur explain`: run a buggy program and a reference ("golden") one on the same input,
+//! and report the source lines that explain why their behaviour differs.
+
+use crate::session::{self, ExploreArgs};
+use crate::{outdir, seed};
+use augur_engine::{Executor, MemorySink, Options, SeedInput};
+use augur_env::entry::EnvSpec;
+use augur_explain::trace::{files_named, Recorder, Watch};
+use augur_explain::{Execution, Settings, Variable};
+use clap::Args;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Options of `augur explain`.
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    /// The reference program's sources (.c, .bc or .ll; several are linked).
+    #[arg(long, num_args = 1.., required = true, value_name = "FILE")]
+    golden: Vec<PathBuf>,
+    /// The sources of the program to debug.
+    #[arg(long, num_args = 1.., required = true, value_name = "FILE")]
+    buggy: Vec<PathBuf>,
+    /// The input: a test (augur JSON or .ktest) whose objects both programs read.
+    #[arg(long, conflicts_with = "program_args")]
+    test: Option<PathBuf>,
+    /// Standard input of both programs (its bytes are input variables).
+    #[arg(long, value_name = "FILE")]
+    stdin: Option<PathBuf>,
+    /// Slice from this variable at the last execution of this line instead of the first
+    /// observable difference; give one per program (a FILE names the program it is in).
+    #[arg(long, value_name = "FILE:LINE:VAR")]
+    criterion: Vec<String>,
+    /// Check each conjunct against the whole other weakest precondition instead of
+    /// conjunct by conjunct.
+    #[arg(long)]
+    exact: bool,
+    /// Output directory for report.json and report.sarif (default: a new augur-out-N).
+    #[arg(short = 'o', long = "output-dir")]
+    output_dir: Option<PathBuf>,
+    #[command(flatten)]
+    explore: ExploreArgs,
+    /// Arguments of both programs (after `--`); their bytes are input variables.
+    #[arg(last = true)]
+    program_args: Vec<String>,
+}
+
+/// A parsed `--criterion FILE:LINE:VAR`.
+struct NamedCriterion {
+    file: String,
+    line: u32,
+    var: String,
+}
+
+impl NamedCriterion {
+    /// The variable, for the analysis.
+    fn variable(&self) -> Variable {
+        Variable {
+            name: self.var.clone(),
+            at: format!("{}:{}", self.file, self.line),
+        }
+    }
+}
+
+fn parse_criterion(s: &str) -> Result<NamedCriterion, String> {
+    let mut parts = s.rsplitn(3, ':');
+    let (var, line, file) = (parts.next(), parts.next(), parts.next());
+    match (file, line.and_then(|l| l.parse().ok()), var) {
+        (Some(file), Some(line), Some(var)) if !file.is_empty() && !var.is_empty() => {
+            Ok(NamedCriterion {
+                file: file.to_string(),
+                line,
+                var: var.to_string(),
+            })
+        }
+        _ => Err(format!("--criterion {s}: expected FILE:LINE:VAR")),
+    }
+}
+
+/// Does the criterion's FILE name one of `inputs`?
+fn names_input(c: &NamedCriterion, inputs: &[PathBuf]) -> bool {
+    let wanted = Path::new(&c.file);
+    inputs
+        .iter()
+        .any(|i| i == wanted || i.file_name() == wanted.file_name())
+}
+
+/// The criterion of the program made of `inputs` (`which` names it), if criteria are given.
+fn criterion_for<'a>(
+    criteria: &'a [NamedCriterion],
+    inputs: &[PathBuf],
+    which: &str,
+) -> Result<Option<&'a NamedCriterion>, String> {
+    if criteria.is_empty() {
+        return Ok(None);
+    }
+    let mine: Vec<&NamedCriterion> = criteria.iter().filter(|c| names_input(c, inputs)).collect();
+    match mine.as_slice() {
+        [c] => Ok(Some(c)),
+        [] => Err(format!(
+            "--criterion: none names a file of the {which} program ({})",
+            inputs[0].display()
+        )),
+        _ => Err(format!(
+            "--criterion: more than one names a file of the {which} program ({})",
+            inputs[0].display()
+        )),
+    }
+}
+
+/// The input objects (arguments, standard input, then what the test holds) and the
+/// symbolic environment reading them.
+fn input(a: &ExplainArgs) -> Result<(EnvSpec, SeedInput), String> {
+    let e = &a.explore;
+    if !e.sym_arg.is_empty()
+        || e.sym_args.is_some()
+        || e.sym_stdin.is_some()
+        || !e.sym_file.is_empty()
+    {
+        return Err(
+            "explain reads its input from --test, --stdin and the arguments after --; \
+                    the --sym-* options do not apply"
+                .into(),
+        );
+    }
+    let mut objects = match &a.test {
+        Some(t) => seed::load(t)?.objects,
+        None => a
+            .program_args
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let mut bytes = s.as_bytes().to_vec();
+                bytes.push(0);
+                (format!("arg{i:02}"), bytes)
+            })
+            .collect(),
+    };
+    let what = a
+        .test
+        .as_ref()
+        .map(|t| t.display().to_string())
+        .unwrap_or_else(|| "the input".into());
+    if objects.iter().any(|o| o.0 == "n_args") {
+        return Err(format!(
+            "{what}: tests of --sym-args runs are not supported; give the arguments after --"
+        ));
+    }
+    if let Some(path) = &a.stdin {
+        if objects.iter().any(|o| o.0 == "stdin") {
+            return Err(format!("{what} already holds standard input; drop --stdin"));
+        }
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let at = objects.iter().take_while(|o| is_arg(&o.0)).count();
+        objects.insert(at, ("stdin".into(), bytes));
+    }
+    // The environment's objects come first, in the order it creates them.
+    let rank = |n: &str| match n {
+        n if is_arg(n) => 0,
+        "stdin" => 1,
+        n if n.starts_with("file:") => 2,
+        _ => 3,
+    };
+    if objects.windows(2).any(|w| rank(&w[0].0) > rank(&w[1].0)) {
+        return Err(format!(
+            "{what}: objects out of order (arguments, stdin, files, then the program's own)"
+        ));
+    }
+    let spec = EnvSpec {
+        sym_arg: objects
+            .iter()
+            .filter(|o| is_arg(&o.0))
+            .map(|o| o.1.len().saturating_sub(1) as u64)
+            .collect(),
+        sym_args: None,
+        sym_stdin: objects
+            .iter()
+            .find(|o| o.0 == "stdin")
+            .map(|o| o.1.len() as u64),
+        sym_files: objects
+            .iter()
+            .filter_map(|o| Some((o.0.strip_prefix("file:")?.to_string(), o.1.len() as u64)))
+            .collect(),
+    };
+    Ok((spec, SeedInput { objects }))
+}
+
+/// Is this the name of a symbolic argument object (`arg00`, `arg01`, ...)?
+fn is_arg(name: &str) -> bool {
+    name.strip_prefix("arg")
+        .is_some_and(|n| n.len() == 2 && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// What both runs share.
+struct Common<'a> {
+    explore: &'a ExploreArgs,
+    opts: Options,
+    spec: EnvSpec,
+    seed: SeedInput,
+}
+
+/// Compile `inputs`, run them on the input while recording, and analyse the run.
+fn record(
+    c: &Common,
+    inputs: &[PathBuf],
+    criterion: Option<&NamedCriterion>,
+    work: &Path,
+) -> Result<Execution, String> {
+    let name = inputs[0].display().to_string();
+    let program = session::load_inputs(inputs, c.explore.cflags(), work)?;
+    let entry = session::entry_function(&program, &c.explore.entry, &inputs[0])?;
+    let watch = match criterion {
+        Some(nc) => {
+            let files = files_named(&program, &nc.file);
+            let has_code = program.functions.iter().flat_map(|f| &f.locs).any(|l| {
+                program
+                    .loc(*l)
+                    .is_some_and(|s| s.line == nc.line && files[s.file.0 as usize])
+            });
+            if !has_code {
+                return Err(format!("{}:{}: no code on this line", nc.file, nc.line));
+            }
+            Some(Watch {
+                files,
+                line: nc.line,
+                var: nc.var.clone(),
+            })
+        }
+        None => None,
+    };
+    let mut ex = Executor::new(
+        program,
+        &augur_env::handlers(),
+        c.opts.clone(),
+        Box::new(MemorySink::default()),
+    );
+    session::stop_on_ctrl_c(&ex);
+    let (recorder, trace) = Recorder::new(ex.program.clone(), watch);
+    ex.add_observer(Box::new(recorder));
+    let argv = vec![session::program_name(&inputs[0])];
+    session::start(&mut ex, entry, &c.spec, &argv, Some(c.seed.clone()));
+    ex.run(&mut |_| {});
+    let trace = std::mem::take(&mut *trace.borrow_mut());
+    let pool = std::mem::take(&mut ex.pool);
+    Execution::new(&name, ex.program.clone(), pool, trace)
+}
+
+/// Run `augur explain`.
+pub fn run(a: ExplainArgs) -> Result<(), String> {
+    let started = Instant::now();
+    let opts = a.explore.options()?;
+    let (spec, seed) = input(&a)?;
+    let criteria = a
+        .criterion
+        .iter()
+        .map(|s| parse_criterion(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let golden_crit = criterion_for(&criteria, &a.golden, "golden")?;
+    let buggy_crit = criterion_for(&criteria, &a.buggy, "buggy")?;
+    let settings = Settings {
+        exact: a.exact,
+        solver_timeout_ms: opts.solver_timeout.map(|d| d.as_millis() as u64),
+        variables: golden_crit
+            .zip(buggy_crit)
+            .map(|(g, b)| (g.variable(), b.variable())),
+    };
+    let common = Common {
+        explore: &a.explore,
+        opts,
+        spec,
+        seed,
+    };
+    let work = session::workdir()?;
+    let mut golden = record(&common, &a.golden, golden_crit, work.path())?;
+    let mut buggy = record(&common, &a.buggy, buggy_crit, work.path())?;
+    let mut report = augur_explain::explain(&mut golden, &mut buggy, &settings)?;
+    report.figures.time_s = started.elapsed().as_secs_f64();
+    report.figures.peak_memory_mib = augur_engine::stats::peak_rss_mib();
+
+    let out = outdir::prepare(a.output_dir.as_deref())?;
+    let write = |name: &str, json: serde_json::Value| {
+        let path = out.join(name);
+        let text = serde_json::to_string_pretty(&json).expect("JSON values serialise");
+        std::fs::write(&path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))
+    };
+    write("report.json", report.to_json())?;
+    write("report.sarif", report.to_sarif())?;
+    print!("{}", report.to_text());
+    eprintln!("augur: output directory is {}", out.display());
+    Ok(())
+}

@@ -1,0 +1,399 @@
+//! `augur explain` end to end: pairs of programs (golden, buggy) on one input; the report
+//! must name the faulty line and stay small.
+
+mod common;
+
+use common::{augur, line_of};
+use serde_json::Value as Json;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+/// What one `augur explain` produced.
+struct Explained {
+    status: i32,
+    stdout: String,
+    stderr: String,
+    report: Json,
+    sarif: Json,
+    _dir: tempfile::TempDir,
+}
+
+impl Explained {
+    /// The distinct lines reported for `side` ("golden" or "buggy").
+    fn lines(&self, side: &str) -> BTreeSet<u64> {
+        self.report["unexplained"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|u| u["side"] == side)
+            .flat_map(|u| u["lines"].as_array().unwrap().clone())
+            .map(|l| l["line"].as_u64().unwrap())
+            .collect()
+    }
+
+    /// Every distinct (file, line) reported.
+    fn all_lines(&self) -> BTreeSet<(String, u64)> {
+        self.report["unexplained"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|u| u["lines"].as_array().unwrap().clone())
+            .map(|l| {
+                (
+                    l["file"].as_str().unwrap().to_string(),
+                    l["line"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    /// The report names `line` of the `side` program, and at most a handful of lines.
+    fn assert_names(&self, side: &str, line: u64) {
+        assert_eq!(self.status, 0, "{}", self.stderr);
+        assert_eq!(self.report["same_behaviour"], false);
+        assert!(
+            self.lines(side).contains(&line),
+            "{side} line {line} not reported:\n{}",
+            self.stdout
+        );
+        assert!(
+            self.all_lines().len() <= 6,
+            "too many lines reported:\n{}",
+            self.stdout
+        );
+        // The SARIF file has one result per unexplained conjunct.
+        assert_eq!(self.sarif["version"], "2.1.0");
+        assert_eq!(
+            self.sarif["runs"][0]["results"].as_array().unwrap().len(),
+            self.report["unexplained"].as_array().unwrap().len()
+        );
+    }
+}
+
+/// Write the two programs as `names` in a fresh directory and explain them with `args`.
+fn explain_named(names: (&str, &str), golden: &str, buggy: &str, args: &[&str]) -> Explained {
+    let dir = tempfile::tempdir().unwrap();
+    let g = dir.path().join(names.0);
+    let b = dir.path().join(names.1);
+    for (p, src) in [(&g, golden), (&b, buggy)] {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, src).unwrap();
+    }
+    let out = dir.path().join("out");
+    let o = augur()
+        .arg("explain")
+        .arg("--golden")
+        .arg(&g)
+        .arg("--buggy")
+        .arg(&b)
+        .arg("-o")
+        .arg(&out)
+        .args(args)
+        .output()
+        .unwrap();
+    let read = |p: PathBuf| {
+        std::fs::read(p)
+            .map(|b| serde_json::from_slice(&b).unwrap())
+            .unwrap_or(Json::Null)
+    };
+    Explained {
+        status: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        report: read(out.join("report.json")),
+        sarif: read(out.join("report.sarif")),
+        _dir: dir,
+    }
+}
+
+fn explain(golden: &str, buggy: &str, args: &[&str]) -> Explained {
+    explain_named(("golden.c", "buggy.c"), golden, buggy, args)
+}
+
+/// The paper's arp example: a wrong option check (`-A` taken for `-H`) leaves the
+/// hardware type NULL.
+const ARP: &str = r#"#include <stdio.h>
+#include <string.h>
+
+struct hwtype { const char *name; int alen; };
+static struct hwtype ether = { "ether", 6 };
+static struct hwtype ax25 = { "ax25", 7 };
+
+static struct hwtype *get_hwtype(const char *name)
+{
+    if (strcmp(name, "ether") == 0)
+        return &ether;
+    if (strcmp(name, "ax25") == 0)
+        return &ax25;
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    struct hwtype *hw = NULL;
+    const char *family = "inet";
+    int hw_set = 0;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (argv[i][0] == '-' && argv[i][1] == 'H') { /* OPTION */
+            hw = get_hwtype(argv[i + 1]);
+            hw_set = 1;
+        } else if (argv[i][0] == '-' && argv[i][1] == 'A') {
+            family = argv[i + 1];
+        }
+    }
+    if (!hw_set)
+        hw = &ether;
+    printf("family %s\n", family);
+    printf("hw %s\n", hw ? hw->name : "(none)");
+    return 0;
+}
+"#;
+
+#[test]
+fn arp_wrong_option_check_is_reported() {
+    let buggy = ARP.replace(
+        "argv[i][1] == 'H') { /* OPTION */",
+        "(argv[i][1] == 'H' || argv[i][1] == 'A')) { /* OPTION */",
+    );
+    let r = explain(ARP, &buggy, &["--", "-A", "inet"]);
+    r.assert_names("buggy", line_of(&buggy, "OPTION"));
+    assert!(r.stdout.contains("OPTION"), "{}", r.stdout);
+}
+
+/// Both runs take equivalent paths; only an assignment differs (Darwin's blind spot).
+const SCALE: &str = r#"#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    int x = argv[1][0] - '0';
+    int y = x * 2; /* ASSIGN */
+    printf("%d\n", y);
+    return 0;
+}
+"#;
+
+#[test]
+fn wrong_assignment_on_equivalent_paths_is_reported() {
+    let buggy = SCALE.replace("x * 2; /* ASSIGN */", "x + 2; /* ASSIGN */");
+    let r = explain(SCALE, &buggy, &["--", "7"]);
+    r.assert_names("buggy", line_of(&buggy, "ASSIGN"));
+}
+
+/// A clamp present in the golden program only: reported from the golden side.
+const CLAMP: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+    int n = atoi(argv[1]);
+    if (n > 100) /* CLAMP */
+        n = 100;
+    printf("%d\n", n);
+    return 0;
+}
+"#;
+
+#[test]
+fn missing_code_is_reported_from_the_golden_side() {
+    let buggy: String = CLAMP
+        .lines()
+        .filter(|l| !l.contains("CLAMP") && !l.contains("n = 100"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let r = explain(CLAMP, &buggy, &["--", "150"]);
+    r.assert_names("golden", line_of(CLAMP, "CLAMP"));
+}
+
+/// A wrong bound leaves a pointer NULL and the buggy program crashes on it.
+const DEREF: &str = r#"#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    int v = 42;
+    int *p;
+    int n = argv[1][0] - '0';
+    if (n >= 0 && n <= 9) /* BOUND */
+        p = &v;
+    else
+        p = NULL;
+    printf("%d\n", *p + n);
+    return 0;
+}
+"#;
+
+#[test]
+fn null_pointer_crash_is_explained() {
+    let buggy = DEREF.replace("n <= 9) /* BOUND */", "n < 9) /* BOUND */");
+    let r = explain(DEREF, &buggy, &["--", "9"]);
+    r.assert_names("buggy", line_of(&buggy, "BOUND"));
+    assert!(
+        r.report["observed"]["buggy"]
+            .as_str()
+            .unwrap()
+            .contains("null-dereference"),
+        "{}",
+        r.stdout
+    );
+}
+
+/// Version 1 counts words separated by blanks.
+const WC_V1: &str = r#"#include <stdio.h>
+
+int main(void)
+{
+    int c, words = 0, in_word = 0;
+    while ((c = getchar()) != EOF) {
+        if (c == ' ' || c == '\t' || c == '\n') /* BLANK */
+            in_word = 0;
+        else if (!in_word) {
+            in_word = 1;
+            words++;
+        }
+    }
+    printf("%d words\n", words);
+    return 0;
+}
+"#;
+
+/// Version 2: the blank test moved into a helper, which forgot the tab.
+fn wc_v2() -> String {
+    WC_V1
+        .replace(
+            "int main(void)",
+            "static int is_blank(int c)\n{\n    return c == ' ' || c == '\\n';\n}\n\nint main(void)",
+        )
+        .replace("c == ' ' || c == '\\t' || c == '\\n'", "is_blank(c)")
+}
+
+#[test]
+fn older_and_newer_version_pair() {
+    let v2 = wc_v2();
+    assert!(v2.contains("is_blank(c))") && !v2.contains("'\\t'"));
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input.txt");
+    std::fs::write(&input, "a\tb c\n").unwrap();
+    let r = explain_named(
+        ("v1/wc.c", "v2/wc.c"),
+        WC_V1,
+        &v2,
+        &["--stdin", input.to_str().unwrap()],
+    );
+    r.assert_names("golden", line_of(WC_V1, "BLANK"));
+}
+
+#[test]
+fn identical_behaviour_is_reported_as_such() {
+    let same = CLAMP.replace("n > 100", "100 < n");
+    let r = explain(CLAMP, &same, &["--", "150"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert_eq!(r.report["same_behaviour"], true);
+    assert!(r.report["unexplained"].as_array().unwrap().is_empty());
+    assert!(r.stdout.contains("same behaviour"), "{}", r.stdout);
+}
+
+#[test]
+fn bad_input_is_one_clear_error() {
+    let missing = explain_named(
+        ("golden.c", "buggy.c"),
+        CLAMP,
+        CLAMP,
+        &["--test", "/nonexistent.json"],
+    );
+    assert_eq!(missing.status, 2);
+    assert!(
+        missing.stderr.contains("/nonexistent.json"),
+        "{}",
+        missing.stderr
+    );
+    assert!(!missing.stderr.contains("panicked"));
+
+    let broken = explain(CLAMP, "int main(void) { return }\n", &["--", "1"]);
+    assert_eq!(broken.status, 2);
+    assert!(broken.stderr.contains("buggy.c"), "{}", broken.stderr);
+    assert_eq!(broken.stderr.trim().lines().count(), 1, "{}", broken.stderr);
+
+    let no_line = explain(
+        CLAMP,
+        CLAMP,
+        &[
+            "--criterion",
+            "golden.c:2:n",
+            "--criterion",
+            "buggy.c:6:n",
+            "--",
+            "1",
+        ],
+    );
+    assert_eq!(no_line.status, 2);
+    assert!(no_line.stderr.contains("golden.c:2"), "{}", no_line.stderr);
+}
+
+#[test]
+fn named_criterion_slices_from_a_variable() {
+    // As in the paper: slice from `hw` where it is printed.
+    let buggy = ARP.replace(
+        "argv[i][1] == 'H') { /* OPTION */",
+        "(argv[i][1] == 'H' || argv[i][1] == 'A')) { /* OPTION */",
+    );
+    let line = line_of(ARP, "printf(\"hw");
+    let g = format!("golden.c:{line}:hw");
+    let b = format!("buggy.c:{line}:hw");
+    let r = explain(
+        ARP,
+        &buggy,
+        &["--criterion", &g, "--criterion", &b, "--", "-A", "inet"],
+    );
+    r.assert_names("buggy", line_of(&buggy, "OPTION"));
+    let observed = r.report["observed"]["buggy"].as_str().unwrap();
+    assert!(observed.starts_with("hw at "), "{observed}");
+}
+
+#[test]
+fn exact_comparison_and_test_file_input() {
+    let buggy = ARP.replace(
+        "argv[i][1] == 'H') { /* OPTION */",
+        "(argv[i][1] == 'H' || argv[i][1] == 'A')) { /* OPTION */",
+    );
+    // The input as a test file: the arguments `-A inet` as augur's objects.
+    let dir = tempfile::tempdir().unwrap();
+    let test = dir.path().join("test.json");
+    let objects = serde_json::json!({"objects": [
+        {"name": "arg00", "bytes": [45, 65, 0]},
+        {"name": "arg01", "bytes": [105, 110, 101, 116, 0]},
+    ]});
+    std::fs::write(&test, objects.to_string()).unwrap();
+    let r = explain(ARP, &buggy, &["--exact", "--test", test.to_str().unwrap()]);
+    r.assert_names("buggy", line_of(&buggy, "OPTION"));
+}
+
+/// The paper's schematic example: `x` depends on the first input only, so the weakest
+/// precondition along the slice says nothing about the second.
+const TWO_INPUTS: &str = r#"#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    int inp1 = argv[1][0] - '0', inp2 = argv[2][0] - '0';
+    int x, y;
+    if (inp1 > 0)
+        x = inp1 * 3; /* X */
+    else
+        x = -inp1;
+    if (inp2 > 0)
+        y = inp2 * 2;
+    else
+        y = 0;
+    printf("%d %d\n", x, y);
+    return 0;
+}
+"#;
+
+#[test]
+fn slice_leaves_out_unrelated_input() {
+    let buggy = TWO_INPUTS.replace("inp1 * 3; /* X */", "inp1 * 4; /* X */");
+    let r = explain(TWO_INPUTS, &buggy, &["--", "3", "5"]);
+    r.assert_names("buggy", line_of(&buggy, "X"));
+    for u in r.report["unexplained"].as_array().unwrap() {
+        let c = u["constraint"].as_str().unwrap();
+        assert!(!c.contains("arg01"), "{c}");
+    }
+}

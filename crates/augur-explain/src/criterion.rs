@@ -1,0 +1,197 @@
+//! The slicing criterion of each run: where the observable error shows and the
+//! postcondition there. Found automatically (the first differing byte of standard
+//! output, else a crash site, else the exit) or named by the user (a variable at a line).
+
+use crate::trace::is_sym;
+use crate::{Execution, Variable};
+use augur_engine::memory::Byte;
+use augur_engine::{Outcome, Value};
+use augur_expr::{ExprId, ExprPool};
+use augur_ir::{Inst, IntOp};
+
+/// A slicing criterion with its postcondition.
+#[derive(Clone, Debug)]
+pub struct Criterion {
+    /// The trace entry where the value is observed.
+    pub entry: u32,
+    /// The entries defining the observed value.
+    pub deps: Vec<u32>,
+    /// Postcondition conjuncts over the input (`observed == value`); empty when the
+    /// observed value does not depend on the input.
+    pub post: Vec<ExprId>,
+    /// What is observed, for people.
+    pub what: String,
+}
+
+/// What comparing the two runs' observable behaviour found.
+pub enum Observation {
+    /// Same standard output and same outcome.
+    Same,
+    /// The runs differ: the criterion in each.
+    Differ {
+        /// In the golden run.
+        golden: Criterion,
+        /// In the buggy run.
+        buggy: Criterion,
+    },
+}
+
+/// `e == (its value on the run)`, over the input.
+fn observed(pool: &mut ExprPool, ex_seed: &augur_expr::Assignment, e: ExprId) -> ExprId {
+    let v = pool.eval(e, ex_seed);
+    let c = pool.constant(v, pool.width(e));
+    pool.eq(e, c)
+}
+
+/// The postcondition "`v` has its observed value", if `v` depends on the input.
+fn value_post(x: &mut Execution, v: &Value) -> Option<ExprId> {
+    match v {
+        Value::Sym(e) => Some(observed(&mut x.pool, &x.end.seed_values, *e)),
+        _ => None,
+    }
+}
+
+/// A printable character (or its code).
+fn show_byte(b: u8) -> String {
+    match b {
+        b'\n' => "'\\n'".into(),
+        0x20..=0x7e => format!("'{}'", b as char),
+        _ => format!("0x{b:02x}"),
+    }
+}
+
+/// The criterion at standard-output byte `k` of `x`.
+fn at_output(x: &mut Execution, k: usize) -> Criterion {
+    let out = x.graph.output[k];
+    let post = match x.end.stdout[k] {
+        Byte::S(e) => vec![observed(&mut x.pool, &x.end.seed_values, e)],
+        Byte::C(_) => Vec::new(),
+    };
+    let byte = x.stdout[k];
+    Criterion {
+        entry: out.writer,
+        deps: out.def.into_iter().collect(),
+        post,
+        what: format!(
+            "stdout byte {k} is {} (written at {})",
+            show_byte(byte),
+            x.line_text(out.writer)
+        ),
+    }
+}
+
+/// The criterion at the last instruction of `x`: the crash site and its faulting
+/// operand, or the exit (its status).
+fn at_end(x: &mut Execution) -> Criterion {
+    let entry = x.trace.entries.len() as u32 - 1;
+    let e = x.trace.entries[entry as usize].clone();
+    let inst = x.prog.func(e.func).insts[e.pc as usize].clone();
+    // The operands whose values the outcome depends on.
+    let faulting: Vec<Value> = match (&inst, &e.mem) {
+        (Inst::Load { .. } | Inst::Store { .. }, Some((addr, _))) => vec![addr.clone()],
+        (
+            Inst::Bin {
+                op: IntOp::UDiv | IntOp::SDiv | IntOp::URem | IntOp::SRem,
+                ..
+            },
+            _,
+        ) => e.ops.get(1).cloned().flatten().into_iter().collect(),
+        _ => match &e.call {
+            Some((_, args)) => args.clone(),
+            None => e.ops.iter().flatten().cloned().collect(),
+        },
+    };
+    let post = faulting
+        .iter()
+        .filter(|v| is_sym(v))
+        .filter_map(|v| value_post(x, v))
+        .collect();
+    let what = match &x.end.outcome {
+        Outcome::Error(err) => format!(
+            "{} at {}: {}",
+            err.kind.name(),
+            x.line_text(entry),
+            err.message
+        ),
+        Outcome::Exit(code) => format!(
+            "exit with status {code} after {} bytes of output (at {})",
+            x.stdout.len(),
+            x.line_text(entry)
+        ),
+        Outcome::Partial(_) | Outcome::Dropped => "the end of the run".into(),
+    };
+    Criterion {
+        entry,
+        deps: x.graph.data[entry as usize].clone(),
+        post,
+        what,
+    }
+}
+
+fn same_outcome(a: &Outcome, b: &Outcome) -> bool {
+    match (a, b) {
+        (Outcome::Error(x), Outcome::Error(y)) => x.kind == y.kind,
+        _ => a == b,
+    }
+}
+
+/// Compare the two runs' behaviour and find the criterion of each.
+pub fn observe(golden: &mut Execution, buggy: &mut Execution) -> Observation {
+    let (g, b) = (&golden.stdout, &buggy.stdout);
+    let first_diff = g
+        .iter()
+        .zip(b.iter())
+        .position(|(x, y)| x != y)
+        .or_else(|| (g.len() != b.len()).then(|| g.len().min(b.len())));
+    if first_diff.is_none() && same_outcome(&golden.end.outcome, &buggy.end.outcome) {
+        return Observation::Same;
+    }
+    let pick = |x: &mut Execution| match first_diff {
+        Some(k) if k < x.stdout.len() => at_output(x, k),
+        _ => at_end(x),
+    };
+    Observation::Differ {
+        golden: pick(golden),
+        buggy: pick(buggy),
+    }
+}
+
+/// The criterion a user named: the watched variable where its line last began.
+pub fn at_variable(x: &mut Execution, v: &Variable) -> Result<Criterion, String> {
+    let (name, at) = (&v.name, &v.at);
+    let Some(snap) = x.trace.snapshot.clone() else {
+        return Err(if x.trace.watched_line_ran {
+            format!("{at}: no local variable `{name}` of the function running this line")
+        } else {
+            format!("{at}: this line never ran on this input")
+        });
+    };
+    let bytes: Vec<ExprId> = snap
+        .bytes
+        .iter()
+        .map(|b| match b {
+            Byte::C(c) => x.pool.constant(*c as u128, 8),
+            Byte::S(e) => *e,
+        })
+        .collect();
+    let value = bytes
+        .iter()
+        .rev()
+        .copied()
+        .reduce(|hi, lo| x.pool.concat(hi, lo))
+        .ok_or_else(|| format!("{at}: `{name}` has no bytes"))?;
+    let post = match x.pool.as_const(value) {
+        Some(_) => Vec::new(),
+        None => vec![observed(&mut x.pool, &x.end.seed_values, value)],
+    };
+    Ok(Criterion {
+        entry: snap.entry,
+        deps: x.graph.probes.first().cloned().unwrap_or_default(),
+        post,
+        what: format!(
+            "{name} at {} (address 0x{:x})",
+            x.line_text(snap.entry),
+            snap.addr
+        ),
+    })
+}

@@ -1,0 +1,229 @@
+//! augur-explain: root-cause a failing input against a reference ("golden") program
+//! (Banerjee et al., golden implementation driven software debugging).
+//!
+//! Both programs run on the same input in seeded mode while a [`trace::Recorder`]
+//! records every instruction; [`deps`] turns a trace into a dynamic dependence graph;
+//! [`criterion`] finds where the runs' behaviour differs; [`slice`] and [`wp`] compute
+//! the weakest precondition of that observation along the backward dynamic slice;
+//! [`compare`] keeps the conjuncts the other program does not explain; [`report`] writes
+//! them with their source lines.
+
+#![warn(missing_docs)]
+
+pub mod compare;
+pub mod criterion;
+pub mod deps;
+pub mod import;
+pub mod report;
+pub mod show;
+pub mod slice;
+pub mod trace;
+pub mod uses;
+pub mod wp;
+
+use augur_engine::memory::Byte;
+use augur_engine::Outcome;
+use augur_expr::ExprPool;
+use augur_ir::Program;
+use criterion::Observation;
+use deps::{Graph, Probe};
+use report::{Figures, Report};
+use std::rc::Rc;
+use trace::{End, Trace};
+
+/// Which of the two programs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Which {
+    /// The reference implementation.
+    Golden,
+    /// The program being debugged.
+    Buggy,
+}
+
+impl Which {
+    /// "golden" or "buggy".
+    pub fn name(self) -> &'static str {
+        match self {
+            Which::Golden => "golden",
+            Which::Buggy => "buggy",
+        }
+    }
+}
+
+/// A line of the user's source.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SrcLine {
+    /// The file, as the compiler recorded it.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+}
+
+/// One finished, recorded run and its dependence graph.
+pub struct Execution {
+    /// The program.
+    pub prog: Rc<Program>,
+    /// The pool holding the run's expressions.
+    pub pool: ExprPool,
+    /// The instruction trace.
+    pub trace: Trace,
+    /// How it ended.
+    pub end: End,
+    /// Its dynamic dependence graph.
+    pub graph: Graph,
+    /// Standard output, concretely.
+    pub stdout: Vec<u8>,
+}
+
+impl Execution {
+    /// Analyse the recorded run of `prog` (`name` names it in messages).
+    pub fn new(
+        name: &str,
+        prog: Rc<Program>,
+        pool: ExprPool,
+        mut trace: Trace,
+    ) -> Result<Self, String> {
+        let end = trace
+            .end
+            .take()
+            .ok_or_else(|| format!("{name}: the run did not end"))?;
+        match &end.outcome {
+            Outcome::Partial(reason) => {
+                return Err(format!("{name}: the run stopped before its end: {reason}"))
+            }
+            Outcome::Dropped => {
+                return Err(format!(
+                    "{name}: the input does not satisfy the program's assumptions"
+                ))
+            }
+            Outcome::Exit(_) | Outcome::Error(_) => {}
+        }
+        if trace.entries.is_empty() {
+            return Err(format!("{name}: no instruction was executed"));
+        }
+        let stdout = end
+            .stdout
+            .iter()
+            .map(|b| match b {
+                Byte::C(c) => *c,
+                Byte::S(e) => pool.eval(*e, &end.seed_values) as u8,
+            })
+            .collect();
+        let probes: Vec<Probe> = trace
+            .snapshot
+            .iter()
+            .map(|s| Probe {
+                entry: s.entry,
+                addr: s.addr,
+                size: s.bytes.len() as u64,
+            })
+            .collect();
+        let graph = Graph::build(&prog, &pool, &end.seed_values, &trace, &probes);
+        Ok(Execution {
+            prog,
+            pool,
+            trace,
+            end,
+            graph,
+            stdout,
+        })
+    }
+
+    /// The user's source line of trace entry `i`, if it has one (the file relative to
+    /// the current directory when it is below it).
+    pub fn line(&self, i: u32) -> Option<SrcLine> {
+        let l = self.prog.loc(self.trace.entries[i as usize].user_loc)?;
+        let file = self.prog.file(l.file);
+        if !augur_engine::stats::is_user_file(file) {
+            return None;
+        }
+        let relative = std::env::current_dir().ok().and_then(|d| {
+            std::path::Path::new(file)
+                .strip_prefix(d)
+                .ok()
+                .map(|p| p.display().to_string())
+        });
+        Some(SrcLine {
+            file: relative.unwrap_or_else(|| file.to_string()),
+            line: l.line,
+        })
+    }
+
+    /// `file:line` of trace entry `i` ("an unknown line" if none).
+    pub fn line_text(&self, i: u32) -> String {
+        self.line(i)
+            .map(|l| format!("{}:{}", l.file, l.line))
+            .unwrap_or_else(|| "an unknown line".into())
+    }
+}
+
+/// A variable named as the slicing criterion (`--criterion FILE:LINE:VAR`).
+#[derive(Clone, Debug)]
+pub struct Variable {
+    /// Its name.
+    pub name: String,
+    /// `FILE:LINE`, for messages.
+    pub at: String,
+}
+
+/// How to explain.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// Check each conjunct against the whole other formula instead of pairwise.
+    pub exact: bool,
+    /// Timeout of each solver query, in milliseconds.
+    pub solver_timeout_ms: Option<u64>,
+    /// The variable watched in each run (golden, buggy) when the user named the
+    /// criterion (the recorders were given the line).
+    pub variables: Option<(Variable, Variable)>,
+}
+
+/// Explain why `buggy` behaves differently from `golden`.
+pub fn explain(
+    golden: &mut Execution,
+    buggy: &mut Execution,
+    settings: &Settings,
+) -> Result<Report, String> {
+    let observation = criterion::observe(golden, buggy);
+    let figures = Figures {
+        same_behaviour: matches!(observation, Observation::Same),
+        trace_len: (golden.trace.entries.len(), buggy.trace.entries.len()),
+        ..Figures::default()
+    };
+    let (gc, bc) = match (&settings.variables, observation) {
+        (Some((g, b)), _) => (
+            criterion::at_variable(golden, g)?,
+            criterion::at_variable(buggy, b)?,
+        ),
+        (None, Observation::Same) => {
+            return Ok(Report::same(
+                figures,
+                golden.stdout.len(),
+                &golden.end.outcome,
+            ))
+        }
+        (None, Observation::Differ { golden, buggy }) => (golden, buggy),
+    };
+    let gw = wp::compute(golden, &gc);
+    let bw = wp::compute(buggy, &bc);
+    let cmp = compare::compare(
+        &compare::Side {
+            pool: &golden.pool,
+            conjuncts: &gw.conjuncts,
+        },
+        &compare::Side {
+            pool: &buggy.pool,
+            conjuncts: &bw.conjuncts,
+        },
+        settings.exact,
+        settings.solver_timeout_ms,
+    )?;
+    let figures = Figures {
+        slice_size: (gw.slice_size, bw.slice_size),
+        conjuncts: (gw.conjuncts.len(), bw.conjuncts.len()),
+        kept: cmp.kept,
+        queries: cmp.queries,
+        ..figures
+    };
+    Ok(Report::differ(figures, (gc.what, bc.what), cmp.unexplained))
+}

@@ -1,0 +1,256 @@
+//! The report: unexplained conjuncts with their source lines (and a few lines of context),
+//! the figures the paper tabulates; as text, JSON (`report.json`) and SARIF 2.1.0
+//! (`report.sarif`).
+
+use crate::compare::Unexplained;
+use crate::{SrcLine, Which};
+use augur_engine::Outcome;
+use serde_json::{json, Value as Json};
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+/// Lines of context shown on each side of a reported line.
+const CONTEXT: u32 = 2;
+
+/// Sizes and costs, per program as (golden, buggy).
+#[derive(Clone, Debug, Default)]
+pub struct Figures {
+    /// Did the two runs behave the same (output and outcome)?
+    pub same_behaviour: bool,
+    /// Instructions executed.
+    pub trace_len: (usize, usize),
+    /// Instructions in the backward dynamic slice.
+    pub slice_size: (usize, usize),
+    /// Distinct weakest-precondition conjuncts.
+    pub conjuncts: (usize, usize),
+    /// Conjuncts left after dropping tautologies.
+    pub kept: (usize, usize),
+    /// Solver queries of the comparison.
+    pub queries: u64,
+    /// Wall-clock seconds of the whole command.
+    pub time_s: f64,
+    /// Peak resident memory in MiB.
+    pub peak_memory_mib: u64,
+}
+
+/// What `augur explain` found.
+pub struct Report {
+    /// The figures.
+    pub figures: Figures,
+    /// What each run showed at its criterion (golden, buggy); None when the runs behave
+    /// the same and no criterion was named.
+    pub observed: Option<(String, String)>,
+    /// For identical behaviour: what both runs did.
+    pub same_summary: Option<String>,
+    /// The conjuncts left unexplained, buggy side first.
+    pub unexplained: Vec<Unexplained>,
+}
+
+fn outcome_text(o: &Outcome) -> String {
+    match o {
+        Outcome::Exit(c) => format!("exited with status {c}"),
+        Outcome::Error(e) => format!("stopped on {} at {}:{}", e.kind.name(), e.file, e.line),
+        Outcome::Partial(r) => format!("stopped early ({r})"),
+        Outcome::Dropped => "was dropped".into(),
+    }
+}
+
+/// A location as SARIF wants it: a URI for absolute paths, else the path itself.
+fn uri(file: &str) -> String {
+    if file.starts_with('/') {
+        format!("file://{file}")
+    } else {
+        file.to_string()
+    }
+}
+
+impl Report {
+    /// The report of two runs behaving the same (`bytes` of output each, `outcome`).
+    pub fn same(figures: Figures, bytes: usize, outcome: &Outcome) -> Report {
+        Report {
+            figures,
+            observed: None,
+            same_summary: Some(format!(
+                "both programs wrote the same {bytes} bytes to standard output and {}",
+                outcome_text(outcome)
+            )),
+            unexplained: Vec::new(),
+        }
+    }
+
+    /// The report of two differing runs.
+    pub fn differ(
+        figures: Figures,
+        observed: (String, String),
+        unexplained: Vec<Unexplained>,
+    ) -> Report {
+        Report {
+            figures,
+            observed: Some(observed),
+            same_summary: None,
+            unexplained,
+        }
+    }
+
+    /// `report.json`.
+    pub fn to_json(&self) -> Json {
+        let f = &self.figures;
+        let side = |i: usize| {
+            let pick = |p: (usize, usize)| if i == 0 { p.0 } else { p.1 };
+            json!({
+                "trace_length": pick(f.trace_len),
+                "slice_size": pick(f.slice_size),
+                "wp_conjuncts": pick(f.conjuncts),
+                "wp_conjuncts_after_tautologies": pick(f.kept),
+            })
+        };
+        json!({
+            "same_behaviour": f.same_behaviour,
+            "summary": self.same_summary,
+            "observed": self.observed.as_ref().map(|(g, b)| json!({"golden": g, "buggy": b})),
+            "unexplained": self.unexplained.iter().map(|u| json!({
+                "side": u.side.name(),
+                "constraint": u.constraint,
+                "kind": u.kind.name(),
+                "lines": u.lines.iter().map(|l| json!({"file": l.file, "line": l.line}))
+                    .collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "figures": {
+                "golden": side(0),
+                "buggy": side(1),
+                "solver_queries": f.queries,
+                "time_s": f.time_s,
+                "peak_memory_mib": f.peak_memory_mib,
+            },
+        })
+    }
+
+    /// `report.sarif`: one result per unexplained conjunct, at its lines.
+    pub fn to_sarif(&self) -> Json {
+        let results: Vec<Json> = self
+            .unexplained
+            .iter()
+            .map(|u| {
+                let (rule, why) = match u.side {
+                    Which::Buggy => ("wrong-code", "in the buggy program"),
+                    Which::Golden => ("missing-code", "in the golden program only"),
+                };
+                json!({
+                    "ruleId": rule,
+                    "level": "warning",
+                    "message": {"text": format!("unexplained constraint {why}: {}", u.constraint)},
+                    "locations": u.lines.iter().map(|l| json!({
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": uri(&l.file)},
+                            "region": {"startLine": l.line},
+                        }
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        json!({
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [{
+                "tool": {"driver": {
+                    "name": "augur explain",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "rules": [
+                        {"id": "wrong-code", "shortDescription": {"text":
+                            "A constraint of the buggy run the golden run does not imply: wrong code"}},
+                        {"id": "missing-code", "shortDescription": {"text":
+                            "A constraint of the golden run the buggy run does not imply: code missing from the buggy program"}},
+                    ],
+                }},
+                "results": results,
+            }],
+        })
+    }
+
+    /// The report for the terminal, with source context read from the files.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        if let Some(s) = &self.same_summary {
+            let _ = writeln!(out, "same behaviour: {s}; nothing to explain.");
+        }
+        if let Some((g, b)) = &self.observed {
+            let _ = writeln!(out, "observed:\n  golden: {g}\n  buggy:  {b}");
+        }
+        for which in [Which::Buggy, Which::Golden] {
+            let mine: Vec<&Unexplained> = self
+                .unexplained
+                .iter()
+                .filter(|u| u.side == which)
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                "\nunexplained in the {} program ({}):",
+                which.name(),
+                match which {
+                    Which::Buggy => "wrong code",
+                    Which::Golden => "code missing from the buggy program",
+                }
+            );
+            let mut lines = BTreeSet::new();
+            for u in mine {
+                let at: Vec<String> = u
+                    .lines
+                    .iter()
+                    .map(|l| format!("{}:{}", l.file, l.line))
+                    .collect();
+                let _ = writeln!(out, "  {}: {}  [{}]", u.kind.name(), u.short, at.join(", "));
+                lines.extend(u.lines.iter());
+            }
+            for l in lines {
+                let _ = writeln!(out, "  at {}:{}", l.file, l.line);
+                out.push_str(&context(l));
+            }
+        }
+        if self.observed.is_some() && self.unexplained.is_empty() {
+            out.push_str(
+                "\nthe two weakest preconditions imply each other: no line is singled out.\n",
+            );
+        }
+        let f = &self.figures;
+        let _ = writeln!(
+            out,
+            "\nfigures (golden / buggy): trace {} / {} instructions, slice {} / {}, \
+             WP conjuncts {} / {} ({} / {} after tautologies); solver queries {}; \
+             time {:.2} s; peak memory {} MiB",
+            f.trace_len.0,
+            f.trace_len.1,
+            f.slice_size.0,
+            f.slice_size.1,
+            f.conjuncts.0,
+            f.conjuncts.1,
+            f.kept.0,
+            f.kept.1,
+            f.queries,
+            f.time_s,
+            f.peak_memory_mib
+        );
+        out
+    }
+}
+
+/// A few numbered source lines around `l` (nothing if the file cannot be read).
+fn context(l: &SrcLine) -> String {
+    let Ok(text) = std::fs::read_to_string(&l.file) else {
+        return String::new();
+    };
+    let first = l.line.saturating_sub(CONTEXT).max(1);
+    let mut out = String::new();
+    for (n, s) in text
+        .lines()
+        .enumerate()
+        .map(|(i, s)| (i as u32 + 1, s))
+        .filter(|(n, _)| *n >= first && *n <= l.line + CONTEXT)
+    {
+        let mark = if n == l.line { '>' } else { ' ' };
+        let _ = writeln!(out, "    {mark} {n:4} | {s}");
+    }
+    out
+}

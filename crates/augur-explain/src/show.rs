@@ -1,0 +1,87 @@
+//! Readable constraints: comparisons written with the input on the left and printable
+//! byte constants as characters (`arg00[1] == 'A'`), long texts shortened.
+
+use augur_expr::{CmpOp, ExprId, ExprKind, ExprPool};
+
+/// A constant as people read it: a printable character for bytes, else the number.
+fn constant(pool: &ExprPool, e: ExprId) -> Option<String> {
+    let v = pool.as_const(e)?;
+    Some(match (pool.width(e), u8::try_from(v)) {
+        (8, Ok(b)) if b.is_ascii_graphic() || b == b' ' => format!("'{}'", b as char),
+        _ => v.to_string(),
+    })
+}
+
+/// `e` as text: `lhs op rhs` with the constant side last, negated equalities as `!=`;
+/// the expression is cut to about `max` characters.
+pub fn constraint(pool: &ExprPool, e: ExprId, max: usize) -> String {
+    let (negated, inner) = match pool.kind(e) {
+        ExprKind::Not(x) => (true, *x),
+        _ => (false, e),
+    };
+    let ExprKind::Cmp { op, lhs, rhs } = pool.kind(inner) else {
+        return shorten(&pool.display(e), max);
+    };
+    // Comparisons are built with constants on the left: swap them to the right.
+    let (sym, con, swapped) = match (constant(pool, *lhs), constant(pool, *rhs)) {
+        (Some(c), None) => (*rhs, c, true),
+        (None, Some(c)) => (*lhs, c, false),
+        _ => return shorten(&pool.display(e), max),
+    };
+    let op = match (op, swapped, negated) {
+        (CmpOp::Eq, _, false) => "==",
+        (CmpOp::Eq, _, true) => "!=",
+        (CmpOp::Ult, false, false) | (CmpOp::Ule, true, true) => "<u",
+        (CmpOp::Ule, false, false) | (CmpOp::Ult, true, true) => "<=u",
+        (CmpOp::Ult, true, false) | (CmpOp::Ule, false, true) => ">u",
+        (CmpOp::Ule, true, false) | (CmpOp::Ult, false, true) => ">=u",
+        (CmpOp::Slt, false, false) | (CmpOp::Sle, true, true) => "<s",
+        (CmpOp::Sle, false, false) | (CmpOp::Slt, true, true) => "<=s",
+        (CmpOp::Slt, true, false) | (CmpOp::Sle, false, true) => ">s",
+        (CmpOp::Sle, true, false) | (CmpOp::Slt, false, true) => ">=s",
+    };
+    format!("{} {op} {con}", shorten(&pool.display(sym), max))
+}
+
+/// `text` cut to at most `max` characters, saying how much was left out.
+fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_string(),
+        Some((cut, _)) => format!(
+            "{}… ({} more characters)",
+            &text[..cut],
+            text[cut..].chars().count()
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comparisons_read_naturally() {
+        let mut p = ExprPool::new();
+        let a = p.new_array("arg00", 2);
+        let s = p.array_sym(a);
+        let i = p.constant(1, 64);
+        let b = p.select(s, i);
+        let k = p.constant(b'A' as u128, 8);
+        let eq = p.eq(b, k);
+        assert_eq!(constraint(&p, eq, 100), "arg00[1] == 'A'");
+        let ne = p.not(eq);
+        assert_eq!(constraint(&p, ne, 100), "arg00[1] != 'A'");
+        let nine = p.constant(9, 8);
+        let lt = p.ult(nine, b);
+        assert_eq!(constraint(&p, lt, 100), "arg00[1] >u 9");
+        let not_lt = p.not(lt);
+        assert_eq!(constraint(&p, not_lt, 100), "arg00[1] <=u 9");
+        assert_eq!(constraint(&p, eq, 3), "arg… (5 more characters) == 'A'");
+    }
+
+    #[test]
+    fn long_texts_are_shortened() {
+        assert_eq!(shorten("abcdef", 10), "abcdef");
+        assert_eq!(shorten("abcdef", 2), "ab… (4 more characters)");
+    }
+}
