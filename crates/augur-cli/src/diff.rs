@@ -331,10 +331,15 @@ fn print_result(out: &Path, o: &driver::DiffOutcome) -> Result<(), String> {
     Ok(())
 }
 
-/// An input object for people: a little-endian integer when it has at most 8 bytes,
-/// else its bytes as escaped text.
+/// An input object for people: text when it looks like text (printable, then perhaps
+/// NULs), else a little-endian integer when it has at most 8 bytes, else escaped bytes.
 fn show_object(bytes: &[u8]) -> String {
-    if bytes.len() <= 8 && !bytes.is_empty() {
+    let text_len = bytes
+        .iter()
+        .take_while(|b| b.is_ascii_graphic() || **b == b' ')
+        .count();
+    let looks_like_text = text_len > 0 && bytes[text_len..].iter().all(|b| *b == 0);
+    if !looks_like_text && bytes.len() <= 8 && !bytes.is_empty() {
         let mut v: i64 = 0;
         for (i, b) in bytes.iter().enumerate() {
             v |= (*b as i64) << (8 * i);

@@ -531,3 +531,38 @@ fn max_time_stops_exploring_and_writes_what_was_found() {
     assert_eq!(d.classes(), classes(&[&["a.c", "c.c"], &["b.c"]]));
     d.assert_tests_show_their_difference();
 }
+
+#[test]
+fn a_refactoring_that_changes_a_helpers_signature_is_equivalent() {
+    let a = r#"#include <augur.h>
+#include <stdio.h>
+static int helper(int v) { return v + 1; }
+int area(int x, int y) { return x * helper(y); }
+int main(void) {
+  int x, y;
+  augur_make_symbolic(&x, sizeof x, "x");
+  augur_make_symbolic(&y, sizeof y, "y");
+  augur_assume(x >= 0 && x < 10 && y >= 0 && y < 10);
+  printf("%d\n", area(x, y) > 20);
+  return 0;
+}
+"#;
+    let b = a
+        .replace(
+            "helper(int v) { return v + 1; }",
+            "helper(int v, int w) { return v + w; }",
+        )
+        .replace("helper(y)", "helper(y, 1)");
+    let c = a.replace("return x * helper(y);", "return x * helper(y) + (x == 3);");
+    let d = diff(
+        &[("a.c", a), ("b.c", &b), ("c.c", &c)],
+        &["a.c", "b.c", "c.c"],
+    );
+    assert_eq!(d.status, 0, "{}", d.stderr);
+    assert_eq!(d.classes(), classes(&[&["a.c", "b.c"], &["c.c"]]));
+    assert_eq!(
+        d.summary["dispatched_functions"],
+        serde_json::json!(["area"])
+    );
+    d.assert_tests_show_their_difference();
+}

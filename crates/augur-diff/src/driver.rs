@@ -5,7 +5,7 @@
 use crate::difftest::{solve, DiffInput};
 use crate::halts::{Halt, HaltCollector, OutputSelection};
 use crate::report::Report;
-use crate::rerun::{show_output, Natives, Observation, Rerunner, Start};
+use crate::rerun::{common_view, show_output, Natives, Observation, Rerunner, Start};
 use crate::tree::{self, DecisionTree, TestSplit};
 use augur_engine::{Executor, Options, TestCase, TestSink};
 use augur_ir::Program;
@@ -148,9 +148,10 @@ pub fn run(
         let observed: Vec<Observation> = (0..n as u32)
             .map(|r| rerunner.observe(&input.objects, r))
             .collect();
+        let compared = common_view(&observed);
         for x in 0..n {
             for y in x + 1..n {
-                if observed[x] != observed[y] {
+                if compared[x] != compared[y] {
                     *told_apart.entry((x as u32, y as u32)).or_default() += 1;
                 }
             }
@@ -163,7 +164,7 @@ pub fn run(
     let splits: Vec<TestSplit> = tests
         .iter()
         .enumerate()
-        .map(|(k, t)| split(k, &t.observed))
+        .map(|(k, t)| split(k, &common_view(&t.observed)))
         .collect();
     let classes = tree::classes(n, &splits);
     let tree = tree::build(cfg.names.clone(), &splits, tree::DEFAULT_BUDGET);

@@ -33,21 +33,23 @@ fn observe(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let f = FuncId((addr.saturating_sub(FUNC_BASE) / FUNC_STRIDE) as u32);
     let prog = ex.program.clone();
     let func = prog.func(f);
+    // A revision's own copy (`name@revK`) reports under the source name.
+    let name = func.name.split('@').next().unwrap_or_default();
     let has_ret = c.args[1].as_con() == Some(1);
     let args = &c.args[2 + has_ret as usize..];
     if has_ret {
         let ret = &c.args[2];
         if matches!(prog.ty(func.ret_ty).ty, Ty::Ptr) {
-            record_pointee(st, &format!("{}:ret*", func.name), ret);
+            record_pointee(st, &format!("{name}:ret*"), ret);
         } else {
             let bytes = value_to_bytes(&mut ex.pool, &prog, func.ret_ty, ret);
-            let name = format!("{}:ret", func.name);
-            record_output(st, &name, OutputKind::Function, bytes);
+            let output = format!("{name}:ret");
+            record_output(st, &output, OutputKind::Function, bytes);
         }
     }
     for (i, ((_, ty), v)) in func.params.iter().zip(args).enumerate() {
         if matches!(prog.ty(*ty).ty, Ty::Ptr) {
-            record_pointee(st, &format!("{}:arg{i}*", func.name), v);
+            record_pointee(st, &format!("{name}:arg{i}*"), v);
         }
     }
     Ok(None)

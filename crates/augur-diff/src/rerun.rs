@@ -52,6 +52,29 @@ pub fn show_output(name: &str, bytes: &[u8]) -> String {
     }
 }
 
+/// The observations restricted to the outputs every one of them has: revisions are
+/// compared on what they all report (a revision calling an extra observed function is not
+/// different for that alone).
+pub fn common_view(observed: &[Observation]) -> Vec<Observation> {
+    let common = |name: &str| {
+        observed
+            .iter()
+            .all(|o| o.outputs.iter().any(|(n, _)| n == name))
+    };
+    observed
+        .iter()
+        .map(|o| Observation {
+            outputs: o
+                .outputs
+                .iter()
+                .filter(|(n, _)| common(n))
+                .cloned()
+                .collect(),
+            ..o.clone()
+        })
+        .collect()
+}
+
 impl Observation {
     /// The observation as JSON (bytes as escaped text).
     pub fn to_json(&self) -> serde_json::Value {
