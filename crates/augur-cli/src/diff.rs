@@ -152,7 +152,7 @@ impl DiffProgress for Bar {
 
 /// Run `augur diff`.
 pub fn run(a: DiffArgs) -> Result<(), String> {
-    let opts = a.explore.options()?;
+    let mut opts = a.explore.options()?;
     let spec = a.explore.env_spec()?;
     let selected = OutputSelection::parse(&a.outputs)?;
     if a.tests_per_pair == 0 {
@@ -160,27 +160,27 @@ pub fn run(a: DiffArgs) -> Result<(), String> {
     }
     let work = session::workdir()?;
     let hand_written = a.inputs.len() == 1 && a.patches.is_empty();
-    let (names, program, dispatched, observed, natives, mut opts, argv0) = if hand_written {
-        hand_written_meta(&a, work.path(), opts)?
+    let p = if hand_written {
+        hand_written_meta(&a, work.path())?
     } else {
-        merged_meta(&a, work.path(), opts)?
+        merged_meta(&a, work.path())?
     };
-    opts.inputs_by_order = true;
-    let entry = session::entry_function(&program, &a.explore.entry, &a.inputs[0])?;
+    opts.meta_revisions = p.meta_revisions;
+    let entry = session::entry_function(&p.program, &a.explore.entry, &a.inputs[0])?;
     let out = outdir::prepare(a.output_dir.as_deref())?;
-    let mut argv = vec![argv0];
+    let mut argv = vec![p.argv0];
     argv.extend(a.program_args.iter().cloned());
     let cfg = DiffConfig {
-        names,
-        program,
+        names: p.names,
+        program: p.program,
         opts,
         start: Start { entry, argv, spec },
-        natives,
+        natives: p.natives,
         selected,
         tests_per_pair: a.tests_per_pair,
         out: out.clone(),
-        dispatched,
-        observed,
+        dispatched: p.dispatched,
+        observed: p.observed,
     };
     let interrupt = Arc::new(AtomicBool::new(false));
     let flag = interrupt.clone();
@@ -191,15 +191,23 @@ pub fn run(a: DiffArgs) -> Result<(), String> {
     print_result(&out, &outcome)
 }
 
-type Prepared = (
-    Vec<String>,
-    augur_ir::Program,
-    Vec<String>,
-    Vec<String>,
-    Natives,
-    augur_engine::Options,
-    String,
-);
+/// The meta program to explore and what goes with it.
+struct Prepared {
+    /// Revision names, base first.
+    names: Vec<String>,
+    /// The meta program.
+    program: augur_ir::Program,
+    /// Functions with revision-specific code.
+    dispatched: Vec<String>,
+    /// Functions whose results are observed.
+    observed: Vec<String>,
+    /// The revisions compiled natively.
+    natives: Natives,
+    /// Revisions of a hand-written meta program (1 for a merged one).
+    meta_revisions: u32,
+    /// argv[0].
+    argv0: String,
+}
 
 fn native_build(inputs: &[PathBuf], a: &DiffArgs) -> Option<NativeProgram> {
     let opts = ReplayOptions {
@@ -221,7 +229,8 @@ fn native_build(inputs: &[PathBuf], a: &DiffArgs) -> Option<NativeProgram> {
     }
 }
 
-fn merged_meta(a: &DiffArgs, work: &Path, opts: augur_engine::Options) -> Result<Prepared, String> {
+/// The meta program merged from the revisions given as files, directories or patches.
+fn merged_meta(a: &DiffArgs, work: &Path) -> Result<Prepared, String> {
     let revs = revisions(a, work)?;
     if revs.len() < 2 {
         return Err("augur diff needs at least two revisions".into());
@@ -244,22 +253,19 @@ fn merged_meta(a: &DiffArgs, work: &Path, opts: augur_engine::Options) -> Result
     let m = meta::build(&parts).map_err(|e| format!("{}: {e}", revs[0].name))?;
     let natives = Natives::PerRevision(revs.iter().map(|r| native_build(&r.files, a)).collect());
     let argv0 = session::program_name(&revs[0].files[0]);
-    Ok((
-        revs.into_iter().map(|r| r.name).collect(),
-        m.program,
-        m.dispatched,
-        m.observed,
+    Ok(Prepared {
+        names: revs.into_iter().map(|r| r.name).collect(),
+        program: m.program,
+        dispatched: m.dispatched,
+        observed: m.observed,
         natives,
-        opts,
+        meta_revisions: 1,
         argv0,
-    ))
+    })
 }
 
-fn hand_written_meta(
-    a: &DiffArgs,
-    work: &Path,
-    mut opts: augur_engine::Options,
-) -> Result<Prepared, String> {
+/// A hand-written meta program (one file using `augur_meta(site)`).
+fn hand_written_meta(a: &DiffArgs, work: &Path) -> Result<Prepared, String> {
     let input = &a.inputs[0];
     let program = session::load_inputs(std::slice::from_ref(input), a.explore.cflags(), work)?;
     let n = match a.revisions {
@@ -284,11 +290,18 @@ fn hand_written_meta(
             input.display()
         ));
     }
-    opts.meta_revisions = n;
     let stem = session::program_name(input);
     let names = (0..n).map(|r| format!("{stem}@rev{r}")).collect();
     let natives = Natives::Meta(native_build(std::slice::from_ref(input), a));
-    Ok((names, program, Vec::new(), Vec::new(), natives, opts, stem))
+    Ok(Prepared {
+        names,
+        program,
+        dispatched: Vec::new(),
+        observed: Vec::new(),
+        natives,
+        meta_revisions: n,
+        argv0: stem,
+    })
 }
 
 /// The classes and the tree on the terminal.
