@@ -11,6 +11,7 @@ pub mod difftest;
 pub mod driver;
 pub mod halts;
 pub mod handlers;
+pub mod instmap;
 pub mod meta;
 pub mod pairs;
 pub mod patch;

@@ -1,9 +1,9 @@
 //! Moving a lowered function or constant from one revision's program into the meta
 //! program: types, source locations, globals and functions get the meta program's ids.
 
+use crate::instmap::{map_inst, IdMap};
 use augur_ir::{
-    AddrBase, Callee, Const, FileId, FuncId, GlobalId, Inst, LocId, Operand, Program, SrcLoc, Ty,
-    TyId, TypeInfo,
+    AddrBase, Const, FileId, FuncId, GlobalId, Inst, LocId, Program, SrcLoc, Ty, TyId, TypeInfo,
 };
 use rustc_hash::FxHashMap;
 
@@ -140,198 +140,34 @@ impl<'a> Remap<'a> {
         }
     }
 
-    fn operand(&mut self, o: &Operand, to: &mut Program, int: &mut Interner) -> Operand {
-        match o {
-            Operand::Const(c) => Operand::Const(Box::new(self.constant(c, to, int))),
-            other => other.clone(),
-        }
-    }
-
     /// An instruction with the meta program's ids.
     pub fn inst(&mut self, i: &Inst, to: &mut Program, int: &mut Interner) -> Inst {
-        let mut inst = match i {
-            Inst::Bin {
-                op: o,
-                dst,
-                a,
-                b,
-                width,
-            } => Inst::Bin {
-                op: *o,
-                dst: *dst,
-                a: self.operand(a, to, int),
-                b: self.operand(b, to, int),
-                width: *width,
+        map_inst(
+            &mut Into {
+                remap: self,
+                to,
+                int,
             },
-            Inst::FBin {
-                op: o,
-                dst,
-                a,
-                b,
-                kind,
-            } => Inst::FBin {
-                op: *o,
-                dst: *dst,
-                a: self.operand(a, to, int),
-                b: self.operand(b, to, int),
-                kind: *kind,
-            },
-            Inst::FNeg { dst, a, kind } => Inst::FNeg {
-                dst: *dst,
-                a: self.operand(a, to, int),
-                kind: *kind,
-            },
-            Inst::ICmp { pred, dst, a, b } => Inst::ICmp {
-                pred: *pred,
-                dst: *dst,
-                a: self.operand(a, to, int),
-                b: self.operand(b, to, int),
-            },
-            Inst::FCmp {
-                pred,
-                dst,
-                a,
-                b,
-                kind,
-            } => Inst::FCmp {
-                pred: *pred,
-                dst: *dst,
-                a: self.operand(a, to, int),
-                b: self.operand(b, to, int),
-                kind: *kind,
-            },
-            Inst::Cast {
-                op: o,
-                dst,
-                a,
-                width,
-            } => Inst::Cast {
-                op: *o,
-                dst: *dst,
-                a: self.operand(a, to, int),
-                width: *width,
-            },
-            Inst::FpCast {
-                op: o,
-                dst,
-                a,
-                from,
-                to: t,
-                int_width,
-            } => Inst::FpCast {
-                op: *o,
-                dst: *dst,
-                a: self.operand(a, to, int),
-                from: *from,
-                to: *t,
-                int_width: *int_width,
-            },
-            Inst::Select { dst, cond, t, f } => Inst::Select {
-                dst: *dst,
-                cond: self.operand(cond, to, int),
-                t: self.operand(t, to, int),
-                f: self.operand(f, to, int),
-            },
-            Inst::Alloca {
-                dst,
-                elem_size,
-                count,
-                align,
-                var,
-            } => Inst::Alloca {
-                dst: *dst,
-                elem_size: *elem_size,
-                count: self.operand(count, to, int),
-                align: *align,
-                var: var.clone(),
-            },
-            Inst::Load { dst, addr, ty } => Inst::Load {
-                dst: *dst,
-                addr: self.operand(addr, to, int),
-                ty: *ty,
-            },
-            Inst::Store { addr, val, ty } => Inst::Store {
-                addr: self.operand(addr, to, int),
-                val: self.operand(val, to, int),
-                ty: *ty,
-            },
-            Inst::Gep {
-                dst,
-                base,
-                offset,
-                indices,
-            } => Inst::Gep {
-                dst: *dst,
-                base: self.operand(base, to, int),
-                offset: *offset,
-                indices: indices
-                    .iter()
-                    .map(|(o, w, s)| (self.operand(o, to, int), *w, *s))
-                    .collect(),
-            },
-            Inst::ExtractValue { dst, agg, path } => Inst::ExtractValue {
-                dst: *dst,
-                agg: self.operand(agg, to, int),
-                path: path.clone(),
-            },
-            Inst::InsertValue {
-                dst,
-                agg,
-                elem,
-                path,
-            } => Inst::InsertValue {
-                dst: *dst,
-                agg: self.operand(agg, to, int),
-                elem: self.operand(elem, to, int),
-                path: path.clone(),
-            },
-            Inst::Call {
-                dst,
-                callee,
-                args,
-                ret_ty,
-            } => Inst::Call {
-                dst: *dst,
-                callee: match callee {
-                    Callee::Direct(f) => Callee::Direct(self.funcs[f.0 as usize]),
-                    Callee::Indirect(o) => Callee::Indirect(self.operand(o, to, int)),
-                    Callee::Asm => Callee::Asm,
-                },
-                args: args.iter().map(|a| self.operand(a, to, int)).collect(),
-                ret_ty: *ret_ty,
-            },
-            Inst::Phi { dst, incoming } => Inst::Phi {
-                dst: *dst,
-                incoming: incoming
-                    .iter()
-                    .map(|(b, o)| (*b, self.operand(o, to, int)))
-                    .collect(),
-            },
-            Inst::Ret { val } => Inst::Ret {
-                val: val.as_ref().map(|v| self.operand(v, to, int)),
-            },
-            Inst::CondBr { cond, t, f } => Inst::CondBr {
-                cond: self.operand(cond, to, int),
-                t: *t,
-                f: *f,
-            },
-            Inst::Switch {
-                val,
-                cases,
-                default,
-            } => Inst::Switch {
-                val: self.operand(val, to, int),
-                cases: cases.clone(),
-                default: *default,
-            },
-            Inst::Br { .. } | Inst::Unreachable | Inst::Unsupported(_) => i.clone(),
-        };
-        match &mut inst {
-            Inst::Load { ty, .. } | Inst::Store { ty, .. } | Inst::Call { ret_ty: ty, .. } => {
-                *ty = self.ty(*ty, to, int)
-            }
-            _ => {}
-        }
-        inst
+            i,
+        )
+    }
+}
+
+/// A [`Remap`] with the program it maps into, as an [`IdMap`].
+struct Into<'r, 'a> {
+    remap: &'r mut Remap<'a>,
+    to: &'r mut Program,
+    int: &'r mut Interner,
+}
+
+impl IdMap for Into<'_, '_> {
+    fn constant(&mut self, c: &Const) -> Const {
+        self.remap.constant(c, self.to, self.int)
+    }
+    fn ty(&mut self, t: TyId) -> TyId {
+        self.remap.ty(t, self.to, self.int)
+    }
+    fn func(&mut self, f: FuncId) -> FuncId {
+        self.remap.funcs[f.0 as usize]
     }
 }
