@@ -566,3 +566,23 @@ int main(void) {
     );
     d.assert_tests_show_their_difference();
 }
+
+#[test]
+fn a_base_path_enters_a_revision_once_however_often_it_passes_the_patch() {
+    let src = |k: &str| {
+        format!(
+            "#include <augur.h>\n#include <stdio.h>\nint f(int x) {{ return x + {k}; }}\n\
+             int main(void) {{ int x; augur_make_symbolic(&x, sizeof x, \"x\");\n\
+             int s = f(x); s = f(s); s = f(s);\n\
+             printf(\"%d\\n\", s > 10); return 0; }}\n"
+        )
+    };
+    let (a, b) = (src("1"), src("2"));
+    let d = diff(&[("a.c", a.as_str()), ("b.c", b.as_str())], &["a.c", "b.c"]);
+    assert_eq!(d.status, 0, "{}", d.stderr);
+    // One path per revision (the output is the symbolic `s > 10`), not a revision-1 path
+    // per call of f.
+    assert_eq!(d.summary["paths_completed"], 2, "{}", d.summary);
+    assert_eq!(d.classes(), classes(&[&["a.c"], &["b.c"]]));
+    d.assert_tests_show_their_difference();
+}

@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod blocks;
 pub mod difftest;
 pub mod driver;
 pub mod halts;

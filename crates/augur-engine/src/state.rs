@@ -78,6 +78,9 @@ pub struct State {
     /// The revision of a meta program this path runs (0: the base, and every revision
     /// that has not diverged from it on this path). Kept outside the path condition.
     pub revision: u32,
+    /// On a base path (revision 0): the revisions (bit r) whose own code this path has
+    /// already passed by, running the base's instead; it no longer stands for them.
+    pub left_behind: u64,
     /// Named outputs recorded on the path (`augur_output`, observed function results), in
     /// order.
     pub outputs: Vec<NamedOutput>,

@@ -11,19 +11,22 @@ pub fn register(t: &mut HandlerTable) {
     t.add("augur_output", output);
 }
 
-/// The revision a path takes at a meta site where `revisions` (each > 0) have their own
-/// code. A base path (revision 0) not in seeded mode first queues one copy of itself per
-/// revision, each redoing the call as that revision; it then goes on as the base. A path
-/// of another revision gets its revision where it has code, and 0 (the base's code)
-/// elsewhere.
+/// The revision a path takes at a meta site where `revisions` (each in 1..64) have their
+/// own code. A base path (revision 0) not in seeded mode first queues one copy of itself
+/// per revision it still stands for, each redoing the call as that revision; it then goes
+/// on as the base, no longer standing for those revisions (a path never runs the base's
+/// code at one site and a revision's at another). A path of another revision gets its
+/// revision where it has code, and 0 (the base's code) elsewhere.
 pub fn choose_revision(
     ex: &mut Executor,
     st: &mut State,
     revisions: impl Iterator<Item = u32>,
 ) -> u32 {
     let mut has_own_code = false;
+    let mut passed = 0u64;
     for r in revisions {
-        if st.revision == 0 && st.seed.is_none() {
+        let bit = 1u64 << r;
+        if st.revision == 0 && st.seed.is_none() && st.left_behind & bit == 0 {
             let mut copy = st.clone();
             copy.id = ex.fresh_state_id();
             copy.revision = r;
@@ -32,7 +35,11 @@ pub fn choose_revision(
             ex.stats.forks += 1;
             ex.enqueue(copy);
         }
+        passed |= bit;
         has_own_code |= r == st.revision;
+    }
+    if st.revision == 0 {
+        st.left_behind |= passed;
     }
     if has_own_code {
         st.revision

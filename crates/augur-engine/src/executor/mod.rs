@@ -507,6 +507,7 @@ impl Executor {
             stderr: Vec::new(),
             env: crate::state::EnvData::new(Rc::from(Vec::new()), Vec::new()),
             revision: 0,
+            left_behind: 0,
             outputs: Vec::new(),
         };
         globals::layout_globals(self, &mut st);
