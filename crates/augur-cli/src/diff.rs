@@ -180,6 +180,7 @@ pub fn run(a: DiffArgs) -> Result<(), String> {
         tests_per_pair: a.tests_per_pair,
         out: out.clone(),
         dispatched: p.dispatched,
+        dispatched_inside: p.dispatched_inside,
         observed: p.observed,
     };
     let interrupt = Arc::new(AtomicBool::new(false));
@@ -199,6 +200,8 @@ struct Prepared {
     program: augur_ir::Program,
     /// Functions with revision-specific code.
     dispatched: Vec<String>,
+    /// Those of them with meta branches inside.
+    dispatched_inside: Vec<String>,
     /// Functions whose results are observed.
     observed: Vec<String>,
     /// The revisions compiled natively.
@@ -257,6 +260,7 @@ fn merged_meta(a: &DiffArgs, work: &Path) -> Result<Prepared, String> {
         names: revs.into_iter().map(|r| r.name).collect(),
         program: m.program,
         dispatched: m.dispatched,
+        dispatched_inside: m.dispatched_inside,
         observed: m.observed,
         natives,
         meta_revisions: 1,
@@ -297,6 +301,7 @@ fn hand_written_meta(a: &DiffArgs, work: &Path) -> Result<Prepared, String> {
         names,
         program,
         dispatched: Vec::new(),
+        dispatched_inside: Vec::new(),
         observed: Vec::new(),
         natives,
         meta_revisions: n,

@@ -586,3 +586,53 @@ fn a_base_path_enters_a_revision_once_however_often_it_passes_the_patch() {
     assert_eq!(d.classes(), classes(&[&["a.c"], &["b.c"]]));
     d.assert_tests_show_their_difference();
 }
+
+#[test]
+fn a_patch_inside_a_loop_of_main_shares_the_code_before_it() {
+    let base = r#"#include <augur.h>
+#include <stdio.h>
+int main(void) {
+  unsigned char b[4];
+  augur_make_symbolic(b, sizeof b, "b");
+  int s = 0;
+  for (int i = 0; i < 4; i++) {
+    int v = b[i] > 'm' ? 2 : 1;
+    s += v;
+  }
+  switch (s) {
+  case 4: puts("four"); break;
+  case 8: puts("eight"); break;
+  default: printf("%d\n", s);
+  }
+  return 0;
+}
+"#;
+    let same = base.replace("s += v;", "s = s + v * 1;");
+    let other = base.replace("s += v;", "s += v + (i == 3 && b[i] == 'z');");
+    let d = diff(
+        &[("base.c", base), ("same.c", &same), ("other.c", &other)],
+        &["base.c", "same.c", "other.c"],
+    );
+    assert_eq!(d.status, 0, "{}", d.stderr);
+    assert_eq!(d.summary["dispatched_inside"], serde_json::json!(["main"]));
+    assert_eq!(d.classes(), classes(&[&["base.c", "same.c"], &["other.c"]]));
+    d.assert_tests_show_their_difference();
+    // The meta run explores exactly each revision's paths, as separate runs do.
+    let separate: u64 = [base, same.as_str(), other.as_str()]
+        .iter()
+        .map(|src| common::run_c(src, &[]).paths())
+        .sum();
+    assert_eq!(d.summary["paths_completed"], separate);
+    let t = &d.tests[0];
+    let b: Vec<u64> = t["objects"][0]["bytes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        b[3],
+        u64::from(b'z'),
+        "the test reaches the patched case: {b:?}"
+    );
+}

@@ -34,6 +34,8 @@ pub struct DiffConfig {
     pub out: PathBuf,
     /// Functions with revision-specific code (for the summary).
     pub dispatched: Vec<String>,
+    /// Those of them with meta branches inside, after a shared prefix (for the summary).
+    pub dispatched_inside: Vec<String>,
     /// Functions whose results are observed (for the summary).
     pub observed: Vec<String>,
 }
@@ -120,6 +122,7 @@ pub fn run(
     let mut rerunner = Rerunner::new(rerun_ex, cfg.start, cfg.natives, cfg.selected);
     let mut report = Report::new(&cfg.out, cfg.names.clone())?;
     report.dispatched = cfg.dispatched.clone();
+    report.dispatched_inside = cfg.dispatched_inside.clone();
     report.observed = cfg.observed.clone();
     let n = cfg.names.len();
     let mut tests: Vec<DiffTest> = Vec::new();

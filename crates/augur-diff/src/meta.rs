@@ -3,11 +3,15 @@
 //! 0's program. A function whose code is the same in every revision is shared; a function
 //! that differs keeps one body per distinct version (`name@revK`) and its original id
 //! becomes a stub that asks `augur_meta_dispatch(site, mask)` for the path's revision and
-//! calls that revision's body. Globals that differ (by initial value or shape) are kept
+//! calls that revision's body; when the versions share their first blocks, the bodies are
+//! merged instead and the meta branches sit on the edges leaving the shared blocks
+//! ([`crate::blocks`]), so code before a patch inside a function runs once for all
+//! revisions. Globals that differ (by initial value or shape) are kept
 //! per revision, and the functions using them differ in turn. Functions of the changed
 //! files also get a stub that reports their return value and pointer arguments to
 //! `augur_diff_observe` after every call: these are symbolic outputs.
 
+use crate::blocks::{self, Dispatch};
 use crate::remap::{Interner, Remap};
 use augur_ir::{
     AddrBase, Block, BlockId, Callee, Const, FuncId, Function, Global, GlobalId, Inst, LocId,
@@ -38,6 +42,9 @@ pub struct MetaProgram {
     pub program: Program,
     /// Functions with revision-specific code (meta sites), by name.
     pub dispatched: Vec<String>,
+    /// Those of them whose versions share their first blocks, which run once for all
+    /// revisions (meta branches inside the function, see [`crate::blocks`]).
+    pub dispatched_inside: Vec<String>,
     /// Functions whose results are observed, by name.
     pub observed: Vec<String>,
 }
@@ -328,13 +335,6 @@ impl Builder {
         if same_body(self.meta.func(default), &body) {
             return Ok(());
         }
-        if body.is_var_arg {
-            return Err(format!(
-                "revisions differ in the variadic function `{}`, which augur diff cannot \
-                 dispatch yet",
-                body.name
-            ));
-        }
         if !self.versions.contains_key(&id) {
             let origin = self.origin.get(&id).copied().unwrap_or(0);
             let moved = self.move_body(id, &format!("rev{origin}"));
@@ -421,6 +421,7 @@ impl Builder {
         stubs.sort();
         let mut dispatched = Vec::new();
         let mut observed = Vec::new();
+        let mut inside = Vec::new();
         for (site, id) in stubs.into_iter().enumerate() {
             let name = self.meta.func(id).name.clone();
             if self.versions.contains_key(&id) {
@@ -428,15 +429,49 @@ impl Builder {
             }
             let observe = self.observed.contains(&id).then_some(observe);
             if observe.is_some() {
-                observed.push(name);
+                observed.push(name.clone());
             }
-            let versions = match self.versions.remove(&id) {
+            let mut versions = match self.versions.remove(&id) {
                 Some(v) => v,
                 None => vec![Version {
                     func: self.move_body(id, "body"),
                     revisions: Vec::new(),
                 }],
             };
+            if versions.len() > 1 {
+                let d = Dispatch {
+                    func: dispatch,
+                    site: site as u32,
+                    ret_ty: i32_ty,
+                };
+                let parts: Vec<blocks::Version> = versions
+                    .iter()
+                    .map(|v| blocks::Version {
+                        body: self.meta.func(v.func),
+                        revisions: &v.revisions,
+                    })
+                    .collect();
+                match blocks::merge(&parts, &d) {
+                    Some(merged) => {
+                        self.meta.functions[id.0 as usize] = Function { name, ..merged };
+                        inside.push(self.meta.func(id).name.clone());
+                        if observe.is_none() {
+                            continue;
+                        }
+                        versions = vec![Version {
+                            func: self.move_body(id, "body"),
+                            revisions: Vec::new(),
+                        }];
+                    }
+                    None if self.meta.func(id).is_var_arg => {
+                        return Err(format!(
+                            "revisions differ in the variadic function `{name}` from its first \
+                             block on, which augur diff cannot dispatch"
+                        ));
+                    }
+                    None => {}
+                }
+            }
             let stub = Stub {
                 id,
                 site: site as u32,
@@ -450,9 +485,11 @@ impl Builder {
         }
         dispatched.sort();
         observed.sort();
+        inside.sort();
         Ok(MetaProgram {
             program: self.meta,
             dispatched,
+            dispatched_inside: inside,
             observed,
         })
     }

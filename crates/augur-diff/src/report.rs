@@ -14,6 +14,8 @@ pub struct Report {
     names: Vec<String>,
     /// Functions with revision-specific code (for the summary).
     pub dispatched: Vec<String>,
+    /// Those of them with meta branches inside, after a shared prefix (for the summary).
+    pub dispatched_inside: Vec<String>,
     /// Functions whose results are observed (for the summary).
     pub observed: Vec<String>,
 }
@@ -33,6 +35,7 @@ impl Report {
             dir: dir.to_path_buf(),
             names,
             dispatched: Vec::new(),
+            dispatched_inside: Vec::new(),
             observed: Vec::new(),
         })
     }
@@ -151,6 +154,7 @@ impl Report {
             "tree_height": o.tree.height(),
             "tree_exact": o.tree.exact,
             "dispatched_functions": self.dispatched,
+            "dispatched_inside": self.dispatched_inside,
             "observed_functions": self.observed,
             "instructions": exploration["instructions"],
             "paths_completed": exploration["paths_completed"],
