@@ -126,3 +126,18 @@ fn revision_count_of_a_hand_written_meta_program() {
     let (p, _) = lower(dir.path(), "n", "int main(void) { return 0; }\n");
     assert_eq!(hand_written_revisions(&p), None);
 }
+
+#[test]
+fn a_patch_after_shared_blocks_is_dispatched_inside_the_function() {
+    let main = "int g(int);\nint main(int argc, char **argv) {\n  int s = 0;\n\
+                for (int i = 0; i < argc; i++) s += g(i);\n  if (s > 3) return 1;\n  return 0;\n}\n";
+    let later = main.replace("if (s > 3)", "if (s > 4)");
+    let m = merge(&[main, &later], false);
+    assert_eq!(m.dispatched, vec!["main".to_string()]);
+    assert_eq!(m.dispatched_inside, vec!["main".to_string()]);
+    // A change in the first block leaves nothing to share: the whole function is dispatched.
+    let first = main.replace("int s = 0;", "int s = 1;");
+    let m = merge(&[main, &first], false);
+    assert_eq!(m.dispatched, vec!["main".to_string()]);
+    assert!(m.dispatched_inside.is_empty());
+}
