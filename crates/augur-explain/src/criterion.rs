@@ -16,6 +16,8 @@ pub struct Criterion {
     pub entry: u32,
     /// The entries defining the observed value.
     pub deps: Vec<u32>,
+    /// The branch (or call) instance deciding whether the observation happens at all.
+    pub control: Option<u32>,
     /// Postcondition conjuncts over the input (`observed == value`); empty when the
     /// observed value does not depend on the input.
     pub post: Vec<ExprId>,
@@ -60,7 +62,9 @@ fn show_byte(b: u8) -> String {
     }
 }
 
-/// The criterion at standard-output byte `k` of `x`.
+/// The criterion at standard-output byte `k` of `x`. Whether a byte is written at all
+/// is decided where the user's code called the output function: the libc model's own
+/// control flow (buffering) is not followed.
 fn at_output(x: &mut Execution, k: usize) -> Criterion {
     let out = x.graph.output[k];
     let post = match x.end.stdout[k] {
@@ -71,6 +75,7 @@ fn at_output(x: &mut Execution, k: usize) -> Criterion {
     Criterion {
         entry: out.writer,
         deps: out.def.into_iter().collect(),
+        control: x.graph.control[x.user_call_site(out.writer) as usize],
         post,
         what: format!(
             "stdout byte {k} is {} (written at {})",
@@ -123,6 +128,7 @@ fn at_end(x: &mut Execution) -> Criterion {
     Criterion {
         entry,
         deps: x.graph.data[entry as usize].clone(),
+        control: x.graph.control[entry as usize],
         post,
         what,
     }
@@ -187,6 +193,7 @@ pub fn at_variable(x: &mut Execution, v: &Variable) -> Result<Criterion, String>
     Ok(Criterion {
         entry: snap.entry,
         deps: x.graph.probes.first().cloned().unwrap_or_default(),
+        control: x.graph.control[snap.entry as usize],
         post,
         what: format!(
             "{name} at {} (address 0x{:x})",
