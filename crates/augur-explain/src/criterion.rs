@@ -2,7 +2,6 @@
 //! postcondition there. Found automatically (the first differing byte of standard
 //! output, else a crash site, else the exit) or named by the user (a variable at a line).
 
-use crate::trace::is_sym;
 use crate::{Execution, Variable};
 use augur_engine::memory::Byte;
 use augur_engine::{Outcome, Value};
@@ -106,11 +105,7 @@ fn at_end(x: &mut Execution) -> Criterion {
             None => e.ops.iter().flatten().cloned().collect(),
         },
     };
-    let post = faulting
-        .iter()
-        .filter(|v| is_sym(v))
-        .filter_map(|v| value_post(x, v))
-        .collect();
+    let post = faulting.iter().filter_map(|v| value_post(x, v)).collect();
     let what = match &x.end.outcome {
         Outcome::Error(err) => format!(
             "{} at {}: {}",

@@ -74,6 +74,8 @@ pub struct Execution {
     pub graph: Graph,
     /// Standard output, concretely.
     pub stdout: Vec<u8>,
+    /// The working directory, to show source paths relative to it.
+    cwd: Option<std::path::PathBuf>,
 }
 
 impl Execution {
@@ -127,6 +129,7 @@ impl Execution {
             end,
             graph,
             stdout,
+            cwd: std::env::current_dir().ok(),
         })
     }
 
@@ -138,7 +141,7 @@ impl Execution {
         if !augur_engine::stats::is_user_file(file) {
             return None;
         }
-        let relative = std::env::current_dir().ok().and_then(|d| {
+        let relative = self.cwd.as_ref().and_then(|d| {
             std::path::Path::new(file)
                 .strip_prefix(d)
                 .ok()
