@@ -440,3 +440,34 @@ fn long_input_loop_is_explained_quickly() {
     assert!(queries < 5000, "{queries} queries");
     assert!(started.elapsed().as_secs() < 30);
 }
+
+/// A program reading its input through `augur_make_symbolic`, given by a test file.
+const THRESHOLD: &str = r#"#include <stdio.h>
+#include "augur.h"
+
+int main(void)
+{
+    int x;
+    augur_make_symbolic(&x, sizeof x, "x");
+    if (x > 10) /* THRESHOLD */
+        printf("big\n");
+    else
+        printf("small\n");
+    return 0;
+}
+"#;
+
+#[test]
+fn make_symbolic_objects_come_from_the_test() {
+    let buggy = THRESHOLD.replace("x > 10", "x >= 10");
+    let dir = tempfile::tempdir().unwrap();
+    let test = dir.path().join("test.json");
+    std::fs::write(
+        &test,
+        r#"{"objects": [{"name": "x", "bytes": [10, 0, 0, 0]}]}"#,
+    )
+    .unwrap();
+    let r = explain(THRESHOLD, &buggy, &["--test", test.to_str().unwrap()]);
+    r.assert_names("buggy", line_of(&buggy, "THRESHOLD"));
+    assert!(r.lines("golden").contains(&line_of(THRESHOLD, "THRESHOLD")));
+}
