@@ -397,3 +397,77 @@ fn slice_leaves_out_unrelated_input() {
         assert!(!c.contains("arg01"), "{c}");
     }
 }
+
+/// A loop over a few hundred input bytes: a wrong bound in a character class.
+const CLASSES: &str = r#"#include <stdio.h>
+
+int main(void)
+{
+    char buf[512];
+    int n = 0, c, upper = 0, digits = 0, sum = 0;
+    while ((c = getchar()) != EOF && n < 511)
+        buf[n++] = c;
+    for (int i = 0; i < n; i++) {
+        if (buf[i] >= 'A' && buf[i] <= 'Z')
+            upper++;
+        if (buf[i] >= '0' && buf[i] <= '9') /* DIGIT */
+            digits++;
+        sum = (sum * 31 + buf[i]) & 0xffff;
+    }
+    printf("%d upper, %d digits, checksum %d\n", upper, digits, sum);
+    return 0;
+}
+"#;
+
+#[test]
+fn long_input_loop_is_explained_quickly() {
+    let buggy = CLASSES.replace("buf[i] <= '9') /* DIGIT */", "buf[i] < '9') /* DIGIT */");
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input.txt");
+    let text: String = (0..300)
+        .map(|i| b"abcXYZ0189 "[i * 7 % 11] as char)
+        .collect();
+    std::fs::write(&input, text).unwrap();
+    let started = std::time::Instant::now();
+    let r = explain(CLASSES, &buggy, &["--stdin", input.to_str().unwrap()]);
+    r.assert_names("buggy", line_of(&buggy, "DIGIT"));
+    assert!(r.lines("golden").contains(&line_of(CLASSES, "DIGIT")));
+    // The checksum is printed after the differing byte: it is not in the slice.
+    for u in r.report["unexplained"].as_array().unwrap() {
+        assert!(!u["constraint"].as_str().unwrap().contains("31 *"), "{u}");
+    }
+    let queries = r.report["figures"]["solver_queries"].as_u64().unwrap();
+    assert!(queries < 5000, "{queries} queries");
+    assert!(started.elapsed().as_secs() < 30);
+}
+
+/// A program reading its input through `augur_make_symbolic`, given by a test file.
+const THRESHOLD: &str = r#"#include <stdio.h>
+#include "augur.h"
+
+int main(void)
+{
+    int x;
+    augur_make_symbolic(&x, sizeof x, "x");
+    if (x > 10) /* THRESHOLD */
+        printf("big\n");
+    else
+        printf("small\n");
+    return 0;
+}
+"#;
+
+#[test]
+fn make_symbolic_objects_come_from_the_test() {
+    let buggy = THRESHOLD.replace("x > 10", "x >= 10");
+    let dir = tempfile::tempdir().unwrap();
+    let test = dir.path().join("test.json");
+    std::fs::write(
+        &test,
+        r#"{"objects": [{"name": "x", "bytes": [10, 0, 0, 0]}]}"#,
+    )
+    .unwrap();
+    let r = explain(THRESHOLD, &buggy, &["--test", test.to_str().unwrap()]);
+    r.assert_names("buggy", line_of(&buggy, "THRESHOLD"));
+    assert!(r.lines("golden").contains(&line_of(THRESHOLD, "THRESHOLD")));
+}

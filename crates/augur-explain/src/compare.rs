@@ -3,6 +3,7 @@
 //! paper's pairwise approximation), or, exactly, that the whole other side does not imply.
 
 use crate::import::Importer;
+use crate::reads::Reads;
 use crate::show;
 use crate::wp::{Conjunct, Kind};
 use crate::{SrcLine, Which};
@@ -47,6 +48,18 @@ pub struct Comparison {
     pub kept: (usize, usize),
     /// Solver queries made.
     pub queries: u64,
+    /// Queries the solver could not decide in time (counted as "not implied").
+    pub undecided: u64,
+}
+
+/// A non-tautological conjunct in the common pool.
+struct Kept {
+    expr: ExprId,
+    /// Number of expression nodes (small premises are tried first).
+    size: usize,
+    kind: Kind,
+    lines: BTreeSet<SrcLine>,
+    reads: Reads,
 }
 
 /// The solver and the common pool of a comparison, counting queries.
@@ -54,96 +67,104 @@ struct Checker {
     pool: ExprPool,
     solver: SolverChain,
     queries: u64,
+    undecided: u64,
 }
 
 impl Checker {
-    /// Do `premises` imply `c`?
-    fn implies(&mut self, premises: &[ExprId], c: ExprId) -> Result<bool, String> {
+    /// Do `premises` imply `c`? A query the solver cannot decide answers no: the
+    /// conjunct stays in the report rather than being explained away.
+    fn implies(&mut self, premises: &[ExprId], c: ExprId) -> bool {
         self.queries += 1;
-        self.solver
-            .must_be_true(&mut self.pool, premises, c)
-            .map_err(|e| format!("solver: {e}"))
+        match self.solver.must_be_true(&mut self.pool, premises, c) {
+            Ok(yes) => yes,
+            Err(e) => {
+                tracing::warn!(
+                    "explain: is `{}` implied? undecided ({e}): counted as not implied",
+                    show::constraint(&self.pool, c, SHORT_TEXT)
+                );
+                self.undecided += 1;
+                false
+            }
+        }
     }
 
     /// The non-tautological conjuncts of a side, imported into the common pool.
-    fn import_side(
-        &mut self,
-        side: &Side,
-    ) -> Result<Vec<(ExprId, Kind, BTreeSet<SrcLine>)>, String> {
+    fn import_side(&mut self, side: &Side) -> Vec<Kept> {
         let mut imp = Importer::new(side.pool);
         let mut kept = Vec::new();
         for c in side.conjuncts {
             let e = imp.import(&mut self.pool, c.expr);
             let tautology = match self.pool.as_const(e) {
                 Some(v) => v != 0,
-                None => self.implies(&[], e)?,
+                None => self.implies(&[], e),
             };
             if !tautology {
-                kept.push((e, c.kind, c.lines.clone()));
-            }
-        }
-        Ok(kept)
-    }
-
-    /// The conjuncts of `mine` that `theirs` does not explain.
-    fn unexplained(
-        &mut self,
-        which: Which,
-        mine: &[(ExprId, Kind, BTreeSet<SrcLine>)],
-        theirs: &[(ExprId, Kind, BTreeSet<SrcLine>)],
-        exact: bool,
-    ) -> Result<Vec<Unexplained>, String> {
-        let all: Vec<ExprId> = theirs.iter().map(|t| t.0).collect();
-        let mut out = Vec::new();
-        for (c, kind, lines) in mine {
-            let explained = if all.contains(c) {
-                true
-            } else if exact {
-                self.implies(&all, *c)?
-            } else {
-                let mut any = false;
-                for d in &all {
-                    if self.implies(&[*d], *c)? {
-                        any = true;
-                        break;
-                    }
-                }
-                any
-            };
-            if !explained {
-                out.push(Unexplained {
-                    side: which,
-                    constraint: show::constraint(&self.pool, *c, MAX_TEXT),
-                    short: show::constraint(&self.pool, *c, SHORT_TEXT),
-                    kind: *kind,
-                    lines: lines.clone(),
+                kept.push(Kept {
+                    expr: e,
+                    size: self.pool.post_order(&[e], |_| false).len(),
+                    kind: c.kind,
+                    lines: c.lines.clone(),
+                    reads: Reads::of(&self.pool, e),
                 });
             }
         }
-        Ok(out)
+        kept
+    }
+
+    /// The conjuncts of `mine` that `theirs` does not explain. Pairwise, only
+    /// conjuncts reading a common input byte can imply one another (see [`Reads`]).
+    fn unexplained(
+        &mut self,
+        which: Which,
+        mine: &[Kept],
+        theirs: &[Kept],
+        exact: bool,
+    ) -> Vec<Unexplained> {
+        let all: Vec<ExprId> = theirs.iter().map(|t| t.expr).collect();
+        let mut by_size: Vec<&Kept> = theirs.iter().collect();
+        by_size.sort_by_key(|k| k.size);
+        let mut out = Vec::new();
+        for c in mine {
+            let explained = all.contains(&c.expr)
+                || if exact {
+                    self.implies(&all, c.expr)
+                } else {
+                    by_size
+                        .iter()
+                        .filter(|d| d.reads.overlaps(&c.reads))
+                        .any(|d| self.implies(&[d.expr], c.expr))
+                };
+            if !explained {
+                out.push(Unexplained {
+                    side: which,
+                    constraint: show::constraint(&self.pool, c.expr, MAX_TEXT),
+                    short: show::constraint(&self.pool, c.expr, SHORT_TEXT),
+                    kind: c.kind,
+                    lines: c.lines.clone(),
+                });
+            }
+        }
+        out
     }
 }
 
 /// Compare the golden and buggy weakest preconditions (solver queries limited to
 /// `timeout_ms` each).
-pub fn compare(
-    golden: &Side,
-    buggy: &Side,
-    exact: bool,
-    timeout_ms: Option<u64>,
-) -> Result<Comparison, String> {
+pub fn compare(golden: &Side, buggy: &Side, exact: bool, timeout_ms: Option<u64>) -> Comparison {
     let mut ck = Checker {
         pool: ExprPool::new(),
         solver: SolverChain::new(timeout_ms),
         queries: 0,
+        undecided: 0,
     };
-    let g = ck.import_side(golden)?;
-    let b = ck.import_side(buggy)?;
-    let mut unexplained = ck.unexplained(Which::Buggy, &b, &g, exact)?;
-    unexplained.extend(ck.unexplained(Which::Golden, &g, &b, exact)?);
-    Ok(Comparison {
+    let g = ck.import_side(golden);
+    let b = ck.import_side(buggy);
+    let mut unexplained = ck.unexplained(Which::Buggy, &b, &g, exact);
+    unexplained.extend(ck.unexplained(Which::Golden, &g, &b, exact));
+    Comparison {
         unexplained,
         kept: (g.len(), b.len()),
         queries: ck.queries,
-    })
+        undecided: ck.undecided,
+    }
 }

@@ -2,7 +2,6 @@
 //! postcondition there. Found automatically (the first differing byte of standard
 //! output, else a crash site, else the exit) or named by the user (a variable at a line).
 
-use crate::trace::is_sym;
 use crate::{Execution, Variable};
 use augur_engine::memory::Byte;
 use augur_engine::{Outcome, Value};
@@ -16,6 +15,8 @@ pub struct Criterion {
     pub entry: u32,
     /// The entries defining the observed value.
     pub deps: Vec<u32>,
+    /// The branch (or call) instance deciding whether the observation happens at all.
+    pub control: Option<u32>,
     /// Postcondition conjuncts over the input (`observed == value`); empty when the
     /// observed value does not depend on the input.
     pub post: Vec<ExprId>,
@@ -60,7 +61,9 @@ fn show_byte(b: u8) -> String {
     }
 }
 
-/// The criterion at standard-output byte `k` of `x`.
+/// The criterion at standard-output byte `k` of `x`. Whether a byte is written at all
+/// is decided where the user's code called the output function: the libc model's own
+/// control flow (buffering) is not followed.
 fn at_output(x: &mut Execution, k: usize) -> Criterion {
     let out = x.graph.output[k];
     let post = match x.end.stdout[k] {
@@ -71,6 +74,7 @@ fn at_output(x: &mut Execution, k: usize) -> Criterion {
     Criterion {
         entry: out.writer,
         deps: out.def.into_iter().collect(),
+        control: x.graph.control[x.user_call_site(out.writer) as usize],
         post,
         what: format!(
             "stdout byte {k} is {} (written at {})",
@@ -101,11 +105,7 @@ fn at_end(x: &mut Execution) -> Criterion {
             None => e.ops.iter().flatten().cloned().collect(),
         },
     };
-    let post = faulting
-        .iter()
-        .filter(|v| is_sym(v))
-        .filter_map(|v| value_post(x, v))
-        .collect();
+    let post = faulting.iter().filter_map(|v| value_post(x, v)).collect();
     let what = match &x.end.outcome {
         Outcome::Error(err) => format!(
             "{} at {}: {}",
@@ -123,6 +123,7 @@ fn at_end(x: &mut Execution) -> Criterion {
     Criterion {
         entry,
         deps: x.graph.data[entry as usize].clone(),
+        control: x.graph.control[entry as usize],
         post,
         what,
     }
@@ -187,6 +188,7 @@ pub fn at_variable(x: &mut Execution, v: &Variable) -> Result<Criterion, String>
     Ok(Criterion {
         entry: snap.entry,
         deps: x.graph.probes.first().cloned().unwrap_or_default(),
+        control: x.graph.control[snap.entry as usize],
         post,
         what: format!(
             "{name} at {} (address 0x{:x})",

@@ -63,7 +63,7 @@ struct Builder<'a> {
 }
 
 /// The concrete value of `v` on the recorded path (aggregates: 0).
-pub fn concrete(pool: &ExprPool, seed: &Assignment, v: &Value) -> u128 {
+fn concrete(pool: &ExprPool, seed: &Assignment, v: &Value) -> u128 {
     match v {
         Value::Con { bits, .. } => *bits,
         Value::Sym(e) => pool.eval(*e, seed),

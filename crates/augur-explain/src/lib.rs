@@ -14,6 +14,7 @@ pub mod compare;
 pub mod criterion;
 pub mod deps;
 pub mod import;
+pub mod reads;
 pub mod report;
 pub mod show;
 pub mod slice;
@@ -73,6 +74,8 @@ pub struct Execution {
     pub graph: Graph,
     /// Standard output, concretely.
     pub stdout: Vec<u8>,
+    /// The working directory, to show source paths relative to it.
+    cwd: Option<std::path::PathBuf>,
 }
 
 impl Execution {
@@ -126,6 +129,7 @@ impl Execution {
             end,
             graph,
             stdout,
+            cwd: std::env::current_dir().ok(),
         })
     }
 
@@ -137,7 +141,7 @@ impl Execution {
         if !augur_engine::stats::is_user_file(file) {
             return None;
         }
-        let relative = std::env::current_dir().ok().and_then(|d| {
+        let relative = self.cwd.as_ref().and_then(|d| {
             std::path::Path::new(file)
                 .strip_prefix(d)
                 .ok()
@@ -147,6 +151,27 @@ impl Execution {
             file: relative.unwrap_or_else(|| file.to_string()),
             line: l.line,
         })
+    }
+
+    /// The entry of the user's code that led to entry `i`: `i` itself when it is in the
+    /// user's code, else the call from the user's code into augur's libc models (found
+    /// up the chain of control parents, which crosses calls at their call sites).
+    pub fn user_call_site(&self, i: u32) -> u32 {
+        let in_user_code = |i: u32| {
+            let e = &self.trace.entries[i as usize];
+            let l = self.prog.func(e.func).locs[e.pc as usize];
+            self.prog
+                .loc(l)
+                .is_some_and(|s| augur_engine::stats::is_user_file(self.prog.file(s.file)))
+        };
+        let mut at = i;
+        while !in_user_code(at) {
+            match self.graph.control[at as usize] {
+                Some(p) => at = p,
+                None => return i,
+            }
+        }
+        at
     }
 
     /// `file:line` of trace entry `i` ("an unknown line" if none).
@@ -217,12 +242,13 @@ pub fn explain(
         },
         settings.exact,
         settings.solver_timeout_ms,
-    )?;
+    );
     let figures = Figures {
         slice_size: (gw.slice_size, bw.slice_size),
         conjuncts: (gw.conjuncts.len(), bw.conjuncts.len()),
         kept: cmp.kept,
         queries: cmp.queries,
+        undecided: cmp.undecided,
         ..figures
     };
     Ok(Report::differ(figures, (gc.what, bc.what), cmp.unexplained))

@@ -12,6 +12,9 @@ use std::fmt::Write;
 /// Lines of context shown on each side of a reported line.
 const CONTEXT: u32 = 2;
 
+/// Conjuncts shown per group of conjuncts from the same lines.
+const GROUP_SHOWN: usize = 4;
+
 /// Sizes and costs, per program as (golden, buggy).
 #[derive(Clone, Debug, Default)]
 pub struct Figures {
@@ -27,6 +30,8 @@ pub struct Figures {
     pub kept: (usize, usize),
     /// Solver queries of the comparison.
     pub queries: u64,
+    /// Of those, queries the solver could not decide in time.
+    pub undecided: u64,
     /// Wall-clock seconds of the whole command.
     pub time_s: f64,
     /// Peak resident memory in MiB.
@@ -119,6 +124,7 @@ impl Report {
                 "golden": side(0),
                 "buggy": side(1),
                 "solver_queries": f.queries,
+                "solver_queries_undecided": f.undecided,
                 "time_s": f.time_s,
                 "peak_memory_mib": f.peak_memory_mib,
             },
@@ -194,15 +200,32 @@ impl Report {
                     Which::Golden => "code missing from the buggy program",
                 }
             );
-            let mut lines = BTreeSet::new();
+            // Conjuncts from the same lines (a loop's iterations) are listed together.
+            let mut groups: Vec<(&BTreeSet<SrcLine>, Vec<&Unexplained>)> = Vec::new();
             for u in mine {
-                let at: Vec<String> = u
-                    .lines
+                match groups.iter_mut().find(|g| *g.0 == u.lines) {
+                    Some(g) => g.1.push(u),
+                    None => groups.push((&u.lines, vec![u])),
+                }
+            }
+            let mut lines = BTreeSet::new();
+            for (at, us) in groups {
+                let at: Vec<String> = at
                     .iter()
                     .map(|l| format!("{}:{}", l.file, l.line))
                     .collect();
-                let _ = writeln!(out, "  {}: {}  [{}]", u.kind.name(), u.short, at.join(", "));
-                lines.extend(u.lines.iter());
+                let _ = writeln!(out, "  from {}:", at.join(", "));
+                for u in us.iter().take(GROUP_SHOWN) {
+                    let _ = writeln!(out, "    {}: {}", u.kind.name(), u.short);
+                }
+                if us.len() > GROUP_SHOWN {
+                    let _ = writeln!(
+                        out,
+                        "    ... and {} more like these",
+                        us.len() - GROUP_SHOWN
+                    );
+                }
+                lines.extend(us.iter().flat_map(|u| u.lines.iter()));
             }
             for l in lines {
                 let _ = writeln!(out, "  at {}:{}", l.file, l.line);
@@ -218,8 +241,8 @@ impl Report {
         let _ = writeln!(
             out,
             "\nfigures (golden / buggy): trace {} / {} instructions, slice {} / {}, \
-             WP conjuncts {} / {} ({} / {} after tautologies); solver queries {}; \
-             time {:.2} s; peak memory {} MiB",
+             WP conjuncts {} / {} ({} / {} after tautologies); solver queries {} \
+             ({} undecided); time {:.2} s; peak memory {} MiB",
             f.trace_len.0,
             f.trace_len.1,
             f.slice_size.0,
@@ -229,6 +252,7 @@ impl Report {
             f.kept.0,
             f.kept.1,
             f.queries,
+            f.undecided,
             f.time_s,
             f.peak_memory_mib
         );

@@ -12,6 +12,40 @@ fn constant(pool: &ExprPool, e: ExprId) -> Option<String> {
     })
 }
 
+/// A little-endian word of consecutive input bytes by its name: the whole array (`x`)
+/// or a range of it (`stdin[4..8]`).
+fn input_word(pool: &ExprPool, e: ExprId) -> Option<String> {
+    // Leaves of the concatenation, most significant first.
+    let mut leaves = Vec::new();
+    let mut stack = vec![e];
+    while let Some(n) = stack.pop() {
+        match pool.kind(n) {
+            ExprKind::Concat { hi, lo } => stack.extend([*lo, *hi]),
+            ExprKind::Select { array, index } => match pool.kind(*array) {
+                ExprKind::ArraySym(a) => leaves.push((*a, pool.as_const(*index)?)),
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    let (a, low) = *leaves.last()?;
+    let n = leaves.len() as u128;
+    let consecutive = leaves
+        .iter()
+        .rev()
+        .enumerate()
+        .all(|(k, (b, i))| *b == a && *i == low + k as u128);
+    if n < 2 || !consecutive {
+        return None;
+    }
+    let name = pool.array_name(a);
+    Some(if low == 0 && n == pool.array_size(a) as u128 {
+        name.to_string()
+    } else {
+        format!("{name}[{low}..{}]", low + n)
+    })
+}
+
 /// `e` as text: `lhs op rhs` with the constant side last, negated equalities as `!=`;
 /// the expression is cut to about `max` characters.
 pub fn constraint(pool: &ExprPool, e: ExprId, max: usize) -> String {
@@ -40,7 +74,8 @@ pub fn constraint(pool: &ExprPool, e: ExprId, max: usize) -> String {
         (CmpOp::Slt, true, false) | (CmpOp::Sle, false, true) => ">s",
         (CmpOp::Sle, true, false) | (CmpOp::Slt, false, true) => ">=s",
     };
-    format!("{} {op} {con}", shorten(&pool.display(sym), max))
+    let lhs = input_word(pool, sym).unwrap_or_else(|| shorten(&pool.display(sym), max));
+    format!("{lhs} {op} {con}")
 }
 
 /// `text` cut to at most `max` characters, saying how much was left out.
@@ -77,6 +112,28 @@ mod tests {
         let not_lt = p.not(lt);
         assert_eq!(constraint(&p, not_lt, 100), "arg00[1] <=u 9");
         assert_eq!(constraint(&p, eq, 3), "arg… (5 more characters) == 'A'");
+    }
+
+    #[test]
+    fn words_of_input_bytes_are_named() {
+        let mut p = ExprPool::new();
+        let a = p.new_array("x", 4);
+        let s = p.array_sym(a);
+        let bytes: Vec<ExprId> = (0..4)
+            .map(|i| {
+                let k = p.constant(i, 64);
+                p.select(s, k)
+            })
+            .collect();
+        let lo = p.concat(bytes[1], bytes[0]);
+        let hi = p.concat(bytes[3], bytes[2]);
+        let word = p.concat(hi, lo);
+        let ten = p.constant(10, 32);
+        let le = p.sle(word, ten);
+        assert_eq!(constraint(&p, le, 100), "x <=s 10");
+        let k = p.constant(0, 16);
+        let eq = p.eq(hi, k);
+        assert_eq!(constraint(&p, eq, 100), "x[2..4] == 0");
     }
 
     #[test]

@@ -111,7 +111,7 @@ fn add(out: &mut Vec<Conjunct>, c: Conjunct) {
 /// The weakest precondition of `crit`'s postcondition along its backward slice in `x`.
 pub fn compute(x: &mut Execution, crit: &Criterion) -> Wp {
     let mut roots = crit.deps.clone();
-    roots.extend(x.graph.control[crit.entry as usize]);
+    roots.extend(crit.control);
     let mut slice = backward(&x.graph, &roots, Follow::All);
     slice[crit.entry as usize] = true;
     let mut conjuncts = Vec::new();
