@@ -636,3 +636,28 @@ int main(void) {
         "the test reaches the patched case: {b:?}"
     );
 }
+
+#[test]
+fn an_overflow_fixed_by_a_larger_buffer_is_told_apart_between_the_bounds() {
+    let base = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/password.c"),
+    )
+    .unwrap();
+    let bigger = base.replace("char buf[8];", "char buf[16];");
+    assert_ne!(base, bigger);
+    let d = diff(
+        &[("base.c", &base), ("bigger.c", &bigger)],
+        &["base.c", "bigger.c"],
+    );
+    assert_eq!(d.status, 0, "{}", d.stderr);
+    assert_eq!(d.classes(), classes(&[&["base.c"], &["bigger.c"]]));
+    d.assert_tests_show_their_difference();
+    let t = &d.tests[0];
+    assert_eq!(t["observed"]["base.c"]["ending"], "error out-of-bounds");
+    assert_eq!(t["observed"]["bigger.c"]["ending"], "exit 1");
+    let n = t["objects"][0]["bytes"][3].as_u64().unwrap();
+    assert!(
+        (8..16).contains(&n),
+        "the length byte overflows only the smaller buffer: {n}"
+    );
+}

@@ -91,6 +91,7 @@ pub fn run(
     let handlers = handler_table();
     let mut opts = cfg.opts.clone();
     opts.inputs_by_order = true;
+    opts.pin_invalid_pointers = false;
     let mut ex = Executor::new(cfg.program.clone(), &handlers, opts, Box::new(NoTests));
     ex.set_interrupt_flag(interrupt.clone());
     let collector = HaltCollector::new(cfg.selected);

@@ -69,6 +69,10 @@ pub struct Options {
     /// and size agree, so path conditions of different paths can be conjoined (`augur
     /// diff` pairs paths of different revisions).
     pub inputs_by_order: bool,
+    /// Pin a symbolic pointer to its invalid example value on an out-of-bounds error path
+    /// (the test then reproduces that very access). Off, a path whose condition already
+    /// implies the error keeps every input that makes it (as `augur diff` needs).
+    pub pin_invalid_pointers: bool,
 }
 
 impl Default for Options {
@@ -87,6 +91,7 @@ impl Default for Options {
             batch: 10_000,
             meta_revisions: 1,
             inputs_by_order: false,
+            pin_invalid_pointers: true,
         }
     }
 }

@@ -47,6 +47,20 @@ pub struct Resolved {
     pub offset: Offset,
 }
 
+/// An invalid access through a symbolic pointer.
+struct Invalid {
+    /// The pointer.
+    ptr: ExprId,
+    /// The invalid value it takes on this path.
+    example: u64,
+    /// Bytes accessed.
+    size: u64,
+    /// A write?
+    write: bool,
+    /// Does the path condition imply the access is invalid (else only the example is)?
+    implied: bool,
+}
+
 impl Executor {
     fn access_error(&self, st: &State, addr: u64, size: u64, write: bool) -> Outcome {
         let what = if write { "write" } else { "read" };
@@ -134,12 +148,25 @@ impl Executor {
                     Split::True => {}
                     Split::False => {
                         let example = self.example(st, e)?;
-                        return Err(self.invalid_symbolic_access(st, e, example, size, write));
+                        let bad = Invalid {
+                            ptr: e,
+                            example,
+                            size,
+                            write,
+                            implied: true,
+                        };
+                        return Err(self.invalid_symbolic_access(st, bad));
                     }
                     Split::Both(mut outside) => {
                         let example = self.example(&outside, e)?;
-                        let err =
-                            self.invalid_symbolic_access(&mut outside, e, example, size, write);
+                        let bad = Invalid {
+                            ptr: e,
+                            example,
+                            size,
+                            write,
+                            implied: true,
+                        };
+                        let err = self.invalid_symbolic_access(&mut outside, bad);
                         self.finish(*outside, err);
                     }
                 }
@@ -154,15 +181,20 @@ impl Executor {
                     Some(o) => Some(o.clone()),
                     None => st.mem.region_owner_live(example).cloned(),
                 };
+                let bad = Invalid {
+                    ptr: e,
+                    example,
+                    size,
+                    write,
+                    implied: false,
+                };
                 let Some(obj) = candidate else {
-                    return Err(self.invalid_symbolic_access(st, e, example, size, write));
+                    return Err(self.invalid_symbolic_access(st, bad));
                 };
                 let in_bounds = self.in_bounds(e, &obj, size);
                 match self.split(st, in_bounds)? {
                     Split::True => {}
-                    Split::False => {
-                        return Err(self.invalid_symbolic_access(st, e, example, size, write))
-                    }
+                    Split::False => return Err(self.invalid_symbolic_access(st, bad)),
                     Split::Both(mut rest) => {
                         rest.frame_mut().pc -= 1;
                         self.enqueue(*rest);
@@ -228,20 +260,17 @@ impl Executor {
         self.pool.ule(off, limit)
     }
 
-    /// The error for a symbolic pointer whose example value `example` is invalid.
-    fn invalid_symbolic_access(
-        &mut self,
-        st: &mut State,
-        ptr: ExprId,
-        example: u64,
-        size: u64,
-        write: bool,
-    ) -> Outcome {
-        // Pin the pointer to the invalid value so the test reproduces this very access.
-        let c = self.pool.constant(example as u128, 64);
-        let eq = self.pool.eq(ptr, c);
-        st.constraints.push(eq);
-        self.access_error(st, example, size, write)
+    /// The error for a symbolic pointer whose example value is invalid. The pointer is
+    /// pinned to that value so the test reproduces this very access, unless the path
+    /// condition already implies the access is invalid and the options keep such error
+    /// paths general (`augur diff` compares them with other revisions' paths).
+    fn invalid_symbolic_access(&mut self, st: &mut State, bad: Invalid) -> Outcome {
+        if !bad.implied || self.opts.pin_invalid_pointers {
+            let c = self.pool.constant(bad.example as u128, 64);
+            let eq = self.pool.eq(bad.ptr, c);
+            st.constraints.push(eq);
+        }
+        self.access_error(st, bad.example, bad.size, bad.write)
     }
 
     /// Read `size` bytes at a resolved location.
