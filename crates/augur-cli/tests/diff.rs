@@ -661,3 +661,21 @@ fn an_overflow_fixed_by_a_larger_buffer_is_told_apart_between_the_bounds() {
         "the length byte overflows only the smaller buffer: {n}"
     );
 }
+
+#[test]
+fn revisions_differing_only_in_a_symbolic_exit_code() {
+    let src = |k: &str| {
+        format!(
+            "#include <augur.h>\nint main(void) {{ int x; augur_make_symbolic(&x, sizeof x, \"x\");\n\
+             return x > {k}; }}\n"
+        )
+    };
+    let (a, b) = (src("10"), src("11"));
+    let d = diff(&[("a.c", a.as_str()), ("b.c", b.as_str())], &["a.c", "b.c"]);
+    assert_eq!(d.status, 0, "{}", d.stderr);
+    assert_eq!(d.classes(), classes(&[&["a.c"], &["b.c"]]));
+    d.assert_tests_show_their_difference();
+    let t = &d.tests[0];
+    assert_eq!(t["observed"]["a.c"]["ending"], "exit 1");
+    assert_eq!(t["observed"]["b.c"]["ending"], "exit 0");
+}

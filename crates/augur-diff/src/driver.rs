@@ -14,6 +14,10 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+/// Distinct exit codes a path may fork into when its exit code is symbolic, so that
+/// revisions differing only in exit codes on other inputs are still paired.
+pub const EXIT_CODES: u32 = 8;
+
 /// Everything one `augur diff` run needs.
 pub struct DiffConfig {
     /// Revision names, revision 0 (the base) first.
@@ -92,6 +96,7 @@ pub fn run(
     let mut opts = cfg.opts.clone();
     opts.inputs_by_order = true;
     opts.pin_invalid_pointers = false;
+    opts.exit_codes = EXIT_CODES;
     let mut ex = Executor::new(cfg.program.clone(), &handlers, opts, Box::new(NoTests));
     ex.set_interrupt_flag(interrupt.clone());
     let collector = HaltCollector::new(cfg.selected);

@@ -73,6 +73,9 @@ pub struct Options {
     /// (the test then reproduces that very access). Off, a path whose condition already
     /// implies the error keeps every input that makes it (as `augur diff` needs).
     pub pin_invalid_pointers: bool,
+    /// Distinct exit codes one path may fork into when its exit code is symbolic; 1 makes
+    /// the code concrete (as KLEE does).
+    pub exit_codes: u32,
 }
 
 impl Default for Options {
@@ -92,6 +95,7 @@ impl Default for Options {
             meta_revisions: 1,
             inputs_by_order: false,
             pin_invalid_pointers: true,
+            exit_codes: 1,
         }
     }
 }

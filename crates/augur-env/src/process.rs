@@ -13,7 +13,7 @@ pub fn register(t: &mut HandlerTable) {
 }
 
 fn exit(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
-    let code = ex.concretize(st, &c.args[0])?;
+    let code = ex.exit_code(st, &c.args[0])?;
     Err(Outcome::Exit(code as u32 as i32 as i64))
 }
 

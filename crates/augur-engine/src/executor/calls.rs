@@ -239,20 +239,22 @@ pub(super) fn ret(ex: &mut Executor, st: &mut State, v: Option<Value>) -> Exec<(
     for o in &mut ex.observers {
         o.on_return(st, v.as_ref());
     }
-    let frame = st.frames.pop().expect("a frame to return from");
-    for a in &frame.allocas {
-        st.mem.remove(*a);
-    }
-    if st.frames.is_empty() {
+    if st.frames.len() == 1 {
+        // Returning from the entry function: the exit code (decided before the frame goes,
+        // so that a state forked for other codes can redo the return).
         let prog = ex.program.clone();
-        let code = match (v, &prog.ty(prog.func(frame.func).ret_ty).ty) {
+        let code = match (v, &prog.ty(prog.func(st.frame().func).ret_ty).ty) {
             (Some(v), Ty::Int(w)) => {
-                let bits = ex.concretize(st, &v)?;
+                let bits = ex.exit_code(st, &v)?;
                 sign_extend(bits, (*w).min(32)) as i64
             }
             _ => 0,
         };
         return Err(Outcome::Exit(code));
+    }
+    let frame = st.frames.pop().expect("a frame to return from");
+    for a in &frame.allocas {
+        st.mem.remove(*a);
     }
     if let (Some(d), Some(v)) = (frame.ret_dst, v) {
         st.set(d, v);

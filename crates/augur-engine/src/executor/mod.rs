@@ -343,6 +343,42 @@ impl Executor {
         }
     }
 
+    /// The exit code `v` of a path ending now. A symbolic code is made concrete; with
+    /// `Options::exit_codes` above 1, the inputs giving other codes first go on in a forked
+    /// state that redoes the exiting instruction (at most that many codes per path).
+    pub fn exit_code(&mut self, st: &mut State, v: &Value) -> Exec<u128> {
+        let Value::Sym(e) = v else {
+            return self.concretize(st, v);
+        };
+        let e = *e;
+        let others = st
+            .constraints
+            .iter()
+            .filter(|c| {
+                let augur_expr::ExprKind::Not(x) = self.pool.kind(**c) else {
+                    return false;
+                };
+                matches!(self.pool.kind(*x),
+                    augur_expr::ExprKind::Cmp { op: augur_expr::CmpOp::Eq, lhs, rhs }
+                        if *lhs == e || *rhs == e)
+            })
+            .count() as u32;
+        if st.seed.is_some() || others + 1 >= self.opts.exit_codes {
+            return self.concretize(st, v);
+        }
+        let value = self.query(|s, p| s.value(p, &st.constraints, e))?;
+        let c = self.pool.constant(value, self.pool.width(e));
+        let is_value = self.pool.eq(c, e);
+        match self.split(st, is_value)? {
+            step::Split::Both(mut other) => {
+                other.frame_mut().pc -= 1;
+                self.enqueue(*other);
+            }
+            step::Split::True | step::Split::False => {}
+        }
+        Ok(value)
+    }
+
     /// Create a fresh symbolic input of `size` bytes named `name`; returns its array. In
     /// seeded mode the array's concrete bytes come from the seed, by creation order.
     pub fn new_symbolic(&mut self, st: &mut State, name: &str, size: u64) -> ArrayId {
