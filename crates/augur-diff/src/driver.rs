@@ -62,6 +62,8 @@ pub struct DiffOutcome {
     pub tree: DecisionTree,
     /// Whether exploration covered every path (no limit, no interruption).
     pub complete: bool,
+    /// Whether every candidate pair of halted paths was examined.
+    pub pairing_complete: bool,
 }
 
 /// Progress callbacks of a run.
@@ -85,8 +87,9 @@ pub fn handler_table() -> augur_engine::HandlerTable {
     t
 }
 
-/// Run `augur diff`; `interrupt` (Ctrl-C) stops exploring, then pairing, keeping what was
-/// found. Differential tests are written into `out/difftests` as they are found.
+/// Run `augur diff`. `interrupt` (Ctrl-C) stops exploring; the halted paths found are
+/// still paired, and a second interrupt stops pairing. With `--max-time`, pairing may take
+/// as long again. Everything found is kept. Differential tests are written into `out/difftests` as they are found.
 pub fn run(
     cfg: DiffConfig,
     interrupt: Arc<AtomicBool>,
@@ -108,7 +111,8 @@ pub fn run(
     ex.run(&mut |e| progress.exploring(e));
     let complete = ex.stats.paths_partial == 0
         && ex.stats.forks_suppressed == 0
-        && !interrupt.load(Ordering::Relaxed);
+        && !interrupt.swap(false, Ordering::Relaxed);
+    let deadline = cfg.opts.max_time.map(|t| std::time::Instant::now() + t);
     let halts: Vec<Halt> = halts.borrow().clone();
 
     let mut rerun_opts = Options {
@@ -134,11 +138,18 @@ pub fn run(
     let mut tests: Vec<DiffTest> = Vec::new();
     let mut told_apart: FxHashMap<(u32, u32), usize> = FxHashMap::default();
     let candidates = crate::pairs::candidates(&mut ex.pool, &halts);
+    let mut pairing_complete = true;
     for (k, &(i, j)) in candidates.iter().enumerate() {
         if k % 64 == 0 {
             progress.pairing(k, candidates.len(), tests.len());
         }
-        if interrupt.load(Ordering::Relaxed) {
+        let late = deadline.is_some_and(|d| std::time::Instant::now() >= d);
+        if late || interrupt.load(Ordering::Relaxed) {
+            tracing::warn!(
+                "pairing stopped after {k} of {} candidate pairs",
+                candidates.len()
+            );
+            pairing_complete = false;
             break;
         }
         let (a, b) = (&halts[i], &halts[j]);
@@ -182,6 +193,7 @@ pub fn run(
         classes,
         tree,
         complete,
+        pairing_complete,
     };
     report.finish(&outcome, &splits, &ex)?;
     Ok((outcome, report))
