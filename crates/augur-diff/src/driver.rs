@@ -13,6 +13,7 @@ use rustc_hash::FxHashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// Distinct exit codes a path may fork into when its exit code is symbolic, so that
 /// revisions differing only in exit codes on other inputs are still paired.
@@ -89,52 +90,33 @@ pub fn handler_table() -> augur_engine::HandlerTable {
 
 /// Run `augur diff`. `interrupt` (Ctrl-C) stops exploring; the halted paths found are
 /// still paired, and a second interrupt stops pairing. With `--max-time`, pairing may take
-/// as long again. Everything found is kept. Differential tests are written into `out/difftests` as they are found.
+/// as long again. Everything found is kept; differential tests are written into
+/// `out/difftests` as they are found.
 pub fn run(
     cfg: DiffConfig,
     interrupt: Arc<AtomicBool>,
     progress: &mut dyn DiffProgress,
 ) -> Result<(DiffOutcome, Report), String> {
     let handlers = handler_table();
-    let mut opts = cfg.opts.clone();
-    opts.inputs_by_order = true;
-    opts.pin_invalid_pointers = false;
-    opts.exit_codes = EXIT_CODES;
-    let mut ex = Executor::new(cfg.program.clone(), &handlers, opts, Box::new(NoTests));
-    ex.set_interrupt_flag(interrupt.clone());
-    let collector = HaltCollector::new(cfg.selected);
-    let halts = collector.halts.clone();
-    ex.add_observer(Box::new(collector));
-    let st = ex.initial_state(None);
-    let s = &cfg.start;
-    augur_env::entry::start(&mut ex, st, s.entry, &s.spec, &s.argv);
-    ex.run(&mut |e| progress.exploring(e));
+    let (mut ex, halts) = explore(&cfg, &handlers, &interrupt, progress);
     let complete = ex.stats.paths_partial == 0
         && ex.stats.forks_suppressed == 0
         && !interrupt.swap(false, Ordering::Relaxed);
-    let deadline = cfg.opts.max_time.map(|t| std::time::Instant::now() + t);
-    let halts: Vec<Halt> = halts.borrow().clone();
-
-    let mut rerun_opts = Options {
-        search: vec![augur_engine::SearchKind::Dfs],
-        ..Options::default()
-    };
-    rerun_opts.solver_timeout = cfg.opts.solver_timeout;
-    rerun_opts.meta_revisions = cfg.opts.meta_revisions;
-    rerun_opts.externals = cfg.opts.externals;
-    rerun_opts.ptr_size = cfg.opts.ptr_size;
-    let rerun_ex = Executor::new(
-        cfg.program.clone(),
-        &handlers,
-        rerun_opts,
-        Box::new(NoTests),
-    );
-    let mut rerunner = Rerunner::new(rerun_ex, cfg.start, cfg.natives, cfg.selected);
+    let deadline = cfg.opts.max_time.map(|t| Instant::now() + t);
     let mut report = Report::new(&cfg.out, cfg.names.clone())?;
     report.dispatched = cfg.dispatched.clone();
     report.dispatched_inside = cfg.dispatched_inside.clone();
     report.observed = cfg.observed.clone();
     let n = cfg.names.len();
+    let tests_per_pair = cfg.tests_per_pair;
+    let mut rerunner = rerunner(
+        cfg.program.clone(),
+        &cfg.opts,
+        &handlers,
+        cfg.start,
+        cfg.natives,
+        cfg.selected,
+    );
     let mut tests: Vec<DiffTest> = Vec::new();
     let mut told_apart: FxHashMap<(u32, u32), usize> = FxHashMap::default();
     let candidates = crate::pairs::candidates(&mut ex.pool, &halts);
@@ -143,8 +125,7 @@ pub fn run(
         if k % 64 == 0 {
             progress.pairing(k, candidates.len(), tests.len());
         }
-        let late = deadline.is_some_and(|d| std::time::Instant::now() >= d);
-        if late || interrupt.load(Ordering::Relaxed) {
+        if deadline.is_some_and(|d| Instant::now() >= d) || interrupt.load(Ordering::Relaxed) {
             tracing::warn!(
                 "pairing stopped after {k} of {} candidate pairs",
                 candidates.len()
@@ -154,7 +135,7 @@ pub fn run(
         }
         let (a, b) = (&halts[i], &halts[j]);
         let pair = (a.revision.min(b.revision), a.revision.max(b.revision));
-        if told_apart.get(&pair).copied().unwrap_or(0) >= cfg.tests_per_pair {
+        if told_apart.get(&pair).copied().unwrap_or(0) >= tests_per_pair {
             continue;
         }
         let input = match solve(&mut ex, a, b) {
@@ -168,14 +149,7 @@ pub fn run(
         let observed: Vec<Observation> = (0..n as u32)
             .map(|r| rerunner.observe(&input.objects, r))
             .collect();
-        let compared = common_view(&observed);
-        for x in 0..n {
-            for y in x + 1..n {
-                if compared[x] != compared[y] {
-                    *told_apart.entry((x as u32, y as u32)).or_default() += 1;
-                }
-            }
-        }
+        count_told_apart(&common_view(&observed), &mut told_apart);
         let test = DiffTest { input, observed };
         report.write_test(tests.len(), &test)?;
         tests.push(test);
@@ -186,17 +160,72 @@ pub fn run(
         .enumerate()
         .map(|(k, t)| split(k, &common_view(&t.observed)))
         .collect();
-    let classes = tree::classes(n, &splits);
-    let tree = tree::build(cfg.names.clone(), &splits, tree::DEFAULT_BUDGET);
     let outcome = DiffOutcome {
+        classes: tree::classes(n, &splits),
+        tree: tree::build(cfg.names.clone(), &splits, tree::DEFAULT_BUDGET),
         tests,
-        classes,
-        tree,
         complete,
         pairing_complete,
     };
     report.finish(&outcome, &splits, &ex)?;
     Ok((outcome, report))
+}
+
+/// Explore the meta program once; returns the executor (its pool holds the paths'
+/// expressions) and the halted paths.
+fn explore(
+    cfg: &DiffConfig,
+    handlers: &augur_engine::HandlerTable,
+    interrupt: &Arc<AtomicBool>,
+    progress: &mut dyn DiffProgress,
+) -> (Executor, Vec<Halt>) {
+    let mut opts = cfg.opts.clone();
+    opts.inputs_by_order = true;
+    opts.pin_invalid_pointers = false;
+    opts.exit_codes = EXIT_CODES;
+    let mut ex = Executor::new(cfg.program.clone(), handlers, opts, Box::new(NoTests));
+    ex.set_interrupt_flag(interrupt.clone());
+    let collector = HaltCollector::new(cfg.selected);
+    let halts = collector.halts.clone();
+    ex.add_observer(Box::new(collector));
+    let st = ex.initial_state(None);
+    let s = &cfg.start;
+    augur_env::entry::start(&mut ex, st, s.entry, &s.spec, &s.argv);
+    ex.run(&mut |e| progress.exploring(e));
+    let halts = halts.borrow().clone();
+    (ex, halts)
+}
+
+/// A runner of tests on every revision, on its own executor (no exploration limits).
+fn rerunner(
+    program: augur_ir::Program,
+    explore: &Options,
+    handlers: &augur_engine::HandlerTable,
+    start: Start,
+    natives: Natives,
+    selected: OutputSelection,
+) -> Rerunner {
+    let opts = Options {
+        search: vec![augur_engine::SearchKind::Dfs],
+        solver_timeout: explore.solver_timeout,
+        meta_revisions: explore.meta_revisions,
+        externals: explore.externals,
+        ptr_size: explore.ptr_size,
+        ..Options::default()
+    };
+    let ex = Executor::new(program, handlers, opts, Box::new(NoTests));
+    Rerunner::new(ex, start, natives, selected)
+}
+
+/// Count, for every pair of revisions the observations tell apart, one more test.
+fn count_told_apart(compared: &[Observation], told_apart: &mut FxHashMap<(u32, u32), usize>) {
+    for x in 0..compared.len() {
+        for y in x + 1..compared.len() {
+            if compared[x] != compared[y] {
+                *told_apart.entry((x as u32, y as u32)).or_default() += 1;
+            }
+        }
+    }
 }
 
 /// One aspect of an observation, shown in the tree when revisions differ in it.
