@@ -280,7 +280,7 @@ fn hand_written_meta(a: &DiffArgs, work: &Path) -> Result<Prepared, String> {
                 meta::MAX_REVISIONS
             ))
         }
-        None => meta::hand_written_revisions(&program).ok_or_else(|| {
+        None => augur_diff::handwritten::hand_written_revisions(&program).ok_or_else(|| {
             format!(
                 "{}: one file is a hand-written meta program, but no `augur_meta(site)` result \
                  is compared with a revision number (give --revisions N, or BASE and REV files)",

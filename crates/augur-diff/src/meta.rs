@@ -13,10 +13,8 @@
 
 use crate::blocks::{self, Dispatch};
 use crate::remap::{Interner, Remap};
-use augur_ir::{
-    AddrBase, Block, BlockId, Callee, Const, FuncId, Function, Global, GlobalId, Inst, LocId,
-    Operand, Program, Reg, Ty, TyId, TypeInfo,
-};
+use crate::stubs::Stub;
+use augur_ir::{Const, FuncId, Function, Global, GlobalId, LocId, Program, Ty, TyId, TypeInfo};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The special function a dispatch stub calls: `(site: i32, mask: i64) -> i32`.
@@ -51,9 +49,11 @@ pub struct MetaProgram {
 
 /// One body of a dispatched function and the revisions running it (none for the
 /// default body, which every other revision runs).
-struct Version {
-    func: FuncId,
-    revisions: Vec<u32>,
+pub struct Version {
+    /// The body.
+    pub func: FuncId,
+    /// The revisions running it.
+    pub revisions: Vec<u32>,
 }
 
 struct Builder {
@@ -502,176 +502,4 @@ fn has_address(c: &Const) -> bool {
         Const::Agg(items) => items.iter().any(has_address),
         _ => false,
     }
-}
-
-/// The body that replaces a dispatched or observed function.
-struct Stub {
-    id: FuncId,
-    site: u32,
-    dispatch: FuncId,
-    observe: Option<FuncId>,
-    i32_ty: TyId,
-    void_ty: TyId,
-}
-
-impl Stub {
-    /// `r = augur_meta_dispatch(site, mask); switch r -> version blocks`, each version block
-    /// calling its body, then `augur_diff_observe` if observed, and returning the result.
-    fn function(&self, meta: &Program, versions: &[Version]) -> Function {
-        let orig = meta.func(self.id);
-        let np = orig.params.len() as u32;
-        let has_ret = !matches!(meta.ty(orig.ret_ty).ty, Ty::Void);
-        let (rev_reg, ret_reg) = (Reg(np), Reg(np + 1));
-        let mut insts = Vec::new();
-        let mut blocks = Vec::new();
-        if versions.len() > 1 {
-            let mask = versions
-                .iter()
-                .flat_map(|v| v.revisions.iter())
-                .fold(0u128, |m, r| m | 1 << r);
-            let cases = versions
-                .iter()
-                .enumerate()
-                .skip(1)
-                .flat_map(|(vi, v)| {
-                    v.revisions
-                        .iter()
-                        .map(move |r| (*r as u128, BlockId(vi as u32 + 1)))
-                })
-                .collect();
-            insts.push(Inst::Call {
-                dst: Some(rev_reg),
-                callee: Callee::Direct(self.dispatch),
-                args: vec![imm(32, self.site as u128), imm(64, mask)],
-                ret_ty: self.i32_ty,
-            });
-            insts.push(Inst::Switch {
-                val: Operand::Reg(rev_reg),
-                cases,
-                default: BlockId(1),
-            });
-            blocks.push(block("meta", 0, 2));
-        }
-        for (vi, v) in versions.iter().enumerate() {
-            let start = insts.len() as u32;
-            let args: Vec<Operand> = (0..np).map(|i| Operand::Reg(Reg(i))).collect();
-            insts.push(Inst::Call {
-                dst: has_ret.then_some(ret_reg),
-                callee: Callee::Direct(v.func),
-                args: args.clone(),
-                ret_ty: orig.ret_ty,
-            });
-            if let Some(observe) = self.observe {
-                let mut oargs = vec![
-                    Operand::Const(Box::new(Const::Addr {
-                        base: AddrBase::Func(self.id),
-                        offset: 0,
-                    })),
-                    imm(32, has_ret as u128),
-                ];
-                if has_ret {
-                    oargs.push(Operand::Reg(ret_reg));
-                }
-                oargs.extend(args);
-                insts.push(Inst::Call {
-                    dst: None,
-                    callee: Callee::Direct(observe),
-                    args: oargs,
-                    ret_ty: self.void_ty,
-                });
-            }
-            insts.push(Inst::Ret {
-                val: has_ret.then_some(Operand::Reg(ret_reg)),
-            });
-            blocks.push(block(&format!("version{vi}"), start, insts.len() as u32));
-        }
-        Function {
-            name: orig.name.clone(),
-            params: orig.params.clone(),
-            ret_ty: orig.ret_ty,
-            is_var_arg: false,
-            num_regs: np + 2,
-            locs: vec![orig.loc; insts.len()],
-            insts,
-            blocks,
-            loc: orig.loc,
-        }
-    }
-}
-
-fn imm(width: u32, value: u128) -> Operand {
-    Operand::Imm { width, value }
-}
-
-fn block(name: &str, start: u32, end: u32) -> Block {
-    Block {
-        name: name.into(),
-        start,
-        end,
-    }
-}
-
-/// The number of revisions of a hand-written meta program: one more than the largest
-/// revision number its code compares an `augur_meta(site)` result with (directly, or
-/// through a local variable it was stored in). None when it has no such comparison.
-pub fn hand_written_revisions(p: &Program) -> Option<u32> {
-    let meta = p.func_named("augur_meta")?;
-    let mut largest: Option<u128> = None;
-    for f in &p.functions {
-        let mut tracked: FxHashSet<Reg> = FxHashSet::default();
-        let mut slots: FxHashSet<Reg> = FxHashSet::default();
-        // Results flow forward at -O0 (call, store to a slot, loads), so a few passes
-        // over the body reach them all.
-        for _ in 0..3 {
-            for inst in &f.insts {
-                match inst {
-                    Inst::Call {
-                        dst: Some(d),
-                        callee: Callee::Direct(c),
-                        ..
-                    } if *c == meta => {
-                        tracked.insert(*d);
-                    }
-                    Inst::Store {
-                        addr: Operand::Reg(a),
-                        val: Operand::Reg(v),
-                        ..
-                    } if tracked.contains(v) => {
-                        slots.insert(*a);
-                    }
-                    Inst::Load {
-                        dst,
-                        addr: Operand::Reg(a),
-                        ..
-                    } if slots.contains(a) => {
-                        tracked.insert(*dst);
-                    }
-                    _ => {}
-                }
-            }
-        }
-        let mut note = |v: u128| largest = Some(largest.map_or(v, |l| l.max(v)));
-        for inst in &f.insts {
-            match inst {
-                Inst::ICmp { a, b, .. } => match (a, b) {
-                    (Operand::Reg(r), Operand::Imm { value, .. })
-                    | (Operand::Imm { value, .. }, Operand::Reg(r))
-                        if tracked.contains(r) =>
-                    {
-                        note(*value)
-                    }
-                    _ => {}
-                },
-                Inst::Switch {
-                    val: Operand::Reg(r),
-                    cases,
-                    ..
-                } if tracked.contains(r) => cases.iter().for_each(|(v, _)| note(*v)),
-                _ => {}
-            }
-        }
-    }
-    largest
-        .filter(|l| *l < MAX_REVISIONS as u128)
-        .map(|l| l as u32 + 1)
 }

@@ -1,7 +1,8 @@
 //! The meta program: which functions are shared, dispatched and observed when revisions
 //! are merged, on small C programs compiled here (without the libc models).
 
-use augur_diff::meta::{build, hand_written_revisions, RevisionProgram, META_DISPATCH};
+use augur_diff::handwritten::hand_written_revisions;
+use augur_diff::meta::{build, RevisionProgram, META_DISPATCH};
 use augur_ir::{CompileOptions, Inst, Program};
 use rustc_hash::FxHashSet;
 
