@@ -350,24 +350,25 @@ fn print_result(out: &Path, o: &driver::DiffOutcome) -> Result<(), String> {
 }
 
 /// An input object for people: text when it looks like text (printable, then perhaps
-/// NULs), else a little-endian integer when it has at most 8 bytes, else escaped bytes.
+/// NULs), a little-endian integer when it has at most 8 bytes, else hexadecimal bytes.
 fn show_object(bytes: &[u8]) -> String {
     let text_len = bytes
         .iter()
         .take_while(|b| b.is_ascii_graphic() || **b == b' ')
         .count();
-    let looks_like_text = text_len > 0 && bytes[text_len..].iter().all(|b| *b == 0);
-    if !looks_like_text && bytes.len() <= 8 && !bytes.is_empty() {
-        let mut v: i64 = 0;
-        for (i, b) in bytes.iter().enumerate() {
-            v |= (*b as i64) << (8 * i);
-        }
-        let bits = 8 * bytes.len();
-        if bits < 64 && v >> (bits - 1) & 1 == 1 {
-            v -= 1 << bits;
-        }
-        v.to_string()
-    } else {
-        format!("{:?}", augur_engine::output::escape_bytes(bytes))
+    if text_len > 0 && bytes[text_len..].iter().all(|b| *b == 0) {
+        return format!("{:?}", augur_engine::output::escape_bytes(bytes));
     }
+    if bytes.is_empty() || bytes.len() > 8 {
+        return augur_diff::rerun::show_output("", bytes);
+    }
+    let mut v: i64 = 0;
+    for (i, b) in bytes.iter().enumerate() {
+        v |= (*b as i64) << (8 * i);
+    }
+    let bits = 8 * bytes.len();
+    if bits < 64 && v >> (bits - 1) & 1 == 1 {
+        v -= 1 << bits;
+    }
+    v.to_string()
 }
