@@ -77,3 +77,43 @@ fn cross(a: &[usize], b: &[usize], out: &mut Vec<(usize, usize)>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn halt(revision: u32, constraints: Vec<ExprId>) -> Halt {
+        Halt {
+            revision,
+            constraints,
+            inputs: Vec::new(),
+            ending: None,
+            error_at: None,
+            outputs: Vec::new(),
+            values: None,
+        }
+    }
+
+    #[test]
+    fn paths_parted_at_a_branch_are_never_candidates() {
+        let mut p = ExprPool::new();
+        let a = p.new_array("x", 1);
+        let arr = p.array_sym(a);
+        let i0 = p.constant(0, 64);
+        let x = p.select(arr, i0);
+        let five = p.constant(5, 8);
+        let c = p.ult(x, five);
+        let not_c = p.not(c);
+        let seven = p.constant(7, 8);
+        let d = p.eq(x, seven);
+        let halts = vec![
+            halt(0, vec![c]),        // 0: base, x < 5
+            halt(1, vec![not_c]),    // 1: revision 1, x >= 5: parted from 0
+            halt(1, vec![c]),        // 2: revision 1, same path as 0
+            halt(2, vec![c, d]),     // 3: revision 2, below 0 and 2 (not parted)
+            halt(0, vec![not_c, d]), // 4: base, below 1
+        ];
+        let got = candidates(&mut p, &halts);
+        assert_eq!(got, vec![(0, 2), (0, 3), (2, 3), (1, 4)]);
+    }
+}
