@@ -471,3 +471,44 @@ fn make_symbolic_objects_come_from_the_test() {
     r.assert_names("buggy", line_of(&buggy, "THRESHOLD"));
     assert!(r.lines("golden").contains(&line_of(THRESHOLD, "THRESHOLD")));
 }
+
+/// A discount computed with the wrong divisor; the total is printed with `%d`.
+const DISCOUNT: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+  int price = atoi(argv[1]);
+  int qty = atoi(argv[2]);
+  int total = price * qty;
+  int discount = total > 100 ? total / 10 : 0; /* DISCOUNT */
+  printf("%d\n", total - discount);
+  return 0;
+}
+"#;
+
+#[test]
+fn printed_integer_is_the_postcondition() {
+    let buggy = DISCOUNT.replace("total / 10 : 0;", "total / 5 : 0;");
+    let started = std::time::Instant::now();
+    let r = explain(DISCOUNT, &buggy, &["--", "30", "5"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(r.lines("buggy").contains(&line_of(&buggy, "DISCOUNT")));
+    // The criterion is printf's argument, not the digit its model computed.
+    let observed = &r.report["observed"];
+    assert!(
+        observed["golden"]
+            .as_str()
+            .unwrap()
+            .ends_with("%d of printf's argument 2 = 135"),
+        "{observed}"
+    );
+    assert!(
+        observed["buggy"]
+            .as_str()
+            .unwrap()
+            .ends_with("%d of printf's argument 2 = 120"),
+        "{observed}"
+    );
+    assert_eq!(r.report["figures"]["solver_queries_undecided"], 0);
+    assert!(!r.stderr.contains("WARN"), "{}", r.stderr);
+    assert!(started.elapsed().as_secs() < 10);
+}

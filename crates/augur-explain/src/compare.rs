@@ -1,6 +1,8 @@
 //! Comparing the two weakest preconditions: drop tautologies (one solver query each),
-//! then keep the conjuncts of each side that no conjunct of the other side implies (the
-//! paper's pairwise approximation), or, exactly, that the whole other side does not imply.
+//! then keep the conjuncts of each side that no branch conjunct of the other side implies
+//! (the paper's pairwise approximation), or, exactly, that the other side's branch
+//! conjuncts together do not imply. The other side's postcondition is no premise: it
+//! says that side's output has the value it showed, not the value shown here.
 
 use crate::import::Importer;
 use crate::reads::Reads;
@@ -117,12 +119,16 @@ impl Checker {
         theirs: &[Kept],
         exact: bool,
     ) -> Vec<Unexplained> {
-        let all: Vec<ExprId> = theirs.iter().map(|t| t.expr).collect();
-        let mut by_size: Vec<&Kept> = theirs.iter().collect();
+        // Only path conditions explain: the other side's postcondition states that its
+        // output has the value it showed, which differs from this side's by
+        // construction; when it pins the input it would imply everything here.
+        let premises: Vec<&Kept> = theirs.iter().filter(|t| t.kind == Kind::Branch).collect();
+        let all: Vec<ExprId> = premises.iter().map(|t| t.expr).collect();
+        let mut by_size = premises;
         by_size.sort_by_key(|k| k.size);
         let mut out = Vec::new();
         for c in mine {
-            let explained = all.contains(&c.expr)
+            let explained = theirs.iter().any(|t| t.expr == c.expr)
                 || if exact {
                     self.implies(&all, c.expr)
                 } else {

@@ -2,11 +2,15 @@
 //! postcondition there. Found automatically (the first differing byte of standard
 //! output, else a crash site, else the exit) or named by the user (a variable at a line).
 
+use crate::deps::{concrete, vararg_slots};
+use crate::printf::{self, IntConversion};
+use crate::slice::{backward, Follow};
 use crate::{Execution, Variable};
 use augur_engine::memory::Byte;
 use augur_engine::{Outcome, Value};
 use augur_expr::{ExprId, ExprPool};
 use augur_ir::{Inst, IntOp};
+use std::collections::BTreeMap;
 
 /// A slicing criterion with its postcondition.
 #[derive(Clone, Debug)]
@@ -84,6 +88,102 @@ fn at_output(x: &mut Execution, k: usize) -> Criterion {
     }
 }
 
+/// The criterion at the integer conversion that printed standard-output byte `k` of `x`,
+/// if one did: the byte was formatted by a printf-family call of the user's code, and
+/// its value flows from exactly one variadic argument, which the call's format prints
+/// with an integer conversion. The postcondition is then about that argument's value
+/// (`arg == printed`), not about the digit the libc model computed from it, and the
+/// slice starts from the argument's definition at the call.
+fn at_conversion(x: &mut Execution, k: usize) -> Option<Criterion> {
+    let def = x.graph.output[k].def?;
+    let call = x.user_call_site(def);
+    let e = &x.trace.entries[call as usize];
+    let format = x.trace.formats.get(&call)?;
+    let (f, args) = e.call.clone()?;
+    let fixed = x.prog.func(f).params.len();
+    let callee = x
+        .trace
+        .entries
+        .get(call as usize + 1)
+        .filter(|n| n.depth > e.depth)?
+        .act;
+    let base = *x.trace.varargs.get(&callee)?;
+    let variadic = args.get(fixed..)?;
+    let slots = vararg_slots(&x.pool, variadic);
+    // The loads of variadic arguments the byte's value flows from, per argument.
+    let data = backward(&x.graph, &[def], Follow::Data);
+    let mut loads: BTreeMap<usize, u32> = BTreeMap::new();
+    for i in (call + 1..=def).filter(|i| data[*i as usize]) {
+        let entry = &x.trace.entries[i as usize];
+        let is_load = matches!(
+            x.prog.func(entry.func).insts[entry.pc as usize],
+            Inst::Load { .. }
+        );
+        let Some((addr, _)) = entry.mem.as_ref().filter(|_| is_load) else {
+            continue;
+        };
+        let a = (concrete(&x.pool, &x.end.seed_values, addr) as u64).wrapping_sub(base);
+        if let Some(j) = slots.iter().position(|(o, n)| (*o..o + n).contains(&a)) {
+            loads.entry(j).or_insert(i);
+        }
+    }
+    let [(&j, &load)] = loads.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let conv: IntConversion = printf::arguments(format).get(j)?.clone()?;
+    let (post, value) = match &variadic[j] {
+        Value::Sym(a) => {
+            let a = if x.pool.width(*a) > conv.bits {
+                x.pool.extract(*a, 0, conv.bits)
+            } else {
+                *a
+            };
+            let v = x.pool.eval(a, &x.end.seed_values);
+            (
+                vec![observed(&mut x.pool, &x.end.seed_values, a)],
+                (v, x.pool.width(a)),
+            )
+        }
+        v => {
+            let bits = conv.bits.min(value_width(&x.pool, v));
+            (Vec::new(), (concrete(&x.pool, &x.end.seed_values, v), bits))
+        }
+    };
+    let shown = match conv.signed {
+        true => augur_expr::bits::to_signed(value.0, value.1).to_string(),
+        false => (value.0 & augur_expr::bits::mask(value.1)).to_string(),
+    };
+    let byte = x.stdout[k];
+    Some(Criterion {
+        entry: call,
+        // The argument's definition in the caller (what the area's bytes hold).
+        deps: x.graph.data[load as usize]
+            .iter()
+            .copied()
+            .filter(|d| *d < call)
+            .collect(),
+        control: x.graph.control[call as usize],
+        post,
+        what: format!(
+            "stdout byte {k} is {} (written at {}), printed by {} of {}'s argument {} = {shown}",
+            show_byte(byte),
+            x.line_text(call),
+            conv.text,
+            x.prog.func(f).name,
+            fixed + j + 1
+        ),
+    })
+}
+
+/// The width in bits of a scalar value.
+fn value_width(pool: &ExprPool, v: &Value) -> u32 {
+    match v {
+        Value::Con { width, .. } | Value::Wide { width, .. } => *width,
+        Value::Sym(e) => pool.width(*e),
+        Value::Agg(_) => 64,
+    }
+}
+
 /// The criterion at the last instruction of `x`: the crash site and its faulting
 /// operand, or the exit (its status).
 fn at_end(x: &mut Execution) -> Criterion {
@@ -146,6 +246,17 @@ pub fn observe(golden: &mut Execution, buggy: &mut Execution) -> Observation {
         .or_else(|| (g.len() != b.len()).then(|| g.len().min(b.len())));
     if first_diff.is_none() && same_outcome(&golden.end.outcome, &buggy.end.outcome) {
         return Observation::Same;
+    }
+    let both_printed = first_diff.filter(|k| *k < g.len() && *k < b.len());
+    // Integer conversions only when both runs printed the byte through one: the two
+    // postconditions then speak of the same thing.
+    if let Some(k) = both_printed {
+        if let (Some(gc), Some(bc)) = (at_conversion(golden, k), at_conversion(buggy, k)) {
+            return Observation::Differ {
+                golden: gc,
+                buggy: bc,
+            };
+        }
     }
     let pick = |x: &mut Execution| match first_diff {
         Some(k) if k < x.stdout.len() => at_output(x, k),

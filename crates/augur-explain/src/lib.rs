@@ -14,6 +14,7 @@ pub mod compare;
 pub mod criterion;
 pub mod deps;
 pub mod import;
+pub mod printf;
 pub mod reads;
 pub mod report;
 pub mod show;
