@@ -31,6 +31,16 @@ impl Explained {
             .collect()
     }
 
+    /// The `side` program is reported at `line` only.
+    fn assert_only(&self, side: &str, line: u64) {
+        assert_eq!(
+            self.lines(side),
+            BTreeSet::from([line]),
+            "{side}:\n{}",
+            self.stdout
+        );
+    }
+
     /// Every distinct (file, line) reported.
     fn all_lines(&self) -> BTreeSet<(String, u64)> {
         self.report["unexplained"]
@@ -490,8 +500,18 @@ fn printed_integer_is_the_postcondition() {
     let buggy = DISCOUNT.replace("total / 10 : 0;", "total / 5 : 0;");
     let started = std::time::Instant::now();
     let r = explain(DISCOUNT, &buggy, &["--", "30", "5"]);
-    assert_eq!(r.status, 0, "{}", r.stderr);
-    assert!(r.lines("buggy").contains(&line_of(&buggy, "DISCOUNT")));
+    r.assert_names("buggy", line_of(&buggy, "DISCOUNT"));
+    // The divisor is where the computations part: that line alone on each side, the
+    // rest of the slice as context.
+    r.assert_only("buggy", line_of(&buggy, "DISCOUNT"));
+    r.assert_only("golden", line_of(DISCOUNT, "DISCOUNT"));
+    let context = &r.report["unexplained"][0]["context_lines"];
+    assert_eq!(context.as_array().unwrap().len(), 5, "{context}");
+    assert!(
+        r.stdout.contains("its slice also runs through"),
+        "{}",
+        r.stdout
+    );
     // The criterion is printf's argument, not the digit its model computed.
     let observed = &r.report["observed"];
     assert!(
@@ -510,5 +530,72 @@ fn printed_integer_is_the_postcondition() {
     );
     assert_eq!(r.report["figures"]["solver_queries_undecided"], 0);
     assert!(!r.stderr.contains("WARN"), "{}", r.stderr);
+    assert!(started.elapsed().as_secs() < 10);
+}
+
+/// Sizes summed with `%lu` as the third argument of `printf`; a wrong per-item overhead.
+const SIZES: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+    unsigned long n = strtoul(argv[1], 0, 10);
+    unsigned long item = strtoul(argv[2], 0, 10);
+    unsigned long bytes = n * item;
+    unsigned long overhead = n * 16; /* OVERHEAD */
+    printf("%s: %lu bytes\n", argv[1], bytes + overhead);
+    return 0;
+}
+"#;
+
+#[test]
+fn printed_unsigned_long_in_a_later_argument_is_the_postcondition() {
+    let buggy = SIZES.replace("n * 16;", "n * 8;");
+    let started = std::time::Instant::now();
+    let r = explain(SIZES, &buggy, &["--", "12", "100"]);
+    r.assert_names("buggy", line_of(&buggy, "OVERHEAD"));
+    r.assert_only("buggy", line_of(&buggy, "OVERHEAD"));
+    r.assert_only("golden", line_of(SIZES, "OVERHEAD"));
+    let observed = &r.report["observed"];
+    assert!(
+        observed["golden"]
+            .as_str()
+            .unwrap()
+            .ends_with("%lu of printf's argument 3 = 1392"),
+        "{observed}"
+    );
+    assert!(
+        observed["buggy"]
+            .as_str()
+            .unwrap()
+            .ends_with("%lu of printf's argument 3 = 1296"),
+        "{observed}"
+    );
+    assert!(started.elapsed().as_secs() < 10);
+}
+
+/// A balance printed with `%d`, the fee subtracted on its own line.
+const BALANCE: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+    int deposit = atoi(argv[1]);
+    int fee = atoi(argv[2]);
+    int balance = deposit;
+    balance = balance - fee; /* FEE */
+    printf("balance %d\n", balance);
+    return 0;
+}
+"#;
+
+#[test]
+fn wrong_operator_is_singled_out() {
+    let buggy = BALANCE.replace("balance - fee;", "balance + fee;");
+    let started = std::time::Instant::now();
+    let r = explain(BALANCE, &buggy, &["--", "500", "25"]);
+    r.assert_names("buggy", line_of(&buggy, "FEE"));
+    r.assert_only("buggy", line_of(&buggy, "FEE"));
+    r.assert_only("golden", line_of(BALANCE, "FEE"));
     assert!(started.elapsed().as_secs() < 10);
 }

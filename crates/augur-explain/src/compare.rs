@@ -38,8 +38,11 @@ pub struct Unexplained {
     pub short: String,
     /// Where it comes from.
     pub kind: Kind,
-    /// The user's source lines that produced it.
+    /// The user's source lines pointing at it: where its value departs from the other
+    /// program's when that is known, else every line of its slice.
     pub lines: BTreeSet<SrcLine>,
+    /// Every user's source line of its slice.
+    pub context: BTreeSet<SrcLine>,
 }
 
 /// What the comparison found.
@@ -61,6 +64,7 @@ struct Kept {
     size: usize,
     kind: Kind,
     lines: BTreeSet<SrcLine>,
+    focus: BTreeSet<SrcLine>,
     reads: Reads,
 }
 
@@ -103,6 +107,7 @@ impl Checker {
                     size: self.pool.post_order(&[e], |_| false).len(),
                     kind: c.kind,
                     lines: c.lines.clone(),
+                    focus: c.focus.clone(),
                     reads: Reads::of(&self.pool, e),
                 });
             }
@@ -143,7 +148,12 @@ impl Checker {
                     constraint: show::constraint(&self.pool, c.expr, MAX_TEXT),
                     short: show::constraint(&self.pool, c.expr, SHORT_TEXT),
                     kind: c.kind,
-                    lines: c.lines.clone(),
+                    lines: if c.focus.is_empty() {
+                        c.lines.clone()
+                    } else {
+                        c.focus.clone()
+                    },
+                    context: c.lines.clone(),
                 });
             }
         }

@@ -21,9 +21,9 @@ pub struct Criterion {
     pub deps: Vec<u32>,
     /// The branch (or call) instance deciding whether the observation happens at all.
     pub control: Option<u32>,
-    /// Postcondition conjuncts over the input (`observed == value`); empty when the
-    /// observed value does not depend on the input.
-    pub post: Vec<ExprId>,
+    /// The observed values that depend on the input, as expressions over it: the
+    /// postcondition is that each has the value it had on the run.
+    pub values: Vec<ExprId>,
     /// What is observed, for people.
     pub what: String,
 }
@@ -41,17 +41,10 @@ pub enum Observation {
     },
 }
 
-/// `e == (its value on the run)`, over the input.
-fn observed(pool: &mut ExprPool, ex_seed: &augur_expr::Assignment, e: ExprId) -> ExprId {
-    let v = pool.eval(e, ex_seed);
-    let c = pool.constant(v, pool.width(e));
-    pool.eq(e, c)
-}
-
-/// The postcondition "`v` has its observed value", if `v` depends on the input.
-fn value_post(x: &mut Execution, v: &Value) -> Option<ExprId> {
+/// The expression of `v`, if it depends on the input.
+fn sym(v: &Value) -> Option<ExprId> {
     match v {
-        Value::Sym(e) => Some(observed(&mut x.pool, &x.end.seed_values, *e)),
+        Value::Sym(e) => Some(*e),
         _ => None,
     }
 }
@@ -70,8 +63,8 @@ fn show_byte(b: u8) -> String {
 /// control flow (buffering) is not followed.
 fn at_output(x: &mut Execution, k: usize) -> Criterion {
     let out = x.graph.output[k];
-    let post = match x.end.stdout[k] {
-        Byte::S(e) => vec![observed(&mut x.pool, &x.end.seed_values, e)],
+    let values = match x.end.stdout[k] {
+        Byte::S(e) => vec![e],
         Byte::C(_) => Vec::new(),
     };
     let byte = x.stdout[k];
@@ -79,7 +72,7 @@ fn at_output(x: &mut Execution, k: usize) -> Criterion {
         entry: out.writer,
         deps: out.def.into_iter().collect(),
         control: x.graph.control[x.user_call_site(out.writer) as usize],
-        post,
+        values,
         what: format!(
             "stdout byte {k} is {} (written at {})",
             show_byte(byte),
@@ -131,7 +124,7 @@ fn at_conversion(x: &mut Execution, k: usize) -> Option<Criterion> {
         return None;
     };
     let conv: IntConversion = printf::arguments(format).get(j)?.clone()?;
-    let (post, value) = match &variadic[j] {
+    let (values, value) = match &variadic[j] {
         Value::Sym(a) => {
             let a = if x.pool.width(*a) > conv.bits {
                 x.pool.extract(*a, 0, conv.bits)
@@ -139,10 +132,7 @@ fn at_conversion(x: &mut Execution, k: usize) -> Option<Criterion> {
                 *a
             };
             let v = x.pool.eval(a, &x.end.seed_values);
-            (
-                vec![observed(&mut x.pool, &x.end.seed_values, a)],
-                (v, x.pool.width(a)),
-            )
+            (vec![a], (v, x.pool.width(a)))
         }
         v => {
             let bits = conv.bits.min(value_width(&x.pool, v));
@@ -163,7 +153,7 @@ fn at_conversion(x: &mut Execution, k: usize) -> Option<Criterion> {
             .filter(|d| *d < call)
             .collect(),
         control: x.graph.control[call as usize],
-        post,
+        values,
         what: format!(
             "stdout byte {k} is {} (written at {}), printed by {} of {}'s argument {} = {shown}",
             show_byte(byte),
@@ -205,7 +195,7 @@ fn at_end(x: &mut Execution) -> Criterion {
             None => e.ops.iter().flatten().cloned().collect(),
         },
     };
-    let post = faulting.iter().filter_map(|v| value_post(x, v)).collect();
+    let values = faulting.iter().filter_map(sym).collect();
     let what = match &x.end.outcome {
         Outcome::Error(err) => format!(
             "{} at {}: {}",
@@ -224,7 +214,7 @@ fn at_end(x: &mut Execution) -> Criterion {
         entry,
         deps: x.graph.data[entry as usize].clone(),
         control: x.graph.control[entry as usize],
-        post,
+        values,
         what,
     }
 }
@@ -292,15 +282,15 @@ pub fn at_variable(x: &mut Execution, v: &Variable) -> Result<Criterion, String>
         .copied()
         .reduce(|hi, lo| x.pool.concat(hi, lo))
         .ok_or_else(|| format!("{at}: `{name}` has no bytes"))?;
-    let post = match x.pool.as_const(value) {
+    let values = match x.pool.as_const(value) {
         Some(_) => Vec::new(),
-        None => vec![observed(&mut x.pool, &x.end.seed_values, value)],
+        None => vec![value],
     };
     Ok(Criterion {
         entry: snap.entry,
         deps: x.graph.probes.first().cloned().unwrap_or_default(),
         control: x.graph.control[snap.entry as usize],
-        post,
+        values,
         what: format!(
             "{name} at {} (address 0x{:x})",
             x.line_text(snap.entry),
