@@ -59,13 +59,21 @@ fn lines_json(lines: &BTreeSet<SrcLine>) -> Json {
         .collect()
 }
 
-/// `file:line, file:line, ...`.
+/// `file:line, line, other:line, ...` (a file is named where its lines begin).
 fn lines_text<'a>(lines: impl IntoIterator<Item = &'a SrcLine>) -> String {
-    lines
-        .into_iter()
-        .map(|l| format!("{}:{}", l.file, l.line))
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut out = String::new();
+    let mut file: Option<&str> = None;
+    for l in lines {
+        if file.is_some() {
+            out.push_str(", ");
+        }
+        if file != Some(l.file.as_str()) {
+            let _ = write!(out, "{}:", l.file);
+            file = Some(&l.file);
+        }
+        let _ = write!(out, "{}", l.line);
+    }
+    out
 }
 
 fn outcome_text(o: &Outcome) -> String {
