@@ -31,14 +31,24 @@ impl Explained {
             .collect()
     }
 
-    /// The `side` program is reported at `line` only.
-    fn assert_only(&self, side: &str, line: u64) {
-        assert_eq!(
-            self.lines(side),
-            BTreeSet::from([line]),
-            "{side}:\n{}",
-            self.stdout
-        );
+    /// The line marked `marker` is the only one reported, in the buggy program and in
+    /// the golden one.
+    fn assert_singled_out(&self, golden: &str, buggy: &str, marker: &str) {
+        self.assert_names("buggy", line_of(buggy, marker));
+        for (side, src) in [("golden", golden), ("buggy", buggy)] {
+            assert_eq!(
+                self.lines(side),
+                BTreeSet::from([line_of(src, marker)]),
+                "{side}:\n{}",
+                self.stdout
+            );
+        }
+    }
+
+    /// What `side` observed ends with `tail`.
+    fn assert_observed(&self, side: &str, tail: &str) {
+        let observed = &self.report["observed"][side];
+        assert!(observed.as_str().unwrap().ends_with(tail), "{observed}");
     }
 
     /// Every distinct (file, line) reported.
@@ -500,11 +510,9 @@ fn printed_integer_is_the_postcondition() {
     let buggy = DISCOUNT.replace("total / 10 : 0;", "total / 5 : 0;");
     let started = std::time::Instant::now();
     let r = explain(DISCOUNT, &buggy, &["--", "30", "5"]);
-    r.assert_names("buggy", line_of(&buggy, "DISCOUNT"));
     // The divisor is where the computations part: that line alone on each side, the
     // rest of the slice as context.
-    r.assert_only("buggy", line_of(&buggy, "DISCOUNT"));
-    r.assert_only("golden", line_of(DISCOUNT, "DISCOUNT"));
+    r.assert_singled_out(DISCOUNT, &buggy, "DISCOUNT");
     let context = &r.report["unexplained"][0]["context_lines"];
     assert_eq!(context.as_array().unwrap().len(), 5, "{context}");
     assert!(
@@ -513,21 +521,8 @@ fn printed_integer_is_the_postcondition() {
         r.stdout
     );
     // The criterion is printf's argument, not the digit its model computed.
-    let observed = &r.report["observed"];
-    assert!(
-        observed["golden"]
-            .as_str()
-            .unwrap()
-            .ends_with("%d of printf's argument 2 = 135"),
-        "{observed}"
-    );
-    assert!(
-        observed["buggy"]
-            .as_str()
-            .unwrap()
-            .ends_with("%d of printf's argument 2 = 120"),
-        "{observed}"
-    );
+    r.assert_observed("golden", "%d of printf's argument 2 = 135");
+    r.assert_observed("buggy", "%d of printf's argument 2 = 120");
     assert_eq!(r.report["figures"]["solver_queries_undecided"], 0);
     assert!(!r.stderr.contains("WARN"), "{}", r.stderr);
     assert!(started.elapsed().as_secs() < 10);
@@ -553,24 +548,9 @@ fn printed_unsigned_long_in_a_later_argument_is_the_postcondition() {
     let buggy = SIZES.replace("n * 16;", "n * 8;");
     let started = std::time::Instant::now();
     let r = explain(SIZES, &buggy, &["--", "12", "100"]);
-    r.assert_names("buggy", line_of(&buggy, "OVERHEAD"));
-    r.assert_only("buggy", line_of(&buggy, "OVERHEAD"));
-    r.assert_only("golden", line_of(SIZES, "OVERHEAD"));
-    let observed = &r.report["observed"];
-    assert!(
-        observed["golden"]
-            .as_str()
-            .unwrap()
-            .ends_with("%lu of printf's argument 3 = 1392"),
-        "{observed}"
-    );
-    assert!(
-        observed["buggy"]
-            .as_str()
-            .unwrap()
-            .ends_with("%lu of printf's argument 3 = 1296"),
-        "{observed}"
-    );
+    r.assert_singled_out(SIZES, &buggy, "OVERHEAD");
+    r.assert_observed("golden", "%lu of printf's argument 3 = 1392");
+    r.assert_observed("buggy", "%lu of printf's argument 3 = 1296");
     assert!(started.elapsed().as_secs() < 10);
 }
 
@@ -594,8 +574,6 @@ fn wrong_operator_is_singled_out() {
     let buggy = BALANCE.replace("balance - fee;", "balance + fee;");
     let started = std::time::Instant::now();
     let r = explain(BALANCE, &buggy, &["--", "500", "25"]);
-    r.assert_names("buggy", line_of(&buggy, "FEE"));
-    r.assert_only("buggy", line_of(&buggy, "FEE"));
-    r.assert_only("golden", line_of(BALANCE, "FEE"));
+    r.assert_singled_out(BALANCE, &buggy, "FEE");
     assert!(started.elapsed().as_secs() < 10);
 }
