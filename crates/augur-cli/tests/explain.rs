@@ -577,3 +577,23 @@ fn wrong_operator_is_singled_out() {
     r.assert_singled_out(BALANCE, &buggy, "FEE");
     assert!(started.elapsed().as_secs() < 10);
 }
+
+/// Operands swapped: the buggy run prints a `-` where the golden one prints a digit.
+const OFFSET: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+  int a = atoi(argv[1]);
+  int d = a - 3; /* OFFSET */
+  fprintf(stdout, "v=%x %d\n", a * 3, d);
+  return 0;
+}
+"#;
+
+#[test]
+fn printed_sign_follows_its_argument() {
+    let buggy = OFFSET.replace("a - 3;", "3 - a;");
+    let r = explain(OFFSET, &buggy, &["--", "8"]);
+    r.assert_singled_out(OFFSET, &buggy, "OFFSET");
+    r.assert_observed("golden", "%d of fprintf's argument 4 = 5");
+    r.assert_observed("buggy", "%d of fprintf's argument 4 = -5");
+}

@@ -83,8 +83,9 @@ fn at_output(x: &mut Execution, k: usize) -> Criterion {
 
 /// The criterion at the integer conversion that printed standard-output byte `k` of `x`,
 /// if one did: the byte was formatted by a printf-family call of the user's code, and
-/// its value flows from exactly one variadic argument, which the call's format prints
-/// with an integer conversion. The postcondition is then about that argument's value
+/// its value flows from exactly one variadic argument (or, for a byte the conversion
+/// wrote itself, a sign or padding, the argument loaded last), which the call's format
+/// prints with an integer conversion. The postcondition is then about that argument's value
 /// (`arg == printed`), not about the digit the libc model computed from it, and the
 /// slice starts from the argument's definition at the call.
 fn at_conversion(x: &mut Execution, k: usize) -> Option<Criterion> {
@@ -103,25 +104,47 @@ fn at_conversion(x: &mut Execution, k: usize) -> Option<Criterion> {
     let base = *x.trace.varargs.get(&callee)?;
     let variadic = args.get(fixed..)?;
     let slots = vararg_slots(&x.pool, variadic);
-    // The loads of variadic arguments the byte's value flows from, per argument.
-    let data = backward(&x.graph, &[def], Follow::Data);
-    let mut loads: BTreeMap<usize, u32> = BTreeMap::new();
-    for i in (call + 1..=def).filter(|i| data[*i as usize]) {
+    let format_text = {
+        let at = concrete(
+            &x.pool,
+            &x.end.seed_values,
+            args.get(printf::format_param(&x.prog.func(f).name)?)?,
+        ) as u64;
+        at..at + format.len() as u64 + 1
+    };
+    let load_addr = |i: u32| {
         let entry = &x.trace.entries[i as usize];
         let is_load = matches!(
             x.prog.func(entry.func).insts[entry.pc as usize],
             Inst::Load { .. }
         );
-        let Some((addr, _)) = entry.mem.as_ref().filter(|_| is_load) else {
-            continue;
-        };
-        let a = (concrete(&x.pool, &x.end.seed_values, addr) as u64).wrapping_sub(base);
-        if let Some(j) = slots.iter().position(|(o, n)| (*o..o + n).contains(&a)) {
+        let (addr, _) = entry.mem.as_ref().filter(|_| is_load)?;
+        Some(concrete(&x.pool, &x.end.seed_values, addr) as u64)
+    };
+    let slot_of = |a: u64| {
+        let a = a.wrapping_sub(base);
+        slots.iter().position(|(o, n)| (*o..o + n).contains(&a))
+    };
+    // The loads of variadic arguments the byte's value flows from, per argument.
+    let data = backward(&x.graph, &[def], Follow::Data);
+    let mut loads: BTreeMap<usize, u32> = BTreeMap::new();
+    for i in (call + 1..=def).filter(|i| data[*i as usize]) {
+        if let Some(j) = load_addr(i).and_then(slot_of) {
             loads.entry(j).or_insert(i);
         }
     }
-    let [(&j, &load)] = loads.iter().collect::<Vec<_>>()[..] else {
-        return None;
+    let (j, load) = match loads.len() {
+        1 => loads.pop_first()?,
+        // A byte the conversion's code wrote itself (a sign, a prefix, padding) belongs
+        // to the argument it loaded last, unless format text was read since (a literal).
+        0 => (call + 1..def)
+            .rev()
+            .filter_map(|i| Some((i, load_addr(i)?)))
+            .find_map(|(i, a)| match format_text.contains(&a) {
+                true => Some(None),
+                false => slot_of(a).map(|j| Some((j, i))),
+            })??,
+        _ => return None,
     };
     let conv: IntConversion = printf::arguments(format).get(j)?.clone()?;
     let (values, value) = match &variadic[j] {
