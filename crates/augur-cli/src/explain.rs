@@ -11,6 +11,10 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// Seconds each implication or tautology query may take unless `--solver-timeout` says
+/// otherwise: an undecided query counts as "not implied", so a long wait buys little.
+const IMPLICATION_TIMEOUT: f64 = 2.0;
+
 /// Options of `augur explain`.
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
@@ -249,6 +253,10 @@ fn record(
 pub fn run(a: ExplainArgs) -> Result<(), String> {
     let started = Instant::now();
     let opts = a.explore.options()?;
+    let implication_timeout = session::positive(
+        "solver-timeout",
+        a.explore.solver_timeout.unwrap_or(IMPLICATION_TIMEOUT),
+    )?;
     let (spec, seed) = input(&a)?;
     let criteria = a
         .criterion
@@ -259,7 +267,7 @@ pub fn run(a: ExplainArgs) -> Result<(), String> {
     let buggy_crit = criterion_for(&criteria, &a.buggy, "buggy")?;
     let settings = Settings {
         exact: a.exact,
-        solver_timeout_ms: opts.solver_timeout.map(|d| d.as_millis() as u64),
+        solver_timeout_ms: Some(implication_timeout.as_millis() as u64),
         variables: golden_crit
             .zip(buggy_crit)
             .map(|(g, b)| (g.variable(), b.variable())),
@@ -286,6 +294,13 @@ pub fn run(a: ExplainArgs) -> Result<(), String> {
     write("report.json", report.to_json())?;
     write("report.sarif", report.to_sarif())?;
     print!("{}", report.to_text());
+    if report.figures.undecided > 0 {
+        eprintln!(
+            "augur: warning: {} implication queries undecided within {} s; counted as not implied",
+            report.figures.undecided,
+            implication_timeout.as_secs_f64()
+        );
+    }
     eprintln!("augur: output directory is {}", out.display());
     Ok(())
 }

@@ -38,9 +38,10 @@ pub struct ExploreArgs {
     /// Memory limit in MiB: beyond it the deepest states are stopped.
     #[arg(long)]
     pub max_memory: Option<u64>,
-    /// Timeout of each solver query, in seconds.
-    #[arg(long, default_value_t = 10.0)]
-    pub solver_timeout: f64,
+    /// Timeout of each solver query, in seconds [default: 10; `explain`'s implication
+    /// queries: 2].
+    #[arg(long, value_name = "S")]
+    pub solver_timeout: Option<f64>,
     /// Seed of every random choice.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -61,7 +62,11 @@ pub struct ExploreArgs {
     pub externals: String,
 }
 
-fn positive(name: &str, v: f64) -> Result<Duration, String> {
+/// Seconds a solver query may take unless `--solver-timeout` says otherwise.
+const DEFAULT_SOLVER_TIMEOUT: f64 = 10.0;
+
+/// `v` seconds as a duration, if positive (`name` names the option in the error).
+pub fn positive(name: &str, v: f64) -> Result<Duration, String> {
     if v.is_finite() && v > 0.0 {
         Ok(Duration::from_secs_f64(v))
     } else {
@@ -90,7 +95,10 @@ impl ExploreArgs {
             max_forks: self.max_forks,
             max_depth: self.max_depth,
             max_memory_mib: self.max_memory,
-            solver_timeout: Some(positive("solver-timeout", self.solver_timeout)?),
+            solver_timeout: Some(positive(
+                "solver-timeout",
+                self.solver_timeout.unwrap_or(DEFAULT_SOLVER_TIMEOUT),
+            )?),
             seed: self.seed,
             externals: if self.externals == "havoc" {
                 ExternalPolicy::Havoc

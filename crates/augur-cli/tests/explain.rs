@@ -31,6 +31,26 @@ impl Explained {
             .collect()
     }
 
+    /// The line marked `marker` is the only one reported, in the buggy program and in
+    /// the golden one.
+    fn assert_singled_out(&self, golden: &str, buggy: &str, marker: &str) {
+        self.assert_names("buggy", line_of(buggy, marker));
+        for (side, src) in [("golden", golden), ("buggy", buggy)] {
+            assert_eq!(
+                self.lines(side),
+                BTreeSet::from([line_of(src, marker)]),
+                "{side}:\n{}",
+                self.stdout
+            );
+        }
+    }
+
+    /// What `side` observed ends with `tail`.
+    fn assert_observed(&self, side: &str, tail: &str) {
+        let observed = &self.report["observed"][side];
+        assert!(observed.as_str().unwrap().ends_with(tail), "{observed}");
+    }
+
     /// Every distinct (file, line) reported.
     fn all_lines(&self) -> BTreeSet<(String, u64)> {
         self.report["unexplained"]
@@ -470,4 +490,110 @@ fn make_symbolic_objects_come_from_the_test() {
     let r = explain(THRESHOLD, &buggy, &["--test", test.to_str().unwrap()]);
     r.assert_names("buggy", line_of(&buggy, "THRESHOLD"));
     assert!(r.lines("golden").contains(&line_of(THRESHOLD, "THRESHOLD")));
+}
+
+/// A discount computed with the wrong divisor; the total is printed with `%d`.
+const DISCOUNT: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+  int price = atoi(argv[1]);
+  int qty = atoi(argv[2]);
+  int total = price * qty;
+  int discount = total > 100 ? total / 10 : 0; /* DISCOUNT */
+  printf("%d\n", total - discount);
+  return 0;
+}
+"#;
+
+#[test]
+fn printed_integer_is_the_postcondition() {
+    let buggy = DISCOUNT.replace("total / 10 : 0;", "total / 5 : 0;");
+    let started = std::time::Instant::now();
+    let r = explain(DISCOUNT, &buggy, &["--", "30", "5"]);
+    // The divisor is where the computations part: that line alone on each side, the
+    // rest of the slice as context.
+    r.assert_singled_out(DISCOUNT, &buggy, "DISCOUNT");
+    let context = &r.report["unexplained"][0]["context_lines"];
+    assert_eq!(context.as_array().unwrap().len(), 5, "{context}");
+    assert!(
+        r.stdout.contains("its slice also runs through"),
+        "{}",
+        r.stdout
+    );
+    // The criterion is printf's argument, not the digit its model computed.
+    r.assert_observed("golden", "%d of printf's argument 2 = 135");
+    r.assert_observed("buggy", "%d of printf's argument 2 = 120");
+    assert_eq!(r.report["figures"]["solver_queries_undecided"], 0);
+    assert!(!r.stderr.contains("WARN"), "{}", r.stderr);
+    assert!(started.elapsed().as_secs() < 10);
+}
+
+/// Sizes summed with `%lu` as the third argument of `printf`; a wrong per-item overhead.
+const SIZES: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+    unsigned long n = strtoul(argv[1], 0, 10);
+    unsigned long item = strtoul(argv[2], 0, 10);
+    unsigned long bytes = n * item;
+    unsigned long overhead = n * 16; /* OVERHEAD */
+    printf("%s: %lu bytes\n", argv[1], bytes + overhead);
+    return 0;
+}
+"#;
+
+#[test]
+fn printed_unsigned_long_in_a_later_argument_is_the_postcondition() {
+    let buggy = SIZES.replace("n * 16;", "n * 8;");
+    let started = std::time::Instant::now();
+    let r = explain(SIZES, &buggy, &["--", "12", "100"]);
+    r.assert_singled_out(SIZES, &buggy, "OVERHEAD");
+    r.assert_observed("golden", "%lu of printf's argument 3 = 1392");
+    r.assert_observed("buggy", "%lu of printf's argument 3 = 1296");
+    assert!(started.elapsed().as_secs() < 10);
+}
+
+/// A balance printed with `%d`, the fee subtracted on its own line.
+const BALANCE: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+    int deposit = atoi(argv[1]);
+    int fee = atoi(argv[2]);
+    int balance = deposit;
+    balance = balance - fee; /* FEE */
+    printf("balance %d\n", balance);
+    return 0;
+}
+"#;
+
+#[test]
+fn wrong_operator_is_singled_out() {
+    let buggy = BALANCE.replace("balance - fee;", "balance + fee;");
+    let started = std::time::Instant::now();
+    let r = explain(BALANCE, &buggy, &["--", "500", "25"]);
+    r.assert_singled_out(BALANCE, &buggy, "FEE");
+    assert!(started.elapsed().as_secs() < 10);
+}
+
+/// Operands swapped: the buggy run prints a `-` where the golden one prints a digit.
+const OFFSET: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+  int a = atoi(argv[1]);
+  int d = a - 3; /* OFFSET */
+  fprintf(stdout, "v=%x %d\n", a * 3, d);
+  return 0;
+}
+"#;
+
+#[test]
+fn printed_sign_follows_its_argument() {
+    let buggy = OFFSET.replace("a - 3;", "3 - a;");
+    let r = explain(OFFSET, &buggy, &["--", "8"]);
+    r.assert_singled_out(OFFSET, &buggy, "OFFSET");
+    r.assert_observed("golden", "%d of fprintf's argument 4 = 5");
+    r.assert_observed("buggy", "%d of fprintf's argument 4 = -5");
 }

@@ -1,6 +1,8 @@
 //! Comparing the two weakest preconditions: drop tautologies (one solver query each),
-//! then keep the conjuncts of each side that no conjunct of the other side implies (the
-//! paper's pairwise approximation), or, exactly, that the whole other side does not imply.
+//! then keep the conjuncts of each side that no branch conjunct of the other side implies
+//! (the paper's pairwise approximation), or, exactly, that the other side's branch
+//! conjuncts together do not imply. The other side's postcondition is no premise: it
+//! says that side's output has the value it showed, not the value shown here.
 
 use crate::import::Importer;
 use crate::reads::Reads;
@@ -36,8 +38,11 @@ pub struct Unexplained {
     pub short: String,
     /// Where it comes from.
     pub kind: Kind,
-    /// The user's source lines that produced it.
+    /// The user's source lines pointing at it: where its value departs from the other
+    /// program's when that is known, else every line of its slice.
     pub lines: BTreeSet<SrcLine>,
+    /// Every user's source line of its slice.
+    pub context: BTreeSet<SrcLine>,
 }
 
 /// What the comparison found.
@@ -59,6 +64,7 @@ struct Kept {
     size: usize,
     kind: Kind,
     lines: BTreeSet<SrcLine>,
+    focus: BTreeSet<SrcLine>,
     reads: Reads,
 }
 
@@ -78,10 +84,7 @@ impl Checker {
         match self.solver.must_be_true(&mut self.pool, premises, c) {
             Ok(yes) => yes,
             Err(e) => {
-                tracing::warn!(
-                    "explain: is `{}` implied? undecided ({e}): counted as not implied",
-                    show::constraint(&self.pool, c, SHORT_TEXT)
-                );
+                tracing::debug!("explain: implication query undecided ({e})");
                 self.undecided += 1;
                 false
             }
@@ -104,6 +107,7 @@ impl Checker {
                     size: self.pool.post_order(&[e], |_| false).len(),
                     kind: c.kind,
                     lines: c.lines.clone(),
+                    focus: c.focus.clone(),
                     reads: Reads::of(&self.pool, e),
                 });
             }
@@ -120,12 +124,16 @@ impl Checker {
         theirs: &[Kept],
         exact: bool,
     ) -> Vec<Unexplained> {
-        let all: Vec<ExprId> = theirs.iter().map(|t| t.expr).collect();
-        let mut by_size: Vec<&Kept> = theirs.iter().collect();
+        // Only path conditions explain: the other side's postcondition states that its
+        // output has the value it showed, which differs from this side's by
+        // construction; when it pins the input it would imply everything here.
+        let premises: Vec<&Kept> = theirs.iter().filter(|t| t.kind == Kind::Branch).collect();
+        let all: Vec<ExprId> = premises.iter().map(|t| t.expr).collect();
+        let mut by_size = premises;
         by_size.sort_by_key(|k| k.size);
         let mut out = Vec::new();
         for c in mine {
-            let explained = all.contains(&c.expr)
+            let explained = theirs.iter().any(|t| t.expr == c.expr)
                 || if exact {
                     self.implies(&all, c.expr)
                 } else {
@@ -140,7 +148,12 @@ impl Checker {
                     constraint: show::constraint(&self.pool, c.expr, MAX_TEXT),
                     short: show::constraint(&self.pool, c.expr, SHORT_TEXT),
                     kind: c.kind,
-                    lines: c.lines.clone(),
+                    lines: if c.focus.is_empty() {
+                        c.lines.clone()
+                    } else {
+                        c.focus.clone()
+                    },
+                    context: c.lines.clone(),
                 });
             }
         }

@@ -2,11 +2,15 @@
 //! postcondition there. Found automatically (the first differing byte of standard
 //! output, else a crash site, else the exit) or named by the user (a variable at a line).
 
+use crate::deps::{concrete, vararg_slots};
+use crate::printf::{self, IntConversion};
+use crate::slice::{backward, Follow};
 use crate::{Execution, Variable};
 use augur_engine::memory::Byte;
 use augur_engine::{Outcome, Value};
 use augur_expr::{ExprId, ExprPool};
 use augur_ir::{Inst, IntOp};
+use std::collections::BTreeMap;
 
 /// A slicing criterion with its postcondition.
 #[derive(Clone, Debug)]
@@ -17,9 +21,9 @@ pub struct Criterion {
     pub deps: Vec<u32>,
     /// The branch (or call) instance deciding whether the observation happens at all.
     pub control: Option<u32>,
-    /// Postcondition conjuncts over the input (`observed == value`); empty when the
-    /// observed value does not depend on the input.
-    pub post: Vec<ExprId>,
+    /// The observed values that depend on the input, as expressions over it: the
+    /// postcondition is that each has the value it had on the run.
+    pub values: Vec<ExprId>,
     /// What is observed, for people.
     pub what: String,
 }
@@ -37,17 +41,10 @@ pub enum Observation {
     },
 }
 
-/// `e == (its value on the run)`, over the input.
-fn observed(pool: &mut ExprPool, ex_seed: &augur_expr::Assignment, e: ExprId) -> ExprId {
-    let v = pool.eval(e, ex_seed);
-    let c = pool.constant(v, pool.width(e));
-    pool.eq(e, c)
-}
-
-/// The postcondition "`v` has its observed value", if `v` depends on the input.
-fn value_post(x: &mut Execution, v: &Value) -> Option<ExprId> {
+/// The expression of `v`, if it depends on the input.
+fn sym(v: &Value) -> Option<ExprId> {
     match v {
-        Value::Sym(e) => Some(observed(&mut x.pool, &x.end.seed_values, *e)),
+        Value::Sym(e) => Some(*e),
         _ => None,
     }
 }
@@ -66,8 +63,8 @@ fn show_byte(b: u8) -> String {
 /// control flow (buffering) is not followed.
 fn at_output(x: &mut Execution, k: usize) -> Criterion {
     let out = x.graph.output[k];
-    let post = match x.end.stdout[k] {
-        Byte::S(e) => vec![observed(&mut x.pool, &x.end.seed_values, e)],
+    let values = match x.end.stdout[k] {
+        Byte::S(e) => vec![e],
         Byte::C(_) => Vec::new(),
     };
     let byte = x.stdout[k];
@@ -75,12 +72,128 @@ fn at_output(x: &mut Execution, k: usize) -> Criterion {
         entry: out.writer,
         deps: out.def.into_iter().collect(),
         control: x.graph.control[x.user_call_site(out.writer) as usize],
-        post,
+        values,
         what: format!(
             "stdout byte {k} is {} (written at {})",
             show_byte(byte),
             x.line_text(out.writer)
         ),
+    }
+}
+
+/// The criterion at the integer conversion that printed standard-output byte `k` of `x`,
+/// if one did: the byte was formatted by a printf-family call of the user's code, and
+/// its value flows from exactly one variadic argument (or, for a byte the conversion
+/// wrote itself, a sign or padding, the argument loaded last), which the call's format
+/// prints with an integer conversion. The postcondition is then about that argument's value
+/// (`arg == printed`), not about the digit the libc model computed from it, and the
+/// slice starts from the argument's definition at the call.
+fn at_conversion(x: &mut Execution, k: usize) -> Option<Criterion> {
+    let def = x.graph.output[k].def?;
+    let call = x.user_call_site(def);
+    let e = &x.trace.entries[call as usize];
+    let format = x.trace.formats.get(&call)?;
+    let (f, args) = e.call.clone()?;
+    let fixed = x.prog.func(f).params.len();
+    let callee = x
+        .trace
+        .entries
+        .get(call as usize + 1)
+        .filter(|n| n.depth > e.depth)?
+        .act;
+    let base = *x.trace.varargs.get(&callee)?;
+    let variadic = args.get(fixed..)?;
+    let slots = vararg_slots(&x.pool, variadic);
+    let format_text = {
+        let at = concrete(
+            &x.pool,
+            &x.end.seed_values,
+            args.get(printf::format_param(&x.prog.func(f).name)?)?,
+        ) as u64;
+        at..at + format.len() as u64 + 1
+    };
+    let load_addr = |i: u32| {
+        let entry = &x.trace.entries[i as usize];
+        let is_load = matches!(
+            x.prog.func(entry.func).insts[entry.pc as usize],
+            Inst::Load { .. }
+        );
+        let (addr, _) = entry.mem.as_ref().filter(|_| is_load)?;
+        Some(concrete(&x.pool, &x.end.seed_values, addr) as u64)
+    };
+    let slot_of = |a: u64| {
+        let a = a.wrapping_sub(base);
+        slots.iter().position(|(o, n)| (*o..o + n).contains(&a))
+    };
+    // The loads of variadic arguments the byte's value flows from, per argument.
+    let data = backward(&x.graph, &[def], Follow::Data);
+    let mut loads: BTreeMap<usize, u32> = BTreeMap::new();
+    for i in (call + 1..=def).filter(|i| data[*i as usize]) {
+        if let Some(j) = load_addr(i).and_then(slot_of) {
+            loads.entry(j).or_insert(i);
+        }
+    }
+    let (j, load) = match loads.len() {
+        1 => loads.pop_first()?,
+        // A byte the conversion's code wrote itself (a sign, a prefix, padding) belongs
+        // to the argument it loaded last, unless format text was read since (a literal).
+        0 => (call + 1..def)
+            .rev()
+            .filter_map(|i| Some((i, load_addr(i)?)))
+            .find_map(|(i, a)| match format_text.contains(&a) {
+                true => Some(None),
+                false => slot_of(a).map(|j| Some((j, i))),
+            })??,
+        _ => return None,
+    };
+    let conv: IntConversion = printf::arguments(format).get(j)?.clone()?;
+    let (values, value) = match &variadic[j] {
+        Value::Sym(a) => {
+            let a = if x.pool.width(*a) > conv.bits {
+                x.pool.extract(*a, 0, conv.bits)
+            } else {
+                *a
+            };
+            let v = x.pool.eval(a, &x.end.seed_values);
+            (vec![a], (v, x.pool.width(a)))
+        }
+        v => {
+            let bits = conv.bits.min(value_width(&x.pool, v));
+            (Vec::new(), (concrete(&x.pool, &x.end.seed_values, v), bits))
+        }
+    };
+    let shown = match conv.signed {
+        true => augur_expr::bits::to_signed(value.0, value.1).to_string(),
+        false => (value.0 & augur_expr::bits::mask(value.1)).to_string(),
+    };
+    let byte = x.stdout[k];
+    Some(Criterion {
+        entry: call,
+        // The argument's definition in the caller (what the area's bytes hold).
+        deps: x.graph.data[load as usize]
+            .iter()
+            .copied()
+            .filter(|d| *d < call)
+            .collect(),
+        control: x.graph.control[call as usize],
+        values,
+        what: format!(
+            "stdout byte {k} is {} (written at {}), printed by {} of {}'s argument {} = {shown}",
+            show_byte(byte),
+            x.line_text(call),
+            conv.text,
+            x.prog.func(f).name,
+            fixed + j + 1
+        ),
+    })
+}
+
+/// The width in bits of a scalar value.
+fn value_width(pool: &ExprPool, v: &Value) -> u32 {
+    match v {
+        Value::Con { width, .. } | Value::Wide { width, .. } => *width,
+        Value::Sym(e) => pool.width(*e),
+        Value::Agg(_) => 64,
     }
 }
 
@@ -105,7 +218,7 @@ fn at_end(x: &mut Execution) -> Criterion {
             None => e.ops.iter().flatten().cloned().collect(),
         },
     };
-    let post = faulting.iter().filter_map(|v| value_post(x, v)).collect();
+    let values = faulting.iter().filter_map(sym).collect();
     let what = match &x.end.outcome {
         Outcome::Error(err) => format!(
             "{} at {}: {}",
@@ -124,7 +237,7 @@ fn at_end(x: &mut Execution) -> Criterion {
         entry,
         deps: x.graph.data[entry as usize].clone(),
         control: x.graph.control[entry as usize],
-        post,
+        values,
         what,
     }
 }
@@ -146,6 +259,17 @@ pub fn observe(golden: &mut Execution, buggy: &mut Execution) -> Observation {
         .or_else(|| (g.len() != b.len()).then(|| g.len().min(b.len())));
     if first_diff.is_none() && same_outcome(&golden.end.outcome, &buggy.end.outcome) {
         return Observation::Same;
+    }
+    let both_printed = first_diff.filter(|k| *k < g.len() && *k < b.len());
+    // Integer conversions only when both runs printed the byte through one: the two
+    // postconditions then speak of the same thing.
+    if let Some(k) = both_printed {
+        if let (Some(gc), Some(bc)) = (at_conversion(golden, k), at_conversion(buggy, k)) {
+            return Observation::Differ {
+                golden: gc,
+                buggy: bc,
+            };
+        }
     }
     let pick = |x: &mut Execution| match first_diff {
         Some(k) if k < x.stdout.len() => at_output(x, k),
@@ -181,15 +305,15 @@ pub fn at_variable(x: &mut Execution, v: &Variable) -> Result<Criterion, String>
         .copied()
         .reduce(|hi, lo| x.pool.concat(hi, lo))
         .ok_or_else(|| format!("{at}: `{name}` has no bytes"))?;
-    let post = match x.pool.as_const(value) {
+    let values = match x.pool.as_const(value) {
         Some(_) => Vec::new(),
-        None => vec![observed(&mut x.pool, &x.end.seed_values, value)],
+        None => vec![value],
     };
     Ok(Criterion {
         entry: snap.entry,
         deps: x.graph.probes.first().cloned().unwrap_or_default(),
         control: x.graph.control[snap.entry as usize],
-        post,
+        values,
         what: format!(
             "{name} at {} (address 0x{:x})",
             x.line_text(snap.entry),

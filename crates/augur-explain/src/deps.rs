@@ -62,8 +62,30 @@ struct Builder<'a> {
     graph: Graph,
 }
 
+/// Where variadic argument values are in the variadic-argument area, as (offset, size):
+/// the x86-64 overflow-area layout the executor builds, 8-byte slots, 16-byte (16-aligned)
+/// slots for values wider than 64 bits.
+pub fn vararg_slots(pool: &ExprPool, values: &[Value]) -> Vec<(u64, u64)> {
+    let mut offset = 0u64;
+    values
+        .iter()
+        .map(|v| {
+            let width = match v {
+                Value::Con { width, .. } | Value::Wide { width, .. } => *width,
+                Value::Sym(e) => pool.width(*e),
+                Value::Agg(_) => 64,
+            };
+            let slot = if width > 64 { 16 } else { 8 };
+            offset = offset.next_multiple_of(slot);
+            let at = offset;
+            offset += slot;
+            (at, slot)
+        })
+        .collect()
+}
+
 /// The concrete value of `v` on the recorded path (aggregates: 0).
-fn concrete(pool: &ExprPool, seed: &Assignment, v: &Value) -> u128 {
+pub(crate) fn concrete(pool: &ExprPool, seed: &Assignment, v: &Value) -> u128 {
     match v {
         Value::Con { bits, .. } => *bits,
         Value::Sym(e) => pool.eval(*e, seed),
@@ -162,27 +184,18 @@ impl Builder<'_> {
         let Some(base) = self.trace.varargs.get(&callee.act).copied() else {
             return;
         };
-        // x86-64 overflow-area layout, as the executor builds it: 8-byte slots, 16-byte
-        // (16-aligned) slots for values wider than 64 bits.
         let values = call.call.as_ref().map(|c| c.1.as_slice()).unwrap_or(&[]);
-        let mut offset = 0u64;
-        for (op, v) in args.iter().zip(values).skip(f.params.len()) {
-            let width = match v {
-                Value::Con { width, .. } | Value::Wide { width, .. } => *width,
-                Value::Sym(e) => self.pool.width(*e),
-                Value::Agg(_) => 64,
-            };
-            let slot = if width > 64 { 16 } else { 8 };
-            offset = offset.next_multiple_of(slot);
+        let variadic = values.get(f.params.len()..).unwrap_or(&[]);
+        let slots = vararg_slots(self.pool, variadic);
+        for (op, (offset, size)) in args.iter().skip(f.params.len()).zip(slots) {
             let def = self.reg_def(call.act, op);
-            for k in 0..slot {
+            for k in 0..size {
                 let a = base + offset + k;
                 match def {
                     Some(d) => self.mem.insert(a, d),
                     None => self.mem.remove(&a),
                 };
             }
-            offset += slot;
         }
     }
 

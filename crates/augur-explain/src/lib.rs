@@ -10,10 +10,12 @@
 
 #![warn(missing_docs)]
 
+pub mod align;
 pub mod compare;
 pub mod criterion;
 pub mod deps;
 pub mod import;
+pub mod printf;
 pub mod reads;
 pub mod report;
 pub mod show;
@@ -229,8 +231,28 @@ pub fn explain(
         }
         (None, Observation::Differ { golden, buggy }) => (golden, buggy),
     };
-    let gw = wp::compute(golden, &gc);
-    let bw = wp::compute(buggy, &bc);
+    // Where each pair of observed values (golden, buggy) is computed differently.
+    let (gf, bf): (Vec<_>, Vec<_>) = gc
+        .values
+        .iter()
+        .zip(&bc.values)
+        .map(|(&g, &b)| {
+            align::differing_lines(
+                &align::Observed {
+                    run: golden,
+                    deps: &gc.deps,
+                    value: g,
+                },
+                &align::Observed {
+                    run: buggy,
+                    deps: &bc.deps,
+                    value: b,
+                },
+            )
+        })
+        .unzip();
+    let gw = wp::compute(golden, &gc, &gf);
+    let bw = wp::compute(buggy, &bc, &bf);
     let cmp = compare::compare(
         &compare::Side {
             pool: &golden.pool,

@@ -51,6 +51,31 @@ pub struct Report {
     pub unexplained: Vec<Unexplained>,
 }
 
+/// Source lines as `[{"file", "line"}]`.
+fn lines_json(lines: &BTreeSet<SrcLine>) -> Json {
+    lines
+        .iter()
+        .map(|l| json!({"file": l.file, "line": l.line}))
+        .collect()
+}
+
+/// `file:line, line, other:line, ...` (a file is named where its lines begin).
+fn lines_text<'a>(lines: impl IntoIterator<Item = &'a SrcLine>) -> String {
+    let mut out = String::new();
+    let mut file: Option<&str> = None;
+    for l in lines {
+        if file.is_some() {
+            out.push_str(", ");
+        }
+        if file != Some(l.file.as_str()) {
+            let _ = write!(out, "{}:", l.file);
+            file = Some(&l.file);
+        }
+        let _ = write!(out, "{}", l.line);
+    }
+    out
+}
+
 fn outcome_text(o: &Outcome) -> String {
     match o {
         Outcome::Exit(c) => format!("exited with status {c}"),
@@ -117,8 +142,8 @@ impl Report {
                 "side": u.side.name(),
                 "constraint": u.constraint,
                 "kind": u.kind.name(),
-                "lines": u.lines.iter().map(|l| json!({"file": l.file, "line": l.line}))
-                    .collect::<Vec<_>>(),
+                "lines": lines_json(&u.lines),
+                "context_lines": lines_json(&u.context),
             })).collect::<Vec<_>>(),
             "figures": {
                 "golden": side(0),
@@ -210,13 +235,21 @@ impl Report {
             }
             let mut lines = BTreeSet::new();
             for (at, us) in groups {
-                let at: Vec<String> = at
-                    .iter()
-                    .map(|l| format!("{}:{}", l.file, l.line))
-                    .collect();
-                let _ = writeln!(out, "  from {}:", at.join(", "));
+                let _ = writeln!(out, "  from {}:", lines_text(at));
                 for u in us.iter().take(GROUP_SHOWN) {
                     let _ = writeln!(out, "    {}: {}", u.kind.name(), u.short);
+                }
+                // The rest of the slice, as one line of context.
+                let rest: BTreeSet<&SrcLine> = us
+                    .iter()
+                    .flat_map(|u| u.context.difference(&u.lines))
+                    .collect();
+                if !rest.is_empty() {
+                    let _ = writeln!(
+                        out,
+                        "    (its slice also runs through {})",
+                        lines_text(rest)
+                    );
                 }
                 if us.len() > GROUP_SHOWN {
                     let _ = writeln!(

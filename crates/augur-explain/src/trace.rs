@@ -2,10 +2,11 @@
 //! registers it read, the address of each load and store, call arguments, and whether
 //! it touched a symbolic value (one depending on the input bytes).
 
+use crate::printf;
 use crate::uses::operands;
 use augur_engine::memory::Byte;
 use augur_engine::{Observer, Outcome, State, Value};
-use augur_expr::Assignment;
+use augur_expr::{Assignment, ExprId};
 use augur_ir::{FuncId, Inst, LocId, Operand, Program};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
@@ -33,6 +34,8 @@ pub struct Entry {
     pub mem: Option<(Value, u64)>,
     /// Did it read or produce a value depending on the input?
     pub sym: bool,
+    /// The value it produced, when that depends on the input.
+    pub result: Option<ExprId>,
 }
 
 /// How the run ended.
@@ -81,6 +84,9 @@ pub struct Trace {
     pub snapshot: Option<Snapshot>,
     /// Did the watched line execute at all?
     pub watched_line_ran: bool,
+    /// Per call entry of a printf-family function (see [`printf::format_param`]): its
+    /// format string, when that is concrete.
+    pub formats: FxHashMap<u32, Vec<u8>>,
 }
 
 /// The observer recording a [`Trace`].
@@ -179,6 +185,9 @@ impl Recorder {
         let func = prog.func(prev.func);
         let inst = &func.insts[prev.pc as usize];
         if let Some(d) = inst.dst() {
+            if let Value::Sym(e) = &frame.regs[d.0 as usize] {
+                prev.result = Some(*e);
+            }
             prev.sym |= is_sym(&frame.regs[d.0 as usize]);
         }
         if inst.is_terminator() {
@@ -262,14 +271,24 @@ impl Observer for Recorder {
             call: None,
             mem: None,
             sym,
+            result: None,
         };
         self.trace.borrow_mut().entries.push(entry);
     }
 
-    fn on_call(&mut self, _st: &State, func: FuncId, args: &[Value]) {
-        if let Some(e) = self.trace.borrow_mut().entries.last_mut() {
-            e.sym |= args.iter().any(is_sym);
-            e.call = Some((func, args.to_vec()));
+    fn on_call(&mut self, st: &State, func: FuncId, args: &[Value]) {
+        let mut trace = self.trace.borrow_mut();
+        let Some(at) = trace.entries.len().checked_sub(1) else {
+            return;
+        };
+        let e = &mut trace.entries[at];
+        e.sym |= args.iter().any(is_sym);
+        e.call = Some((func, args.to_vec()));
+        let format = printf::format_param(&self.prog.func(func).name)
+            .and_then(|k| args.get(k))
+            .and_then(|v| c_string(st, v));
+        if let Some(f) = format {
+            trace.formats.insert(at as u32, f);
         }
     }
 
@@ -293,6 +312,25 @@ impl Observer for Recorder {
             seed_values: st.seed_values.clone(),
         });
     }
+}
+
+/// The NUL-terminated string `v` points to in `st`'s memory, if its bytes are concrete.
+fn c_string(st: &State, v: &Value) -> Option<Vec<u8>> {
+    let Value::Con { bits, .. } = v else {
+        return None;
+    };
+    let addr = *bits as u64;
+    let obj = st.mem.find(addr)?;
+    let offset = addr - obj.base;
+    let mut out = Vec::new();
+    for b in obj.read(offset, obj.size.checked_sub(offset)?) {
+        match b {
+            Byte::C(0) => return Some(out),
+            Byte::C(c) => out.push(*c),
+            Byte::S(_) => return None,
+        }
+    }
+    None
 }
 
 /// Which files of `prog` a criterion's FILE names: the same path, or the same file name.

@@ -41,6 +41,9 @@ pub struct Conjunct {
     pub kind: Kind,
     /// The user's source lines that produced it.
     pub lines: BTreeSet<SrcLine>,
+    /// Of a postcondition: the lines where its value's computation departs from the
+    /// other program's (see [`crate::align`]); empty if unknown.
+    pub focus: BTreeSet<SrcLine>,
 }
 
 /// A weakest precondition along a slice.
@@ -103,26 +106,34 @@ fn branch_condition(x: &mut Execution, i: u32) -> Option<ExprId> {
 /// Add `c` to `out`, merging the lines of an equal conjunct already there.
 fn add(out: &mut Vec<Conjunct>, c: Conjunct) {
     match out.iter_mut().find(|o| o.expr == c.expr) {
-        Some(o) => o.lines.extend(c.lines),
+        Some(o) => {
+            o.lines.extend(c.lines);
+            o.focus.extend(c.focus);
+        }
         None => out.push(c),
     }
 }
 
-/// The weakest precondition of `crit`'s postcondition along its backward slice in `x`.
-pub fn compute(x: &mut Execution, crit: &Criterion) -> Wp {
+/// The weakest precondition of `crit`'s postcondition along its backward slice in `x`;
+/// `focus` holds the lines singled out for each of the criterion's values (if known).
+pub fn compute(x: &mut Execution, crit: &Criterion, focus: &[BTreeSet<SrcLine>]) -> Wp {
     let mut roots = crit.deps.clone();
     roots.extend(crit.control);
     let mut slice = backward(&x.graph, &roots, Follow::All);
     slice[crit.entry as usize] = true;
     let mut conjuncts = Vec::new();
     let post_lines = lines_of(x, crit.entry, &crit.deps);
-    for &p in &crit.post {
+    for (k, &v) in crit.values.iter().enumerate() {
+        // The value is what it was on the run.
+        let c = x.pool.eval(v, &x.end.seed_values);
+        let c = x.pool.constant(c, x.pool.width(v));
         add(
             &mut conjuncts,
             Conjunct {
-                expr: p,
+                expr: x.pool.eq(v, c),
                 kind: Kind::Postcondition,
                 lines: post_lines.clone(),
+                focus: focus.get(k).cloned().unwrap_or_default(),
             },
         );
     }
@@ -135,6 +146,7 @@ pub fn compute(x: &mut Execution, crit: &Criterion) -> Wp {
                     expr: cond,
                     kind: Kind::Branch,
                     lines,
+                    focus: BTreeSet::new(),
                 },
             );
         }
