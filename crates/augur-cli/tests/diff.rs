@@ -679,3 +679,31 @@ fn revisions_differing_only_in_a_symbolic_exit_code() {
     assert_eq!(t["observed"]["a.c"]["ending"], "exit 1");
     assert_eq!(t["observed"]["b.c"]["ending"], "exit 0");
 }
+
+#[test]
+fn inputs_of_different_sizes_share_their_first_bytes() {
+    let src = |size: &str, count: &str| {
+        format!(
+            "#include <augur.h>\nint main(void) {{ unsigned char in[{size}];\n\
+             augur_make_symbolic(in, sizeof in, \"in\");\n\
+             int n = 0; for (int i = 0; i < {count}; i++) if (in[i] > 100) n++;\n\
+             return n; }}\n"
+        )
+    };
+    let (base, wider, longer) = (src("4", "4"), src("5", "4"), src("5", "5"));
+    let d = diff(
+        &[("base.c", &base), ("wider.c", &wider), ("longer.c", &longer)],
+        &["base.c", "wider.c", "longer.c"],
+    );
+    assert_eq!(d.status, 0, "{}", d.stderr);
+    assert_eq!(
+        d.classes(),
+        classes(&[&["base.c", "wider.c"], &["longer.c"]])
+    );
+    assert_eq!(d.summary["pairs_with_other_inputs"], 0);
+    d.assert_tests_show_their_difference();
+    // Few tests: paths of the same input bytes are paired, not every path with every other.
+    assert!(d.tests.len() <= 4, "{} tests", d.tests.len());
+    let t = &d.tests[0];
+    assert_eq!(t["objects"][0]["bytes"].as_array().unwrap().len(), 5);
+}

@@ -65,6 +65,9 @@ pub struct DiffOutcome {
     pub complete: bool,
     /// Whether every candidate pair of halted paths was examined.
     pub pairing_complete: bool,
+    /// Pairs of paths of different revisions not compared because they created different
+    /// inputs (a revision reads another object first).
+    pub pairs_with_other_inputs: usize,
 }
 
 /// Progress callbacks of a run.
@@ -119,8 +122,15 @@ pub fn run(
     );
     let mut tests: Vec<DiffTest> = Vec::new();
     let mut told_apart: FxHashMap<(u32, u32), usize> = FxHashMap::default();
-    let candidates = crate::pairs::candidates(&mut ex.pool, &halts);
-    let mut pairing_complete = true;
+    let found = crate::pairs::candidates(&mut ex.pool, &halts);
+    let candidates = found.pairs;
+    if found.cut {
+        tracing::warn!(
+            "more than {} candidate pairs of halted paths: only the first are examined",
+            crate::pairs::MAX_CANDIDATES
+        );
+    }
+    let mut pairing_complete = !found.cut;
     for (k, &(i, j)) in candidates.iter().enumerate() {
         if k % 64 == 0 {
             progress.pairing(k, candidates.len(), tests.len());
@@ -166,6 +176,7 @@ pub fn run(
         tests,
         complete,
         pairing_complete,
+        pairs_with_other_inputs: found.other_inputs,
     };
     report.finish(&outcome, &splits, &ex)?;
     Ok((outcome, report))

@@ -18,9 +18,29 @@ struct Node {
     ends: Vec<usize>,
 }
 
-/// The pairs (i, j), i < j, of halted paths of different revisions that the trie cannot
-/// rule out, sorted by j then i (the order in which the paths halted).
-pub fn candidates(pool: &mut ExprPool, halts: &[Halt]) -> Vec<(usize, usize)> {
+/// The most candidate pairs kept; past it the rest are dropped (and the caller told).
+pub const MAX_CANDIDATES: usize = 2_000_000;
+
+/// Whether two halted paths read the same inputs: the same array at every creation index
+/// both have. Paths that created different inputs (a revision reads another object first)
+/// cannot be compared on one input.
+pub fn same_inputs(a: &Halt, b: &Halt) -> bool {
+    a.inputs.iter().zip(&b.inputs).all(|(x, y)| x.1 == y.1)
+}
+
+/// The candidate pairs of halted paths.
+pub struct Candidates {
+    /// The pairs (i, j), i < j, of halted paths of different revisions and the same inputs
+    /// that the trie cannot rule out, sorted by j then i (the order in which they halted).
+    pub pairs: Vec<(usize, usize)>,
+    /// Whether [`MAX_CANDIDATES`] cut the list short.
+    pub cut: bool,
+    /// Pairs of different revisions left out because their paths created different inputs.
+    pub other_inputs: usize,
+}
+
+/// The candidate pairs of `halts`.
+pub fn candidates(pool: &mut ExprPool, halts: &[Halt]) -> Candidates {
     let mut nodes = vec![Node::default()];
     for (h, halt) in halts.iter().enumerate() {
         let mut at = 0;
@@ -36,7 +56,12 @@ pub fn candidates(pool: &mut ExprPool, halts: &[Halt]) -> Vec<(usize, usize)> {
     // A child is created after its parent: visiting nodes from the last to the first
     // sees every subtree before its root (no recursion, however long the paths).
     let mut subtree: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
-    let mut out = Vec::new();
+    let mut out = Pairs {
+        halts,
+        pairs: Vec::new(),
+        full: false,
+        other_inputs: 0,
+    };
     for n in (0..nodes.len()).rev() {
         let mut edges: Vec<(ExprId, usize)> =
             nodes[n].children.iter().map(|(c, m)| (*c, *m)).collect();
@@ -59,21 +84,44 @@ pub fn candidates(pool: &mut ExprPool, halts: &[Halt]) -> Vec<(usize, usize)> {
         cross(ends, ends, &mut out);
         subtree[n] = all;
     }
-    out.retain(|(i, j)| halts[*i].revision != halts[*j].revision);
-    for p in &mut out {
+    let mut pairs = out.pairs;
+    for p in &mut pairs {
         *p = (p.0.min(p.1), p.0.max(p.1));
     }
-    out.sort_by_key(|(i, j)| (*j, *i));
-    out.dedup();
-    out
+    pairs.sort_by_key(|(i, j)| (*j, *i));
+    pairs.dedup();
+    Candidates {
+        pairs,
+        cut: out.full,
+        other_inputs: out.other_inputs,
+    }
 }
 
-fn cross(a: &[usize], b: &[usize], out: &mut Vec<(usize, usize)>) {
+/// Candidate pairs as they are found: different revisions, same inputs, at most
+/// [`MAX_CANDIDATES`].
+struct Pairs<'h> {
+    halts: &'h [Halt],
+    pairs: Vec<(usize, usize)>,
+    full: bool,
+    other_inputs: usize,
+}
+
+fn cross(a: &[usize], b: &[usize], out: &mut Pairs) {
     for &i in a {
         for &j in b {
-            if i != j {
-                out.push((i, j));
+            let (x, y) = (&out.halts[i], &out.halts[j]);
+            if i == j || x.revision == y.revision {
+                continue;
             }
+            if !same_inputs(x, y) {
+                out.other_inputs += 1;
+                continue;
+            }
+            if out.pairs.len() >= MAX_CANDIDATES {
+                out.full = true;
+                return;
+            }
+            out.pairs.push((i, j));
         }
     }
 }
@@ -114,6 +162,8 @@ mod tests {
             halt(0, vec![not_c, d]), // 4: base, below 1
         ];
         let got = candidates(&mut p, &halts);
-        assert_eq!(got, vec![(0, 2), (0, 3), (2, 3), (1, 4)]);
+        assert_eq!(got.pairs, vec![(0, 2), (0, 3), (2, 3), (1, 4)]);
+        assert!(!got.cut);
+        assert_eq!(got.other_inputs, 0);
     }
 }

@@ -132,13 +132,15 @@ impl Report {
                 }
             }
         }
-        let equivalence = match (same.is_empty(), o.complete && o.pairing_complete) {
+        let thorough = o.complete && o.pairing_complete && o.pairs_with_other_inputs == 0;
+        let equivalence = match (same.is_empty(), thorough) {
             (true, _) => "every pair of revisions is told apart".to_string(),
             (false, true) => "exploration was complete: revisions in one class behave the same \
                 on every input within the explored bounds (a bounded proof of equivalence)"
                 .to_string(),
-            (false, false) => "exploration or pairing was cut short: revisions in one class \
-                showed no difference on the paths examined, which proves nothing about the rest"
+            (false, false) => "exploration or pairing was cut short, or some paths created \
+                different inputs: revisions in one class showed no difference on the paths \
+                compared, which proves nothing about the rest"
                 .to_string(),
         };
         let exploration = summary_json(ex);
@@ -149,6 +151,7 @@ impl Report {
             "pairs_without_difference": same,
             "exploration_complete": o.complete,
             "pairing_complete": o.pairing_complete,
+            "pairs_with_other_inputs": o.pairs_with_other_inputs,
             "equivalence": equivalence,
             "differential_tests": o.tests.len(),
             "native_disagreements": o.tests.iter().flat_map(|t| &t.observed).filter(|ob| ob.native.as_ref().is_some_and(|n| !n.agrees)).count(),

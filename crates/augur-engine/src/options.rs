@@ -66,8 +66,8 @@ pub struct Options {
     /// state into revisions 1..N-1); 1 for an ordinary program.
     pub meta_revisions: u32,
     /// The i-th symbolic input created on any path is one and the same input when its name
-    /// and size agree, so path conditions of different paths can be conjoined (`augur
-    /// diff` pairs paths of different revisions).
+    /// agrees (sizes may differ: they share their first bytes), so path conditions of
+    /// different paths can be conjoined (`augur diff` pairs paths of different revisions).
     pub inputs_by_order: bool,
     /// Pin a symbolic pointer to its invalid example value on an out-of-bounds error path
     /// (the test then reproduces that very access). Off, a path whose condition already

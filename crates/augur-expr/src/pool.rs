@@ -170,6 +170,12 @@ impl ExprPool {
         ArrayId(self.arrays.len() as u32 - 1)
     }
 
+    /// Grow array `a` to at least `size` bytes (bytes past the old size are new inputs).
+    pub fn grow_array(&mut self, a: ArrayId, size: u64) {
+        let info = &mut self.arrays[a.0 as usize];
+        info.size = info.size.max(size);
+    }
+
     /// The (unique) name of array `a`.
     pub fn array_name(&self, a: ArrayId) -> &str {
         &self.arrays[a.0 as usize].name

@@ -73,7 +73,7 @@ pub struct Executor {
     started: Instant,
     next_memory_check: Instant,
     global_addrs: Vec<u64>,
-    inputs_by_order: FxHashMap<(usize, String, u64), ArrayId>,
+    inputs_by_order: FxHashMap<(usize, String), ArrayId>,
 }
 
 fn frame_loc(prog: &Program, f: &Frame, at_pc: u32) -> LocId {
@@ -384,9 +384,14 @@ impl Executor {
     pub fn new_symbolic(&mut self, st: &mut State, name: &str, size: u64) -> ArrayId {
         let index = st.symbolics.len();
         let array = if self.opts.inputs_by_order {
-            let key = (index, name.to_string(), size);
+            // One array per (creation index, name): a path asking for more bytes than an
+            // earlier one grows it, so the bytes both have are the same input.
+            let key = (index, name.to_string());
             match self.inputs_by_order.get(&key) {
-                Some(a) => *a,
+                Some(a) => {
+                    self.pool.grow_array(*a, size);
+                    *a
+                }
                 None => {
                     let a = self.pool.new_array(name, size);
                     self.inputs_by_order.insert(key, a);
