@@ -9,29 +9,19 @@
 //! values are defined by different kinds of instruction; the last matching pair is
 //! reported with it, as for a value computed on one side and constant on the other).
 
+mod finding;
+mod run;
+
 use crate::compare::Unexplained;
-use crate::uses::operands;
-use crate::wp::Kind;
-use crate::{Execution, SrcLine, Which};
-use augur_engine::Value;
-use augur_ir::{AddrBase, Callee, Const, Inst, Operand, Program, Reg};
+use crate::Execution;
+use augur_ir::{Callee, Inst, Operand};
+use run::{Known, Node, Run};
 use rustc_hash::FxHashSet;
 use std::collections::BTreeSet;
 use std::mem::discriminant;
 
 /// Pairs of definitions visited at most.
 const MAX_STEPS: usize = 10_000;
-
-/// A value of one run: the entry defining it and, when that entry is a jump assigning
-/// phi nodes, the register read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Node {
-    def: u32,
-    reg: Option<Reg>,
-}
-
-/// A concrete value and its width in bits.
-type Known = Option<(u128, u32)>;
 
 /// A pair of definitions (golden, buggy) and the values they gave (if known).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -62,151 +52,6 @@ struct Step {
     next: Vec<Pair>,
     /// Why the pair differs by itself, if it does.
     origin: Option<Why>,
-}
-
-/// One run, as the walk reads it.
-struct Run<'a> {
-    x: &'a Execution,
-}
-
-impl Run<'_> {
-    fn inst(&self, i: u32) -> &Inst {
-        let e = &self.x.trace.entries[i as usize];
-        &self.x.prog.func(e.func).insts[e.pc as usize]
-    }
-
-    fn known(&self, v: &Value) -> Known {
-        match v {
-            Value::Con { bits, width } => Some((*bits, *width)),
-            Value::Sym(e) => Some((
-                self.x.pool.eval(*e, &self.x.end.seed_values),
-                self.x.pool.width(*e),
-            )),
-            Value::Agg(_) | Value::Wide { .. } => None,
-        }
-    }
-
-    /// The value of operand `k` of entry `i` (`op` is the operand).
-    fn operand_value(&self, i: u32, k: usize, op: &Operand) -> Known {
-        match (self.x.trace.entries[i as usize].ops.get(k), op) {
-            (Some(Some(v)), _) => self.known(v),
-            (_, Operand::Imm { width, value }) => Some((*value, *width)),
-            (_, Operand::Const(c)) => match **c {
-                Const::Int { width, value } => Some((value, width)),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
-    /// The operand slots of `n`'s definition that carry its value: (index into the
-    /// graph's operand definitions, the operand).
-    fn slots(&self, n: Node) -> Vec<(usize, Operand)> {
-        let inst = self.inst(n.def);
-        let ops: Vec<Operand> = operands(inst).into_iter().cloned().collect();
-        match inst {
-            Inst::Store { val, .. } => vec![(1, val.clone())],
-            Inst::Ret { val } => val.iter().map(|v| (0, v.clone())).collect(),
-            Inst::Br { .. } | Inst::CondBr { .. } | Inst::Switch { .. } => {
-                self.phi_slot(n, ops.len()).into_iter().collect()
-            }
-            Inst::Call {
-                callee: Callee::Indirect(_),
-                ..
-            } => ops.into_iter().enumerate().skip(1).collect(),
-            _ => ops.into_iter().enumerate().collect(),
-        }
-    }
-
-    /// For a jump defining phi `n.reg`: that phi's slot (after the `base` operands) and
-    /// its incoming operand.
-    fn phi_slot(&self, n: Node, base: usize) -> Option<(usize, Operand)> {
-        let e = &self.x.trace.entries[n.def as usize];
-        let next = self.x.trace.entries.get(n.def as usize + 1)?;
-        let f = self.x.prog.func(e.func);
-        let from = augur_ir::cfg::block_containing(f, e.pc);
-        let to = augur_ir::cfg::block_containing(f, next.pc);
-        let start = f.blocks[to.0 as usize].start as usize;
-        f.insts[start..]
-            .iter()
-            .map_while(|p| match p {
-                Inst::Phi { dst, incoming } => Some((dst, incoming)),
-                _ => None,
-            })
-            .enumerate()
-            .find(|(_, (dst, _))| Some(**dst) == n.reg)
-            .and_then(|(p, (_, incoming))| {
-                let op = incoming.iter().find(|(b, _)| *b == from)?.1.clone();
-                Some((base + p, op))
-            })
-    }
-
-    /// The entries that defined the bytes load `i` read.
-    fn memory_defs(&self, i: u32) -> Vec<u32> {
-        let g = &self.x.graph;
-        let regs: Vec<u32> = g.operands[i as usize].iter().flatten().copied().collect();
-        g.data[i as usize]
-            .iter()
-            .copied()
-            .filter(|d| !regs.contains(d))
-            .collect()
-    }
-
-    /// The value a memory definition stored, if it is a store.
-    fn stored_value(&self, d: u32) -> Known {
-        match self.inst(d) {
-            Inst::Store { val, .. } => self.operand_value(d, 1, val),
-            _ => None,
-        }
-    }
-
-    /// A constant operand, comparable across programs (addresses by the name of what
-    /// they point to).
-    fn constant(&self, op: &Operand) -> Option<(String, i64)> {
-        match op {
-            Operand::Reg(_) => None,
-            Operand::Imm { value, .. } => Some((String::new(), *value as i64)),
-            Operand::Const(c) => Some(match &**c {
-                Const::Int { value, .. } => (String::new(), *value as i64),
-                Const::Addr { base, offset } => (self.name(*base), *offset),
-                // Aggregates: compared by their values where they are read.
-                Const::Agg(_) | Const::Zero(_) | Const::Undef(_) => ("{}".into(), 0),
-            }),
-        }
-    }
-
-    /// The global load `i` reads at a constant address, and its initial value when that
-    /// is an integer read whole.
-    fn global_read(&self, i: u32) -> Option<(String, Known)> {
-        let Inst::Load {
-            addr: Operand::Const(c),
-            ..
-        } = self.inst(i)
-        else {
-            return None;
-        };
-        let Const::Addr {
-            base: AddrBase::Global(g),
-            offset,
-        } = **c
-        else {
-            return None;
-        };
-        let global = &self.x.prog.globals[g.0 as usize];
-        let init = match (&global.init, offset) {
-            (Some(Const::Int { width, value }), 0) => Some((*value, *width)),
-            _ => None,
-        };
-        Some((global.name.clone(), init))
-    }
-
-    fn name(&self, base: AddrBase) -> String {
-        let p: &Program = &self.x.prog;
-        match base {
-            AddrBase::Global(g) => p.globals[g.0 as usize].name.clone(),
-            AddrBase::Func(f) => p.func(f).name.clone(),
-        }
-    }
 }
 
 /// Do two instructions perform the same operation (operands aside)?
@@ -355,16 +200,6 @@ struct Origin {
     parent: Option<Pair>,
 }
 
-/// A value for people: signed decimal at its width.
-fn show(v: Known) -> String {
-    match v {
-        Some((bits, width)) if width > 0 && width <= 128 => {
-            augur_expr::bits::to_signed(bits, width).to_string()
-        }
-        _ => "?".into(),
-    }
-}
-
 /// Where the values defined by `golden` and `buggy` (the criterion's definitions in
 /// each run, paired in order) part, as unexplained findings of the buggy program (kind
 /// [`Kind::Value`]), each singling out the lines of the two instructions (and, for a
@@ -414,68 +249,10 @@ pub fn localise(
     }
     let mut out: Vec<Unexplained> = Vec::new();
     for o in origins {
-        let u = finding(golden, buggy, &o, &context);
+        let u = finding::finding(golden, buggy, &o, &context);
         if !u.lines.is_empty() && !out.iter().any(|v| v.lines == u.lines) {
             out.push(u);
         }
     }
     out
-}
-
-/// The finding of one origin.
-fn finding(
-    golden: &Execution,
-    buggy: &Execution,
-    o: &Origin,
-    context: &BTreeSet<SrcLine>,
-) -> Unexplained {
-    let (g, b) = (o.pair.g.def, o.pair.b.def);
-    let (gr, br) = (Run { x: golden }, Run { x: buggy });
-    let global = match o.why {
-        Why::InitialMemory => gr.global_read(g).zip(br.global_read(b)),
-        _ => None,
-    };
-    let (gv, bv) = match &global {
-        Some(((_, gi), (_, bi))) => (o.pair.gv.or(*gi), o.pair.bv.or(*bi)),
-        None => (o.pair.gv, o.pair.bv),
-    };
-    let mut lines: BTreeSet<SrcLine> = buggy.line(b).into_iter().collect();
-    lines.extend(golden.line(g));
-    let value = format!(
-        "value at {} is {}, {} is {}",
-        buggy.line_text(b),
-        show(bv),
-        golden.line_text(g),
-        show(gv)
-    );
-    let constraint = match o.why {
-        Why::Constant => format!("{value} (another constant)"),
-        Why::Operation => format!("{value} (another operation)"),
-        Why::InitialMemory => match global {
-            Some(((gn, _), (bn, _))) if gn == bn => {
-                format!("{value} (read from global `{bn}`, initialised differently)")
-            }
-            _ => format!("{value} (read from memory the programs initialise differently)"),
-        },
-        Why::Divergence => {
-            let last = o.parent.map(|p| {
-                lines.extend(buggy.line(p.b.def));
-                lines.extend(golden.line(p.g.def));
-                format!(
-                    "; last matching step: {} / {}",
-                    buggy.line_text(p.b.def),
-                    golden.line_text(p.g.def)
-                )
-            });
-            format!("{value} (computed differently{})", last.unwrap_or_default())
-        }
-    };
-    Unexplained {
-        side: Which::Buggy,
-        short: constraint.clone(),
-        constraint,
-        kind: Kind::Value,
-        context: context.union(&lines).cloned().collect(),
-        lines,
-    }
 }
