@@ -687,3 +687,21 @@ fn global_initialised_differently_reports_the_load() {
     r.assert_value_at(LIMIT, &buggy, "READ", "global `limit`");
     assert!(r.stdout.contains("is 12, "), "{}", r.stdout);
 }
+
+/// Another operation on input-independent operands.
+const DIFFERENCE: &str = r#"#include <stdio.h>
+int main(void) {
+  int a = 7, b = 3;
+  int k = a - b; /* OP */
+  printf("%d\n", k);
+  return 0;
+}
+"#;
+
+#[test]
+fn wrong_operation_on_constants_is_singled_out() {
+    let buggy = DIFFERENCE.replace("a - b;", "a + b;");
+    let r = explain(DIFFERENCE, &buggy, &[]);
+    r.assert_value_at(DIFFERENCE, &buggy, "OP", "is 10, ");
+    assert!(r.stdout.contains("(another operation)"), "{}", r.stdout);
+}

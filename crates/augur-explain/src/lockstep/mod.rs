@@ -222,8 +222,8 @@ pub fn localise(
             let pair = Pair {
                 g: node(g),
                 b: node(b),
-                gv: None,
-                bv: None,
+                gv: w.g.consumed_value(g),
+                bv: w.b.consumed_value(b),
             };
             (pair, None)
         })

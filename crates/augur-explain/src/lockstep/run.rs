@@ -55,6 +55,15 @@ impl Run<'_> {
         }
     }
 
+    /// The value defined by entry `def`, as the first entry reading it saw it.
+    pub(super) fn consumed_value(&self, def: u32) -> Known {
+        let g = &self.x.graph;
+        (def as usize + 1..g.operands.len()).find_map(|i| {
+            let k = g.operands[i].iter().position(|d| *d == Some(def))?;
+            self.known(self.x.trace.entries[i].ops.get(k)?.as_ref()?)
+        })
+    }
+
     /// The operand slots of `n`'s definition that carry its value: (index into the
     /// graph's operand definitions, the operand).
     pub(super) fn slots(&self, n: Node) -> Vec<(usize, Operand)> {
