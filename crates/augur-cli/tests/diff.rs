@@ -692,7 +692,11 @@ fn inputs_of_different_sizes_share_their_first_bytes() {
     };
     let (base, wider, longer) = (src("4", "4"), src("5", "4"), src("5", "5"));
     let d = diff(
-        &[("base.c", &base), ("wider.c", &wider), ("longer.c", &longer)],
+        &[
+            ("base.c", &base),
+            ("wider.c", &wider),
+            ("longer.c", &longer),
+        ],
         &["base.c", "wider.c", "longer.c"],
     );
     assert_eq!(d.status, 0, "{}", d.stderr);

@@ -597,3 +597,111 @@ fn printed_sign_follows_its_argument() {
     r.assert_observed("golden", "%d of fprintf's argument 4 = 5");
     r.assert_observed("buggy", "%d of fprintf's argument 4 = -5");
 }
+
+impl Explained {
+    /// The line marked `marker` is singled out by one value finding (lockstep alignment)
+    /// in each program, nothing else is reported, and the finding's text contains `text`.
+    fn assert_value_at(&self, golden: &str, buggy: &str, marker: &str, text: &str) {
+        self.assert_names("buggy", line_of(buggy, marker));
+        let unexplained = self.report["unexplained"].as_array().unwrap();
+        assert_eq!(unexplained.len(), 1, "{}", self.stdout);
+        assert_eq!(unexplained[0]["kind"], "value");
+        let constraint = unexplained[0]["constraint"].as_str().unwrap();
+        assert!(constraint.contains(text), "{constraint}");
+        let names: BTreeSet<(String, u64)> = self
+            .all_lines()
+            .into_iter()
+            .map(|(f, l)| (f.rsplit('/').next().unwrap().to_string(), l))
+            .collect();
+        assert_eq!(
+            names,
+            BTreeSet::from([
+                ("buggy.c".to_string(), line_of(buggy, marker)),
+                ("golden.c".to_string(), line_of(golden, marker)),
+            ]),
+            "{}",
+            self.stdout
+        );
+    }
+}
+
+/// A wrong constant returned on the same path: the printed values (4, 5) do not depend
+/// on the input, so there is no postcondition and the branch conditions agree.
+const CLASSIFY: &str = r#"#include <stdio.h>
+#include <string.h>
+static int classify(const char *s) {
+  size_t n = strlen(s);
+  if (n == 0) return 0;
+  if (strcmp(s, "ab") == 0) return 1;
+  if (s[0] == 'x') return 2;
+  return 4; /* OTHER */
+}
+int main(int argc, char **argv) {
+  int c = classify(argv[1]);
+  printf("class %d\n", c);
+  return 0;
+}
+"#;
+
+#[test]
+fn wrong_returned_constant_is_singled_out() {
+    let buggy = CLASSIFY.replace("return 4;", "return 5;");
+    let r = explain(CLASSIFY, &buggy, &["--", "zz"]);
+    r.assert_value_at(CLASSIFY, &buggy, "OTHER", "is 5, ");
+    assert!(r.stdout.contains("(another constant)"), "{}", r.stdout);
+}
+
+/// An input-independent factor in an arithmetic operand.
+const FACTOR: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+  int n = atoi(argv[1]);
+  int scale = 3; /* SCALE */
+  int shown = scale * 10;
+  printf("%d items, %d\n", n, shown);
+  return 0;
+}
+"#;
+
+#[test]
+fn wrong_constant_in_arithmetic_is_singled_out() {
+    let buggy = FACTOR.replace("scale = 3;", "scale = 4;");
+    let r = explain(FACTOR, &buggy, &["--", "7"]);
+    r.assert_value_at(FACTOR, &buggy, "SCALE", "is 4, ");
+}
+
+/// A global initialised differently: its initial value is read by a load, whose line
+/// is reported (globals have no line of their own).
+const LIMIT: &str = r#"#include <stdio.h>
+int limit = 10;
+int main(void) {
+  printf("limit %d\n", limit); /* READ */
+  return 0;
+}
+"#;
+
+#[test]
+fn global_initialised_differently_reports_the_load() {
+    let buggy = LIMIT.replace("limit = 10;", "limit = 12;");
+    let r = explain(LIMIT, &buggy, &[]);
+    r.assert_value_at(LIMIT, &buggy, "READ", "global `limit`");
+    assert!(r.stdout.contains("is 12, "), "{}", r.stdout);
+}
+
+/// Another operation on input-independent operands.
+const DIFFERENCE: &str = r#"#include <stdio.h>
+int main(void) {
+  int a = 7, b = 3;
+  int k = a - b; /* OP */
+  printf("%d\n", k);
+  return 0;
+}
+"#;
+
+#[test]
+fn wrong_operation_on_constants_is_singled_out() {
+    let buggy = DIFFERENCE.replace("a - b;", "a + b;");
+    let r = explain(DIFFERENCE, &buggy, &[]);
+    r.assert_value_at(DIFFERENCE, &buggy, "OP", "is 10, ");
+    assert!(r.stdout.contains("(another operation)"), "{}", r.stdout);
+}

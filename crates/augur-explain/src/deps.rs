@@ -46,6 +46,10 @@ pub struct Graph {
     pub output: Vec<OutByte>,
     /// Per probe: the definitions of its bytes.
     pub probes: Vec<Vec<u32>>,
+    /// Per entry: the entry defining each register operand (in [`operands`] order; None
+    /// for an immediate or an undefined register), for a jump followed by the incoming
+    /// value of each phi node of the block it enters (in the phis' order).
+    pub operands: Vec<Vec<Option<u32>>>,
 }
 
 /// Builds a [`Graph`] in one forward pass over the trace.
@@ -211,10 +215,11 @@ impl Builder<'_> {
         self.graph.control.push(control);
         let prog = self.prog;
         let inst = &prog.func(e.func).insts[e.pc as usize];
-        let mut data: Vec<u32> = operands(inst)
+        let mut defs: Vec<Option<u32>> = operands(inst)
             .into_iter()
-            .filter_map(|op| self.reg_def(e.act, op))
+            .map(|op| self.reg_def(e.act, op))
             .collect();
+        let mut data: Vec<u32> = defs.iter().flatten().copied().collect();
         let next = trace.entries.get(i as usize + 1);
         match inst {
             Inst::Load { dst, .. } => {
@@ -261,9 +266,12 @@ impl Builder<'_> {
                         let Inst::Phi { dst, incoming } = p else {
                             break;
                         };
-                        if let Some((_, op)) = incoming.iter().find(|(b, _)| *b == from) {
-                            data.extend(self.reg_def(e.act, op));
-                        }
+                        let def = incoming
+                            .iter()
+                            .find(|(b, _)| *b == from)
+                            .and_then(|(_, op)| self.reg_def(e.act, op));
+                        data.extend(def);
+                        defs.push(def);
                         assigned.push(*dst);
                     }
                     for d in assigned {
@@ -277,6 +285,7 @@ impl Builder<'_> {
                 }
             }
         }
+        self.graph.operands.push(defs);
         data.sort_unstable();
         data.dedup();
         self.graph.data.push(data);
@@ -309,6 +318,7 @@ impl Graph {
                 control: Vec::with_capacity(n),
                 output: Vec::new(),
                 probes: vec![Vec::new(); probes.len()],
+                operands: Vec::with_capacity(n),
             },
         };
         for i in 0..n {

@@ -6,7 +6,9 @@
 //! [`criterion`] finds where the runs' behaviour differs; [`slice`] and [`wp`] compute
 //! the weakest precondition of that observation along the backward dynamic slice;
 //! [`compare`] keeps the conjuncts the other program does not explain; [`report`] writes
-//! them with their source lines.
+//! them with their source lines. When nothing is left unexplained (the observed
+//! values are constants, or every conjunct is implied), [`lockstep`] walks
+//! both runs' data dependences together to the instruction where the values part.
 
 #![warn(missing_docs)]
 
@@ -15,6 +17,7 @@ pub mod compare;
 pub mod criterion;
 pub mod deps;
 pub mod import;
+pub mod lockstep;
 pub mod printf;
 pub mod reads;
 pub mod report;
@@ -273,5 +276,11 @@ pub fn explain(
         undecided: cmp.undecided,
         ..figures
     };
-    Ok(Report::differ(figures, (gc.what, bc.what), cmp.unexplained))
+    // Nothing singled out (constant or input-independent values, or every conjunct
+    // implied): where the two computations of the observed value part.
+    let mut unexplained = cmp.unexplained;
+    if unexplained.is_empty() {
+        unexplained = lockstep::localise(golden, &gc.deps, buggy, &bc.deps);
+    }
+    Ok(Report::differ(figures, (gc.what, bc.what), unexplained))
 }

@@ -39,6 +39,7 @@ mod tests {
             control: vec![None, None, Some(1), None],
             output: Vec::new(),
             probes: Vec::new(),
+            operands: Vec::new(),
         };
         assert_eq!(
             backward(&g, &[2], Follow::All),

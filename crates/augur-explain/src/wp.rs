@@ -20,6 +20,9 @@ pub enum Kind {
     Postcondition,
     /// The condition of a branch in the slice.
     Branch,
+    /// Where the two runs' computations of the observed value part (see
+    /// [`crate::lockstep`]).
+    Value,
 }
 
 impl Kind {
@@ -28,6 +31,7 @@ impl Kind {
         match self {
             Kind::Postcondition => "postcondition",
             Kind::Branch => "branch",
+            Kind::Value => "value",
         }
     }
 }
