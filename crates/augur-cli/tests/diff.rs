@@ -711,3 +711,27 @@ fn inputs_of_different_sizes_share_their_first_bytes() {
     let t = &d.tests[0];
     assert_eq!(t["objects"][0]["bytes"].as_array().unwrap().len(), 5);
 }
+
+#[test]
+fn what_a_const_pointer_argument_points_to_is_not_an_output() {
+    let src = |second: &str| {
+        format!(
+            "#include <augur.h>\nint first(const int *a) {{ return a[0]; }}\n\
+             void fill(int *a, int x) {{ a[0] = 1; a[1] = {second}; }}\n\
+             int main(void) {{ int x, v[2]; augur_make_symbolic(&x, sizeof x, \"x\");\n\
+             fill(v, x); return first(v); }}\n"
+        )
+    };
+    let (a, b) = (src("x"), src("x + 1"));
+    let d = diff(&[("a.c", a.as_str()), ("b.c", b.as_str())], &["a.c", "b.c"]);
+    assert_eq!(d.status, 0, "{}", d.stderr);
+    // `fill` writes through a non-const pointer: its result tells the two apart; `first`
+    // reads through a const one, so what it points to is not compared.
+    assert_eq!(d.classes(), classes(&[&["a.c"], &["b.c"]]));
+    let outputs = d.tests[0]["observed"]["a.c"]["outputs"]
+        .as_object()
+        .unwrap();
+    assert!(outputs.contains_key("fill:arg0*"), "{outputs:?}");
+    assert!(!outputs.contains_key("first:arg0*"), "{outputs:?}");
+    d.assert_tests_show_their_difference();
+}

@@ -25,9 +25,10 @@ fn dispatch(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> 
     Ok(Some(Value::con(r as u128, 32)))
 }
 
-/// `augur_diff_observe(f, has_result, [result], args...)` after `f` returned: records
-/// `f:ret` (for a pointer result, the bytes it points to, as `f:ret*`) and, for each pointer
-/// argument i, the bytes it points to as `f:argI*`.
+/// `augur_diff_observe(f, has_result, pointees, [result], args...)` after `f` returned:
+/// records `f:ret` (for a pointer result, the bytes it points to, as `f:ret*`) and, for each
+/// argument i with bit i of `pointees` set (pointers to data that is not const), the bytes it
+/// points to as `f:argI*`.
 fn observe(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let addr = c.args[0].as_con().unwrap_or(0) as u64;
     let f = FuncId((addr.saturating_sub(FUNC_BASE) / FUNC_STRIDE) as u32);
@@ -36,9 +37,10 @@ fn observe(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     // A revision's own copy (`name@revK`) reports under the source name.
     let name = func.name.split('@').next().unwrap_or_default();
     let has_ret = c.args[1].as_con() == Some(1);
-    let args = &c.args[2 + has_ret as usize..];
+    let pointees = c.args[2].as_con().unwrap_or(0);
+    let args = &c.args[3 + has_ret as usize..];
     if has_ret {
-        let ret = &c.args[2];
+        let ret = &c.args[3];
         if matches!(prog.ty(func.ret_ty).ty, Ty::Ptr) {
             record_pointee(st, &format!("{name}:ret*"), ret);
         } else {
@@ -47,8 +49,8 @@ fn observe(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
             record_output(st, &output, OutputKind::Function, bytes);
         }
     }
-    for (i, ((_, ty), v)) in func.params.iter().zip(args).enumerate() {
-        if matches!(prog.ty(*ty).ty, Ty::Ptr) {
+    for (i, v) in args.iter().enumerate().take(64) {
+        if pointees >> i & 1 == 1 {
             record_pointee(st, &format!("{name}:arg{i}*"), v);
         }
     }

@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod blocks;
+pub mod constness;
 pub mod difftest;
 pub mod driver;
 pub mod halts;

@@ -62,7 +62,11 @@ struct Builder {
     versions: FxHashMap<FuncId, Vec<Version>>,
     /// The revision whose code a function of the meta program first came from.
     origin: FxHashMap<FuncId, u32>,
-    observed: FxHashSet<FuncId>,
+    /// Observed functions, each with the mask of the parameters whose pointees are
+    /// observed (pointers to data that is not const).
+    observed: FxHashMap<FuncId, u64>,
+    /// Per source file: its functions' pointer-to-const parameters.
+    const_params: FxHashMap<String, FxHashMap<String, Vec<bool>>>,
 }
 
 /// Merge the revisions (revision 0 first) into one meta program.
@@ -79,7 +83,8 @@ pub fn build(revisions: &[RevisionProgram]) -> Result<MetaProgram, String> {
         int: Interner::of(base),
         versions: FxHashMap::default(),
         origin: FxHashMap::default(),
-        observed: FxHashSet::default(),
+        observed: FxHashMap::default(),
+        const_params: FxHashMap::default(),
     };
     b.observe_changed(
         base,
@@ -134,7 +139,8 @@ impl Builder {
     }
 
     /// Mark the functions (`ids` in the meta program, by the revision's function index)
-    /// defined in `changed` files as observed.
+    /// defined in `changed` files as observed, with their pointer parameters that do not
+    /// point to const data (as the source declares them).
     fn observe_changed(&mut self, from: &Program, ids: &[FuncId], changed: &FxHashSet<String>) {
         if changed.is_empty() {
             return;
@@ -145,12 +151,32 @@ impl Builder {
             .map(|f| changed.contains(&canonical(f)))
             .collect();
         for (i, f) in from.functions.iter().enumerate() {
-            let in_changed = from
-                .loc(f.loc)
-                .is_some_and(|l| changed_file[l.file.0 as usize]);
-            if f.is_defined() && in_changed && !f.is_var_arg {
-                self.observed.insert(ids[i]);
+            let Some(file) = from.loc(f.loc).map(|l| l.file) else {
+                continue;
+            };
+            if !f.is_defined() || f.is_var_arg || !changed_file[file.0 as usize] {
+                continue;
             }
+            let consts = self
+                .const_params
+                .entry(from.file(file).to_string())
+                .or_insert_with_key(|path| {
+                    std::fs::read_to_string(path)
+                        .map(|src| crate::constness::const_pointer_params(&src))
+                        .unwrap_or_default()
+                })
+                .get(f.name.split('@').next().unwrap_or_default());
+            let mask = f
+                .params
+                .iter()
+                .enumerate()
+                .take(64)
+                .filter(|(k, p)| {
+                    matches!(from.ty(p.1).ty, Ty::Ptr)
+                        && !consts.is_some_and(|c| c.get(*k).copied().unwrap_or(false))
+                })
+                .fold(0u64, |m, (k, _)| m | 1 << k);
+            *self.observed.entry(ids[i]).or_default() |= mask;
         }
     }
 
@@ -413,7 +439,7 @@ impl Builder {
         let mut stubs: Vec<FuncId> = self
             .versions
             .keys()
-            .chain(self.observed.iter())
+            .chain(self.observed.keys())
             .copied()
             .collect::<FxHashSet<_>>()
             .into_iter()
@@ -427,7 +453,8 @@ impl Builder {
             if self.versions.contains_key(&id) {
                 dispatched.push(name.clone());
             }
-            let observe = self.observed.contains(&id).then_some(observe);
+            let pointees = self.observed.get(&id).copied();
+            let observe = pointees.is_some().then_some(observe);
             if observe.is_some() {
                 observed.push(name.clone());
             }
@@ -477,6 +504,7 @@ impl Builder {
                 site: site as u32,
                 dispatch,
                 observe,
+                pointees: pointees.unwrap_or(0),
                 i32_ty,
                 void_ty,
             };

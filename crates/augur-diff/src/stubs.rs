@@ -18,6 +18,8 @@ pub struct Stub {
     pub dispatch: FuncId,
     /// `augur_diff_observe`, when the function's results are observed.
     pub observe: Option<FuncId>,
+    /// The parameters whose pointees are observed (bit i: parameter i).
+    pub pointees: u64,
     /// The i32 type.
     pub i32_ty: TyId,
     /// The void type.
@@ -78,6 +80,7 @@ impl Stub {
                         offset: 0,
                     })),
                     imm(32, has_ret as u128),
+                    imm(64, self.pointees as u128),
                 ];
                 if has_ret {
                     oargs.push(Operand::Reg(ret_reg));
