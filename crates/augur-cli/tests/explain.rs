@@ -256,6 +256,38 @@ fn null_pointer_crash_is_explained() {
     );
 }
 
+/// A table written at an index read from the arguments, guarded by a bounds check.
+const TABLE: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+    int table[8] = {0};
+    int i = atoi(argv[1]);
+    if (i >= 0 && i < 8) /* GUARD */
+        table[i] = 1;
+    printf("%d\n", table[0]);
+    return 0;
+}
+"#;
+
+#[test]
+fn out_of_bounds_crash_is_explained_by_the_bound() {
+    let buggy = TABLE.replace("i < 8) /* GUARD */", "i <= 8) /* GUARD */");
+    let r = explain(TABLE, &buggy, &["--", "8"]);
+    r.assert_names("buggy", line_of(&buggy, "GUARD"));
+    // The postcondition is that the index is outside the table, not that it is 8.
+    let post: Vec<&str> = r.report["unexplained"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| u["side"] == "buggy" && u["kind"] == "postcondition")
+        .map(|u| u["constraint"].as_str().unwrap())
+        .collect();
+    assert_eq!(post.len(), 1, "{}", r.stdout);
+    assert!(post[0].contains(">u 28"), "{}", post[0]);
+}
+
 /// Version 1 counts words separated by blanks.
 const WC_V1: &str = r#"#include <stdio.h>
 

@@ -24,6 +24,10 @@ pub struct Criterion {
     /// The observed values that depend on the input, as expressions over it: the
     /// postcondition is that each has the value it had on the run.
     pub values: Vec<ExprId>,
+    /// For an out-of-bounds access through an input-dependent address: the condition
+    /// that the address lies outside the object it overflowed (`offset >u size - n`),
+    /// the postcondition in place of the address's value.
+    pub outside: Option<ExprId>,
     /// What is observed, for people.
     pub what: String,
 }
@@ -73,6 +77,7 @@ fn at_output(x: &mut Execution, k: usize) -> Criterion {
         deps: out.def.into_iter().collect(),
         control: x.graph.control[x.user_call_site(out.writer) as usize],
         values,
+        outside: None,
         what: format!(
             "stdout byte {k} is {} (written at {})",
             show_byte(byte),
@@ -177,6 +182,7 @@ fn at_conversion(x: &mut Execution, k: usize) -> Option<Criterion> {
             .collect(),
         control: x.graph.control[call as usize],
         values,
+        outside: None,
         what: format!(
             "stdout byte {k} is {} (written at {}), printed by {} of {}'s argument {} = {shown}",
             show_byte(byte),
@@ -218,7 +224,12 @@ fn at_end(x: &mut Execution) -> Criterion {
             None => e.ops.iter().flatten().cloned().collect(),
         },
     };
-    let values = faulting.iter().filter_map(sym).collect();
+    let outside = out_of_bounds(x, &e.mem);
+    let values = if outside.is_some() {
+        Vec::new()
+    } else {
+        faulting.iter().filter_map(sym).collect()
+    };
     let what = match &x.end.outcome {
         Outcome::Error(err) => format!(
             "{} at {}: {}",
@@ -238,8 +249,30 @@ fn at_end(x: &mut Execution) -> Criterion {
         deps: x.graph.data[entry as usize].clone(),
         control: x.graph.control[entry as usize],
         values,
+        outside,
         what,
     }
+}
+
+/// For a run ending in an out-of-bounds error at an access of `n` bytes through the
+/// input-dependent address `addr`: "`addr` is outside the object whose region holds it".
+fn out_of_bounds(x: &mut Execution, mem: &Option<(Value, u64)>) -> Option<ExprId> {
+    let Outcome::Error(err) = &x.end.outcome else {
+        return None;
+    };
+    let (Value::Sym(addr), n) = mem.as_ref()? else {
+        return None;
+    };
+    if err.kind != augur_engine::ErrorKind::OutOfBounds {
+        return None;
+    }
+    let at = x.pool.eval(*addr, &x.end.seed_values) as u64;
+    let obj = x.end.mem.region_owner_live(at)?;
+    let (base, last) = (obj.base, obj.size.checked_sub(*n)?);
+    let base = x.pool.constant(base as u128, 64);
+    let last = x.pool.constant(last as u128, 64);
+    let offset = x.pool.sub(*addr, base);
+    Some(x.pool.ugt(offset, last))
 }
 
 fn same_outcome(a: &Outcome, b: &Outcome) -> bool {
@@ -314,6 +347,7 @@ pub fn at_variable(x: &mut Execution, v: &Variable) -> Result<Criterion, String>
         deps: x.graph.probes.first().cloned().unwrap_or_default(),
         control: x.graph.control[snap.entry as usize],
         values,
+        outside: None,
         what: format!(
             "{name} at {} (address 0x{:x})",
             x.line_text(snap.entry),

@@ -4,7 +4,7 @@
 
 use crate::printf;
 use crate::uses::operands;
-use augur_engine::memory::Byte;
+use augur_engine::memory::{Byte, Memory};
 use augur_engine::{Observer, Outcome, State, Value};
 use augur_expr::{Assignment, ExprId};
 use augur_ir::{FuncId, Inst, LocId, Operand, Program};
@@ -47,6 +47,8 @@ pub struct End {
     pub outcome: Outcome,
     /// The input bytes (the seed) per symbolic array.
     pub seed_values: Assignment,
+    /// The address space at the end (to find the object a faulting address overflowed).
+    pub mem: Memory,
 }
 
 /// A source variable to watch at a source line (`--criterion FILE:LINE:VAR`).
@@ -310,6 +312,7 @@ impl Observer for Recorder {
             stdout: st.stdout.clone(),
             outcome: outcome.clone(),
             seed_values: st.seed_values.clone(),
+            mem: st.mem.clone(),
         });
     }
 }

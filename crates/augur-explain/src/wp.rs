@@ -141,6 +141,17 @@ pub fn compute(x: &mut Execution, crit: &Criterion, focus: &[BTreeSet<SrcLine>])
             },
         );
     }
+    if let Some(outside) = crit.outside {
+        add(
+            &mut conjuncts,
+            Conjunct {
+                expr: outside,
+                kind: Kind::Postcondition,
+                lines: post_lines.clone(),
+                focus: BTreeSet::new(),
+            },
+        );
+    }
     for i in (0..slice.len() as u32).filter(|i| slice[*i as usize]) {
         if let Some(cond) = branch_condition(x, i) {
             let lines = lines_of(x, i, &[i]);
