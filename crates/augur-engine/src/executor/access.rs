@@ -146,27 +146,9 @@ impl Executor {
                 let in_bounds = self.in_bounds(e, &obj, size);
                 match self.split(st, in_bounds)? {
                     Split::True => {}
-                    Split::False => {
-                        let example = self.example(st, e)?;
-                        let bad = Invalid {
-                            ptr: e,
-                            example,
-                            size,
-                            write,
-                            implied: true,
-                        };
-                        return Err(self.invalid_symbolic_access(st, bad));
-                    }
+                    Split::False => return Err(self.outside_object(st, e, size, write)?),
                     Split::Both(mut outside) => {
-                        let example = self.example(&outside, e)?;
-                        let bad = Invalid {
-                            ptr: e,
-                            example,
-                            size,
-                            write,
-                            implied: true,
-                        };
-                        let err = self.invalid_symbolic_access(&mut outside, bad);
+                        let err = self.outside_object(&mut outside, e, size, write)?;
                         self.finish(*outside, err);
                     }
                 }
@@ -258,6 +240,26 @@ impl Executor {
         let off = self.pool.sub(ptr, base);
         let limit = self.pool.constant((obj.size - size) as u128, 64);
         self.pool.ule(off, limit)
+    }
+
+    /// The error on a path whose condition says the pointer `ptr` is outside the object it
+    /// was derived from.
+    fn outside_object(
+        &mut self,
+        st: &mut State,
+        ptr: ExprId,
+        size: u64,
+        write: bool,
+    ) -> Exec<Outcome> {
+        let example = self.example(st, ptr)?;
+        let bad = Invalid {
+            ptr,
+            example,
+            size,
+            write,
+            implied: true,
+        };
+        Ok(self.invalid_symbolic_access(st, bad))
     }
 
     /// The error for a symbolic pointer whose example value is invalid. The pointer is
