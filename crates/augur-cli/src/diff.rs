@@ -37,6 +37,9 @@ pub struct DiffArgs {
     /// Differential tests to solve for per pair of revisions.
     #[arg(long, default_value_t = 1)]
     tests_per_pair: usize,
+    /// Time limit of each native run of a test, in seconds.
+    #[arg(long, default_value_t = 10.0)]
+    timeout: f64,
     /// Number of revisions of a hand-written meta program (default: inferred from the
     /// revision numbers its code compares `augur_meta` results with).
     #[arg(long)]
@@ -155,6 +158,12 @@ pub fn run(a: DiffArgs) -> Result<(), String> {
     let mut opts = a.explore.options()?;
     let spec = a.explore.env_spec()?;
     let selected = OutputSelection::parse(&a.outputs)?;
+    if !(a.timeout.is_finite() && a.timeout > 0.0) {
+        return Err(format!(
+            "--timeout must be a positive number of seconds, not {}",
+            a.timeout
+        ));
+    }
     if a.tests_per_pair == 0 {
         return Err("--tests-per-pair must be at least 1".into());
     }
@@ -176,6 +185,7 @@ pub fn run(a: DiffArgs) -> Result<(), String> {
         opts,
         start: Start { entry, argv, spec },
         natives: p.natives,
+        native_timeout: Duration::from_secs_f64(a.timeout),
         selected,
         tests_per_pair: a.tests_per_pair,
         out: out.clone(),

@@ -494,6 +494,12 @@ fn bad_inputs_are_one_clear_error() {
     let d = diff(&[("a.c", CLAMP)], &["a.c"]);
     assert_eq!(d.status, 2);
     assert!(d.stderr.contains("augur_meta"), "{}", d.stderr);
+    let d = diff(
+        &[("a.c", CLAMP), ("b.c", CLAMP)],
+        &["--timeout", "0", "a.c", "b.c"],
+    );
+    assert_eq!(d.status, 2);
+    assert!(d.stderr.contains("--timeout"), "{}", d.stderr);
     let d = diff(&[("a.c", CLAMP), ("b.c", "int main( {")], &["a.c", "b.c"]);
     assert_eq!(d.status, 2);
     assert!(

@@ -31,6 +31,8 @@ pub struct DiffConfig {
     pub start: Start,
     /// The revisions compiled natively.
     pub natives: Natives,
+    /// Time limit of one native run of a test.
+    pub native_timeout: std::time::Duration,
     /// The outputs compared.
     pub selected: OutputSelection,
     /// Differential tests asked of the solver per revision pair (`--tests-per-pair`).
@@ -112,6 +114,7 @@ pub fn run(
     report.observed = cfg.observed.clone();
     let n = cfg.names.len();
     let tests_per_pair = cfg.tests_per_pair;
+    let native_timeout = cfg.native_timeout;
     let mut rerunner = rerunner(
         cfg.program.clone(),
         &cfg.opts,
@@ -120,6 +123,7 @@ pub fn run(
         cfg.natives,
         cfg.selected,
     );
+    rerunner.timeout = native_timeout;
     let mut tests: Vec<DiffTest> = Vec::new();
     let mut told_apart: FxHashMap<(u32, u32), usize> = FxHashMap::default();
     let found = crate::pairs::candidates(&mut ex.pool, &halts);
