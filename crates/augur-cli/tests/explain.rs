@@ -130,54 +130,33 @@ fn explain(golden: &str, buggy: &str, args: &[&str]) -> Explained {
     explain_named(("golden.c", "buggy.c"), golden, buggy, args)
 }
 
-/// The paper's arp example: a wrong option check (`-A` taken for `-H`) leaves the
-/// hardware type NULL.
-const ARP: &str = r#"#include <stdio.h>
-#include <string.h>
-
-struct hwtype { const char *name; int alen; };
-static struct hwtype ether = { "ether", 6 };
-static struct hwtype ax25 = { "ax25", 7 };
-
-static struct hwtype *get_hwtype(const char *name)
-{
-    if (strcmp(name, "ether") == 0)
-        return &ether;
-    if (strcmp(name, "ax25") == 0)
-        return &ax25;
-    return NULL;
+/// The paper's arp example (the README's): the golden and the buggy program. The buggy
+/// one's wrong option check (`-A` taken for `-H`) leaves the hardware type NULL.
+fn arp() -> (String, String) {
+    (
+        repo_file("examples/explain/arp-golden.c"),
+        repo_file("examples/explain/arp-buggy.c"),
+    )
 }
 
-int main(int argc, char **argv)
-{
-    struct hwtype *hw = NULL;
-    const char *family = "inet";
-    int hw_set = 0;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (argv[i][0] == '-' && argv[i][1] == 'H') { /* OPTION */
-            hw = get_hwtype(argv[i + 1]);
-            hw_set = 1;
-        } else if (argv[i][0] == '-' && argv[i][1] == 'A') {
-            family = argv[i + 1];
-        }
-    }
-    if (!hw_set)
-        hw = &ether;
-    printf("family %s\n", family);
-    printf("hw %s\n", hw ? hw->name : "(none)");
-    return 0;
+/// The wrong option check of the buggy arp.
+const ARP_CHECK: &str = "argv[i][1] == 'H' || argv[i][1] == 'A'";
+
+/// A source file of the repository (the README's examples, the benchmarks), so the tests
+/// check the very programs users are shown.
+fn repo_file(rel: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
-"#;
 
 #[test]
 fn arp_wrong_option_check_is_reported() {
-    let buggy = ARP.replace(
-        "argv[i][1] == 'H') { /* OPTION */",
-        "(argv[i][1] == 'H' || argv[i][1] == 'A')) { /* OPTION */",
-    );
-    let r = explain(ARP, &buggy, &["--", "-A", "inet"]);
-    r.assert_names("buggy", line_of(&buggy, "OPTION"));
-    assert!(r.stdout.contains("OPTION"), "{}", r.stdout);
+    let (golden, buggy) = arp();
+    let r = explain(&golden, &buggy, &["--", "-A", "inet"]);
+    r.assert_names("buggy", line_of(&buggy, ARP_CHECK));
+    assert!(r.stdout.contains(ARP_CHECK), "{}", r.stdout);
 }
 
 /// Both runs take equivalent paths; only an assignment differs (Darwin's blind spot).
@@ -383,29 +362,23 @@ fn bad_input_is_one_clear_error() {
 #[test]
 fn named_criterion_slices_from_a_variable() {
     // As in the paper: slice from `hw` where it is printed.
-    let buggy = ARP.replace(
-        "argv[i][1] == 'H') { /* OPTION */",
-        "(argv[i][1] == 'H' || argv[i][1] == 'A')) { /* OPTION */",
-    );
-    let line = line_of(ARP, "printf(\"hw");
+    let (golden, buggy) = arp();
+    let line = line_of(&golden, "printf(\"hw");
     let g = format!("golden.c:{line}:hw");
     let b = format!("buggy.c:{line}:hw");
     let r = explain(
-        ARP,
+        &golden,
         &buggy,
         &["--criterion", &g, "--criterion", &b, "--", "-A", "inet"],
     );
-    r.assert_names("buggy", line_of(&buggy, "OPTION"));
+    r.assert_names("buggy", line_of(&buggy, ARP_CHECK));
     let observed = r.report["observed"]["buggy"].as_str().unwrap();
     assert!(observed.starts_with("hw at "), "{observed}");
 }
 
 #[test]
 fn exact_comparison_and_test_file_input() {
-    let buggy = ARP.replace(
-        "argv[i][1] == 'H') { /* OPTION */",
-        "(argv[i][1] == 'H' || argv[i][1] == 'A')) { /* OPTION */",
-    );
+    let (golden, buggy) = arp();
     // The input as a test file: the arguments `-A inet` as augur's objects.
     let dir = tempfile::tempdir().unwrap();
     let test = dir.path().join("test.json");
@@ -414,8 +387,12 @@ fn exact_comparison_and_test_file_input() {
         {"name": "arg01", "bytes": [105, 110, 101, 116, 0]},
     ]});
     std::fs::write(&test, objects.to_string()).unwrap();
-    let r = explain(ARP, &buggy, &["--exact", "--test", test.to_str().unwrap()]);
-    r.assert_names("buggy", line_of(&buggy, "OPTION"));
+    let r = explain(
+        &golden,
+        &buggy,
+        &["--exact", "--test", test.to_str().unwrap()],
+    );
+    r.assert_names("buggy", line_of(&buggy, ARP_CHECK));
 }
 
 /// The paper's schematic example: `x` depends on the first input only, so the weakest
@@ -450,39 +427,21 @@ fn slice_leaves_out_unrelated_input() {
     }
 }
 
-/// A loop over a few hundred input bytes: a wrong bound in a character class.
-const CLASSES: &str = r#"#include <stdio.h>
-
-int main(void)
-{
-    char buf[512];
-    int n = 0, c, upper = 0, digits = 0, sum = 0;
-    while ((c = getchar()) != EOF && n < 511)
-        buf[n++] = c;
-    for (int i = 0; i < n; i++) {
-        if (buf[i] >= 'A' && buf[i] <= 'Z')
-            upper++;
-        if (buf[i] >= '0' && buf[i] <= '9') /* DIGIT */
-            digits++;
-        sum = (sum * 31 + buf[i]) & 0xffff;
-    }
-    printf("%d upper, %d digits, checksum %d\n", upper, digits, sum);
-    return 0;
-}
-"#;
-
 #[test]
 fn long_input_loop_is_explained_quickly() {
-    let buggy = CLASSES.replace("buf[i] <= '9') /* DIGIT */", "buf[i] < '9') /* DIGIT */");
+    // A loop over a few hundred input bytes (the benchmark program): a wrong bound in a
+    // character class.
+    let classes = repo_file("bench/explain/classes.c");
+    let buggy = classes.replace("buf[i] <= '9') /* DIGIT */", "buf[i] < '9') /* DIGIT */");
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("input.txt");
     let text: String = (0..300)
         .map(|i| b"abcXYZ0189 "[i * 7 % 11] as char)
         .collect();
     std::fs::write(&input, text).unwrap();
-    let r = explain(CLASSES, &buggy, &["--stdin", input.to_str().unwrap()]);
+    let r = explain(&classes, &buggy, &["--stdin", input.to_str().unwrap()]);
     r.assert_names("buggy", line_of(&buggy, "DIGIT"));
-    assert!(r.lines("golden").contains(&line_of(CLASSES, "DIGIT")));
+    assert!(r.lines("golden").contains(&line_of(&classes, "DIGIT")));
     // The checksum is printed after the differing byte: it is not in the slice.
     for u in r.report["unexplained"].as_array().unwrap() {
         assert!(!u["constraint"].as_str().unwrap().contains("31 *"), "{u}");
@@ -522,26 +481,15 @@ fn make_symbolic_objects_come_from_the_test() {
     assert!(r.lines("golden").contains(&line_of(THRESHOLD, "THRESHOLD")));
 }
 
-/// A discount computed with the wrong divisor; the total is printed with `%d`.
-const DISCOUNT: &str = r#"#include <stdio.h>
-#include <stdlib.h>
-int main(int argc, char **argv) {
-  int price = atoi(argv[1]);
-  int qty = atoi(argv[2]);
-  int total = price * qty;
-  int discount = total > 100 ? total / 10 : 0; /* DISCOUNT */
-  printf("%d\n", total - discount);
-  return 0;
-}
-"#;
-
 #[test]
 fn printed_integer_is_the_postcondition() {
-    let buggy = DISCOUNT.replace("total / 10 : 0;", "total / 5 : 0;");
-    let r = explain(DISCOUNT, &buggy, &["--", "30", "5"]);
+    // The README's second example: a discount divided by 5 instead of 10.
+    let golden = repo_file("examples/explain/discount-golden.c");
+    let buggy = repo_file("examples/explain/discount-buggy.c");
+    let r = explain(&golden, &buggy, &["--", "30", "5"]);
     // The divisor is where the computations part: that line alone on each side, the
     // rest of the slice as context.
-    r.assert_singled_out(DISCOUNT, &buggy, "DISCOUNT");
+    r.assert_singled_out(&golden, &buggy, "int discount");
     let context = &r.report["unexplained"][0]["context_lines"];
     assert_eq!(context.as_array().unwrap().len(), 5, "{context}");
     assert!(
