@@ -3,12 +3,7 @@
 # `augur run`s of the same programs, printing instructions and time of each. Two bases:
 # bench/diff/base.c (the patched code is a function of its own) and bench/diff/inline.c
 # (the patched code is inside main, after the shared loop). Usage: bench/diff.sh
-set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/deps.sh
-cargo build --release -q -p augur-cli
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/setup.sh"
 bodies=(
   "score % 7"                                 # base
   "score - 7 * (score / 7)"                   # same as the base

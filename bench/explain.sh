@@ -3,12 +3,7 @@
 # `augur explain` (release build) on the README's examples and on a loop over standard
 # input of growing size (bench/explain/classes.c against a copy whose digit test stops at 8).
 # Usage: bench/explain.sh
-set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/deps.sh
-cargo build --release -q -p augur-cli
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/setup.sh"
 figures() { # name, then explain's arguments
   local name=$1; shift
   ./target/release/augur explain -o "$out/$name" "$@" >/dev/null 2>&1 || true

@@ -1,14 +1,9 @@
 #!/usr/bin/env bash
 # Benchmark harness: runs augur (release build) on the bench programs and prints figures
 # from each run's summary.json. Usage: bench/run.sh [max-time-seconds]
-set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/deps.sh
-cargo build --release -q -p augur-cli
+source "$(dirname "$0")/setup.sh"
 limit=${1:-300}
-# Tests go to memory (/dev/shm when present) so that the figures measure the engine, not
-# the file system: writing 131,072 small files costs seconds on some disks.
-out=$(mktemp -d -p "$( [ -d /dev/shm ] && echo /dev/shm || echo /tmp )")
+# (Tests go to memory: writing 131,072 small files costs seconds on some disks.)
 run() { # name, search, extra args...
   local name=$1 search=$2; shift 2
   /usr/bin/time -f "%M" -o "$out/$name.rss" ./target/release/augur run "bench/$name.c" -o "$out/$name" \
@@ -27,4 +22,3 @@ run concrete dfs
 run paths16 dfs
 run sort dfs
 run symindex dfs
-rm -rf "$out"
