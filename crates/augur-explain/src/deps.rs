@@ -8,7 +8,6 @@
 //! transparent: a copied byte keeps the instruction that defined it.
 
 use crate::trace::{Entry, Trace};
-use crate::uses::operands;
 use augur_engine::Value;
 use augur_expr::{Assignment, ExprPool};
 use augur_ir::cfg::{block_containing, ControlDeps};
@@ -215,7 +214,8 @@ impl Builder<'_> {
         self.graph.control.push(control);
         let prog = self.prog;
         let inst = &prog.func(e.func).insts[e.pc as usize];
-        let mut defs: Vec<Option<u32>> = operands(inst)
+        let mut defs: Vec<Option<u32>> = inst
+            .operands()
             .into_iter()
             .map(|op| self.reg_def(e.act, op))
             .collect();

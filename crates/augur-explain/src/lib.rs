@@ -24,7 +24,6 @@ pub mod report;
 pub mod show;
 pub mod slice;
 pub mod trace;
-pub mod uses;
 pub mod wp;
 
 use augur_engine::memory::Byte;

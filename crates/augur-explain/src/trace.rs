@@ -3,7 +3,6 @@
 //! it touched a symbolic value (one depending on the input bytes).
 
 use crate::printf;
-use crate::uses::operands;
 use augur_engine::memory::{Byte, Memory};
 use augur_engine::{Observer, Outcome, State, Value};
 use augur_expr::{Assignment, ExprId};
@@ -255,7 +254,8 @@ impl Observer for Recorder {
         let prog = self.prog.clone();
         let inst = &prog.func(func).insts[pc as usize];
         let regs = &st.frame().regs;
-        let ops: Vec<Option<Value>> = operands(inst)
+        let ops: Vec<Option<Value>> = inst
+            .operands()
             .into_iter()
             .map(|op| match op {
                 Operand::Reg(r) => Some(regs[r.0 as usize].clone()),

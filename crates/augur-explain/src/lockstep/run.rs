@@ -2,7 +2,6 @@
 //! values of its operands, the operands that carry the value it defines, the stores its
 //! bytes come from, constants comparable across programs.
 
-use crate::uses::operands;
 use crate::Execution;
 use augur_engine::Value;
 use augur_ir::{AddrBase, Callee, Const, Inst, Operand, Program, Reg};
@@ -68,7 +67,7 @@ impl Run<'_> {
     /// graph's operand definitions, the operand).
     pub(super) fn slots(&self, n: Node) -> Vec<(usize, Operand)> {
         let inst = self.inst(n.def);
-        let ops: Vec<Operand> = operands(inst).into_iter().cloned().collect();
+        let ops: Vec<Operand> = inst.operands().into_iter().cloned().collect();
         match inst {
             Inst::Store { val, .. } => vec![(1, val.clone())],
             Inst::Ret { val } => val.iter().map(|v| (0, v.clone())).collect(),
