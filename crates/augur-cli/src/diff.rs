@@ -12,7 +12,7 @@ use augur_diff::rerun::{Natives, Start};
 use augur_engine::Executor;
 use augur_env::replay::{NativeProgram, ReplayOptions};
 use clap::Args;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -118,20 +118,24 @@ fn changed_files(revs: &[Revision]) -> Vec<FxHashSet<String>> {
         Some(root) => f.strip_prefix(root).unwrap_or(f).display().to_string(),
         None => String::new(),
     };
-    let contents = |r: &Revision, k: &str| -> Option<Vec<u8>> {
-        r.files
-            .iter()
-            .find(|f| key(r, f) == k)
-            .and_then(|f| std::fs::read(f).ok())
-    };
-    revs.iter()
+    // Each revision's files by key, read once.
+    let contents: Vec<FxHashMap<String, Option<Vec<u8>>>> = revs
+        .iter()
         .map(|r| {
+            r.files
+                .iter()
+                .map(|f| (key(r, f), std::fs::read(f).ok()))
+                .collect()
+        })
+        .collect();
+    revs.iter()
+        .zip(&contents)
+        .map(|(r, mine)| {
             r.files
                 .iter()
                 .filter(|f| {
                     let k = key(r, f);
-                    let mine = contents(r, &k);
-                    revs.iter().any(|o| contents(o, &k) != mine)
+                    contents.iter().any(|o| o.get(&k) != mine.get(&k))
                 })
                 .filter_map(|f| std::fs::canonicalize(f).ok())
                 .map(|f| f.display().to_string())
@@ -189,15 +193,13 @@ pub fn run(a: DiffArgs) -> Result<(), String> {
         selected,
         tests_per_pair: a.tests_per_pair,
         out: out.clone(),
-        dispatched: p.dispatched,
-        dispatched_inside: p.dispatched_inside,
-        observed: p.observed,
+        sites: p.sites,
     };
     let interrupt = Arc::new(AtomicBool::new(false));
     let flag = interrupt.clone();
     let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
     let mut bar = Bar(Progress::new());
-    let (outcome, _) = driver::run(cfg, interrupt, &mut bar)?;
+    let outcome = driver::run(cfg, interrupt, &mut bar)?;
     bar.0.finish();
     print_result(&out, &outcome)
 }
@@ -208,12 +210,8 @@ struct Prepared {
     names: Vec<String>,
     /// The meta program.
     program: augur_ir::Program,
-    /// Functions with revision-specific code.
-    dispatched: Vec<String>,
-    /// Those of them with meta branches inside.
-    dispatched_inside: Vec<String>,
-    /// Functions whose results are observed.
-    observed: Vec<String>,
+    /// Its dispatched and observed functions.
+    sites: meta::Sites,
     /// The revisions compiled natively.
     natives: Natives,
     /// Revisions of a hand-written meta program (1 for a merged one).
@@ -269,9 +267,7 @@ fn merged_meta(a: &DiffArgs, work: &Path) -> Result<Prepared, String> {
     Ok(Prepared {
         names: revs.into_iter().map(|r| r.name).collect(),
         program: m.program,
-        dispatched: m.dispatched,
-        dispatched_inside: m.dispatched_inside,
-        observed: m.observed,
+        sites: m.sites,
         natives,
         meta_revisions: 1,
         argv0,
@@ -310,9 +306,7 @@ fn hand_written_meta(a: &DiffArgs, work: &Path) -> Result<Prepared, String> {
     Ok(Prepared {
         names,
         program,
-        dispatched: Vec::new(),
-        dispatched_inside: Vec::new(),
-        observed: Vec::new(),
+        sites: meta::Sites::default(),
         natives,
         meta_revisions: n,
         argv0: stem,

@@ -39,12 +39,8 @@ pub struct DiffConfig {
     pub tests_per_pair: usize,
     /// The output directory.
     pub out: PathBuf,
-    /// Functions with revision-specific code (for the summary).
-    pub dispatched: Vec<String>,
-    /// Those of them with meta branches inside, after a shared prefix (for the summary).
-    pub dispatched_inside: Vec<String>,
-    /// Functions whose results are observed (for the summary).
-    pub observed: Vec<String>,
+    /// The meta program's dispatched and observed functions (for the summary).
+    pub sites: crate::meta::Sites,
 }
 
 /// A differential test and what every revision did on it.
@@ -101,17 +97,14 @@ pub fn run(
     cfg: DiffConfig,
     interrupt: Arc<AtomicBool>,
     progress: &mut dyn DiffProgress,
-) -> Result<(DiffOutcome, Report), String> {
+) -> Result<DiffOutcome, String> {
     let handlers = handler_table();
     let (mut ex, halts) = explore(&cfg, &handlers, &interrupt, progress);
     let complete = ex.stats.paths_partial == 0
         && ex.stats.forks_suppressed == 0
         && !interrupt.swap(false, Ordering::Relaxed);
     let deadline = cfg.opts.max_time.map(|t| Instant::now() + t);
-    let mut report = Report::new(&cfg.out, cfg.names.clone())?;
-    report.dispatched = cfg.dispatched.clone();
-    report.dispatched_inside = cfg.dispatched_inside.clone();
-    report.observed = cfg.observed.clone();
+    let report = Report::new(&cfg.out, cfg.names.clone(), cfg.sites.clone())?;
     let n = cfg.names.len();
     let tests_per_pair = cfg.tests_per_pair;
     let native_timeout = cfg.native_timeout;
@@ -183,7 +176,7 @@ pub fn run(
         pairs_with_other_inputs: found.other_inputs,
     };
     report.finish(&outcome, &splits, &ex)?;
-    Ok((outcome, report))
+    Ok(outcome)
 }
 
 /// Explore the meta program once; returns the executor (its pool holds the paths'
@@ -207,7 +200,7 @@ fn explore(
     let s = &cfg.start;
     augur_env::entry::start(&mut ex, st, s.entry, &s.spec, &s.argv);
     ex.run(&mut |e| progress.exploring(e));
-    let halts = halts.borrow().clone();
+    let halts = halts.take();
     (ex, halts)
 }
 

@@ -84,8 +84,6 @@ pub struct Halt {
     pub inputs: Vec<(String, ArrayId, u64)>,
     /// `exit N` or `error KIND` (None when exits are not compared).
     pub ending: Option<String>,
-    /// Where an error happened (`file:line`), for messages.
-    pub error_at: Option<String>,
     /// The selected outputs by name (`stdout`, `stderr`, annotations, `f:ret` ...).
     pub outputs: Vec<(Rc<str>, Vec<Byte>)>,
     /// In seeded mode, the input's values (every output evaluates to a constant under them).
@@ -117,10 +115,6 @@ impl Halt {
                 .map(|s| (s.name.clone(), s.array, s.size))
                 .collect(),
             ending: selected.exit.then_some(end),
-            error_at: match outcome {
-                Outcome::Error(e) => Some(format!("{}:{}", e.file, e.line)),
-                _ => None,
-            },
             outputs,
             values: st.seed.is_some().then(|| st.seed_values.clone()),
         })

@@ -38,12 +38,20 @@ pub struct RevisionProgram<'a> {
 pub struct MetaProgram {
     /// The program to execute.
     pub program: Program,
-    /// Functions with revision-specific code (meta sites), by name.
+    /// Which functions differ and which are observed.
+    pub sites: Sites,
+}
+
+/// The functions of a meta program that differ by revision and those that are observed,
+/// by name (sorted), as the summary reports them.
+#[derive(Clone, Debug, Default)]
+pub struct Sites {
+    /// Functions with revision-specific code (meta sites).
     pub dispatched: Vec<String>,
     /// Those of them whose versions share their first blocks, which run once for all
     /// revisions (meta branches inside the function, see [`crate::blocks`]).
     pub dispatched_inside: Vec<String>,
-    /// Functions whose results are observed, by name.
+    /// Functions whose results are observed.
     pub observed: Vec<String>,
 }
 
@@ -516,9 +524,11 @@ impl Builder {
         inside.sort();
         Ok(MetaProgram {
             program: self.meta,
-            dispatched,
-            dispatched_inside: inside,
-            observed,
+            sites: Sites {
+                dispatched,
+                dispatched_inside: inside,
+                observed,
+            },
         })
     }
 }

@@ -136,7 +136,6 @@ mod tests {
             constraints,
             inputs: Vec::new(),
             ending: None,
-            error_at: None,
             outputs: Vec::new(),
             values: None,
         }

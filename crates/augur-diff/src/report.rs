@@ -2,6 +2,7 @@
 //! `clusters.json`, `tree.txt`, `tree.json`, `tree.dot` and `summary.json`.
 
 use crate::driver::{DiffOutcome, DiffTest};
+use crate::meta::Sites;
 use crate::tree::TestSplit;
 use augur_engine::output::{summary_json, write_file};
 use augur_engine::Executor;
@@ -12,12 +13,7 @@ use std::path::{Path, PathBuf};
 pub struct Report {
     dir: PathBuf,
     names: Vec<String>,
-    /// Functions with revision-specific code (for the summary).
-    pub dispatched: Vec<String>,
-    /// Those of them with meta branches inside, after a shared prefix (for the summary).
-    pub dispatched_inside: Vec<String>,
-    /// Functions whose results are observed (for the summary).
-    pub observed: Vec<String>,
+    sites: Sites,
 }
 
 fn write_json(path: &Path, v: &Json) -> Result<(), String> {
@@ -26,23 +22,17 @@ fn write_json(path: &Path, v: &Json) -> Result<(), String> {
 }
 
 impl Report {
-    /// A report into `dir` (its `difftests/` created) for revisions `names`.
-    pub fn new(dir: &Path, names: Vec<String>) -> Result<Self, String> {
+    /// A report into `dir` (its `difftests/` created) for revisions `names` of a meta
+    /// program with these `sites`.
+    pub fn new(dir: &Path, names: Vec<String>, sites: Sites) -> Result<Self, String> {
         let tests = dir.join("difftests");
         std::fs::create_dir_all(&tests)
             .map_err(|e| format!("{}: cannot create: {e}", tests.display()))?;
         Ok(Report {
             dir: dir.to_path_buf(),
             names,
-            dispatched: Vec::new(),
-            dispatched_inside: Vec::new(),
-            observed: Vec::new(),
+            sites,
         })
-    }
-
-    /// The output directory.
-    pub fn dir(&self) -> &Path {
-        &self.dir
     }
 
     fn pair_names(&self, (a, b): (u32, u32)) -> Json {
@@ -157,9 +147,9 @@ impl Report {
             "native_disagreements": o.tests.iter().flat_map(|t| &t.observed).filter(|ob| ob.native.as_ref().is_some_and(|n| !n.agrees)).count(),
             "tree_height": o.tree.height(),
             "tree_exact": o.tree.exact,
-            "dispatched_functions": self.dispatched,
-            "dispatched_inside": self.dispatched_inside,
-            "observed_functions": self.observed,
+            "dispatched_functions": self.sites.dispatched,
+            "dispatched_inside": self.sites.dispatched_inside,
+            "observed_functions": self.sites.observed,
             "instructions": exploration["instructions"],
             "paths_completed": exploration["paths_completed"],
             "paths_partial": exploration["paths_partial"],

@@ -57,7 +57,7 @@ fn functions_moved_by_a_change_above_them_are_still_shared() {
     // Two blank lines and a new comment shift every line: no function differs.
     let shifted = format!("/* a comment */\n\n{BASE}");
     let m = merge(&[BASE, &shifted], false);
-    assert!(m.dispatched.is_empty(), "{:?}", m.dispatched);
+    assert!(m.sites.dispatched.is_empty(), "{:?}", m.sites.dispatched);
     assert!(m.program.func_named(META_DISPATCH).is_some());
 }
 
@@ -65,10 +65,10 @@ fn functions_moved_by_a_change_above_them_are_still_shared() {
 fn only_the_changed_function_and_users_of_a_changed_global_are_dispatched() {
     let changed_body = BASE.replace("return 2 * x;", "return x + x + 1;");
     let m = merge(&[BASE, &changed_body], false);
-    assert_eq!(m.dispatched, vec!["twice".to_string()]);
+    assert_eq!(m.sites.dispatched, vec!["twice".to_string()]);
     let changed_global = BASE.replace("int counter = 3;", "int counter = 4;");
     let m = merge(&[BASE, &changed_global], false);
-    assert_eq!(m.dispatched, vec!["bump".to_string()]);
+    assert_eq!(m.sites.dispatched, vec!["bump".to_string()]);
 }
 
 #[test]
@@ -79,18 +79,18 @@ fn renumbered_string_literals_are_matched_by_contents() {
         "const char *unused(void) { return \"new\"; }\nint counter = 3;",
     );
     let m = merge(&[BASE, &extra], false);
-    assert!(m.dispatched.is_empty(), "{:?}", m.dispatched);
+    assert!(m.sites.dispatched.is_empty(), "{:?}", m.sites.dispatched);
     assert!(m.program.func_named("unused").is_some());
     let other_text = BASE.replace("\"hello\"", "\"howdy\"");
     let m = merge(&[BASE, &other_text], false);
-    assert_eq!(m.dispatched, vec!["greeting".to_string()]);
+    assert_eq!(m.sites.dispatched, vec!["greeting".to_string()]);
 }
 
 #[test]
 fn three_revisions_share_identical_versions_and_stubs_dispatch_on_a_mask() {
     let a = BASE.replace("return 2 * x;", "return x << 1;");
     let m = merge(&[BASE, &a, &a], true);
-    assert_eq!(m.dispatched, vec!["twice".to_string()]);
+    assert_eq!(m.sites.dispatched, vec!["twice".to_string()]);
     // One body per distinct version: the base's and the one revisions 1 and 2 share.
     let versions: Vec<&str> = m
         .program
@@ -110,7 +110,7 @@ fn three_revisions_share_identical_versions_and_stubs_dispatch_on_a_mask() {
     });
     assert_eq!(mask, Some(0b110));
     // Observed (the file changed): every defined function of the file.
-    assert_eq!(m.observed, vec!["bump", "greeting", "main", "twice"]);
+    assert_eq!(m.sites.observed, vec!["bump", "greeting", "main", "twice"]);
 }
 
 #[test]
@@ -134,11 +134,11 @@ fn a_patch_after_shared_blocks_is_dispatched_inside_the_function() {
                 for (int i = 0; i < argc; i++) s += g(i);\n  if (s > 3) return 1;\n  return 0;\n}\n";
     let later = main.replace("if (s > 3)", "if (s > 4)");
     let m = merge(&[main, &later], false);
-    assert_eq!(m.dispatched, vec!["main".to_string()]);
-    assert_eq!(m.dispatched_inside, vec!["main".to_string()]);
+    assert_eq!(m.sites.dispatched, vec!["main".to_string()]);
+    assert_eq!(m.sites.dispatched_inside, vec!["main".to_string()]);
     // A change in the first block leaves nothing to share: the whole function is dispatched.
     let first = main.replace("int s = 0;", "int s = 1;");
     let m = merge(&[main, &first], false);
-    assert_eq!(m.dispatched, vec!["main".to_string()]);
-    assert!(m.dispatched_inside.is_empty());
+    assert_eq!(m.sites.dispatched, vec!["main".to_string()]);
+    assert!(m.sites.dispatched_inside.is_empty());
 }

@@ -81,7 +81,11 @@ pub fn record_output(
     let seen = st
         .outputs
         .iter()
-        .filter(|o| o.name.as_ref() == name || o.name.starts_with(&format!("{name}#")))
+        .filter(|o| {
+            o.name
+                .strip_prefix(name)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('#'))
+        })
         .count();
     let name = if seen == 0 {
         name.to_string()
