@@ -354,25 +354,20 @@ fn print_result(out: &Path, o: &driver::DiffOutcome) -> Result<(), String> {
 }
 
 /// An input object for people: text when it looks like text (printable, then perhaps
-/// NULs), a little-endian integer when it has at most 8 bytes, else hexadecimal bytes.
+/// NULs; at least two printable bytes in an object of up to 8), a little-endian integer
+/// when it has at most 8 bytes, else hexadecimal bytes.
 fn show_object(bytes: &[u8]) -> String {
     let text_len = bytes
         .iter()
         .take_while(|b| b.is_ascii_graphic() || **b == b' ')
         .count();
-    if text_len > 0 && bytes[text_len..].iter().all(|b| *b == 0) {
+    // A short object with a single printable byte is more likely a number (100 is 'd').
+    let min_text = if bytes.len() <= 8 { 2 } else { 1 };
+    if text_len >= min_text && bytes[text_len..].iter().all(|b| *b == 0) {
         return format!("{:?}", augur_engine::output::escape_bytes(bytes));
     }
     if bytes.is_empty() || bytes.len() > 8 {
         return augur_diff::rerun::show_output("", bytes);
     }
-    let mut v: i64 = 0;
-    for (i, b) in bytes.iter().enumerate() {
-        v |= (*b as i64) << (8 * i);
-    }
-    let bits = 8 * bytes.len();
-    if bits < 64 && v >> (bits - 1) & 1 == 1 {
-        v -= 1 << bits;
-    }
-    v.to_string()
+    augur_engine::bytes::signed_le(bytes).to_string()
 }

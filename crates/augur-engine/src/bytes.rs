@@ -174,6 +174,20 @@ pub fn byte_expr(pool: &mut ExprPool, b: Byte) -> ExprId {
     }
 }
 
+/// Concrete bytes (at most 16) as a little-endian signed integer (a nondet object's value,
+/// an input shown to people).
+pub fn signed_le(bytes: &[u8]) -> i128 {
+    let mut v: i128 = 0;
+    for (i, b) in bytes.iter().enumerate().take(16) {
+        v |= (*b as i128) << (8 * i);
+    }
+    let bits = 8 * bytes.len().min(16) as u32;
+    if bits > 0 && bits < 128 && (v >> (bits - 1)) & 1 == 1 {
+        v -= 1i128 << bits;
+    }
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -45,19 +45,6 @@ fn xml_escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// The value of a nondet object: its bytes as a little-endian signed integer.
-fn value(bytes: &[u8]) -> i128 {
-    let mut v: i128 = 0;
-    for (i, b) in bytes.iter().enumerate().take(16) {
-        v |= (*b as i128) << (8 * i);
-    }
-    let bits = 8 * bytes.len().min(16) as u32;
-    if bits > 0 && bits < 128 && (v >> (bits - 1)) & 1 == 1 {
-        v -= 1i128 << bits;
-    }
-    v
-}
-
 /// The text of one test file.
 pub fn testcase_xml(t: &TestCase) -> String {
     let mut out = String::from(
@@ -65,7 +52,10 @@ pub fn testcase_xml(t: &TestCase) -> String {
     );
     for (name, bytes) in &t.objects {
         if name.starts_with(NONDET_OBJECT) {
-            out.push_str(&format!("  <input>{}</input>\n", value(bytes)));
+            out.push_str(&format!(
+                "  <input>{}</input>\n",
+                crate::bytes::signed_le(bytes)
+            ));
         }
     }
     out.push_str("</testcase>\n");
