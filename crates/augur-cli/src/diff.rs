@@ -8,9 +8,8 @@ use crate::session::{self, ExploreArgs};
 use augur_diff::driver::{self, DiffConfig, DiffProgress};
 use augur_diff::halts::OutputSelection;
 use augur_diff::meta::{self, RevisionProgram};
-use augur_diff::rerun::{Natives, Start};
+use augur_diff::rerun::{LazyNative, Natives, Start};
 use augur_engine::Executor;
-use augur_env::replay::{NativeProgram, ReplayOptions};
 use clap::Args;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
@@ -220,26 +219,6 @@ struct Prepared {
     argv0: String,
 }
 
-fn native_build(inputs: &[PathBuf], a: &DiffArgs) -> Option<NativeProgram> {
-    let opts = ReplayOptions {
-        inputs: inputs.to_vec(),
-        tests: Vec::new(),
-        cflags: a.explore.cflags(),
-        program_args: a.program_args.clone(),
-        timeout: Duration::from_secs(10),
-    };
-    match NativeProgram::build(&opts) {
-        Ok(p) => Some(p),
-        Err(e) => {
-            eprintln!(
-                "augur: warning: {}: not run natively: {e}",
-                inputs[0].display()
-            );
-            None
-        }
-    }
-}
-
 /// The meta program merged from the revisions given as files, directories or patches.
 fn merged_meta(a: &DiffArgs, work: &Path) -> Result<Prepared, String> {
     let revs = revisions(a, work)?;
@@ -262,7 +241,11 @@ fn merged_meta(a: &DiffArgs, work: &Path) -> Result<Prepared, String> {
         })
         .collect();
     let m = meta::build(&parts).map_err(|e| format!("{}: {e}", revs[0].name))?;
-    let natives = Natives::PerRevision(revs.iter().map(|r| native_build(&r.files, a)).collect());
+    let natives = Natives::PerRevision(
+        revs.iter()
+            .map(|r| LazyNative::new(r.files.clone(), a.explore.cflags()))
+            .collect(),
+    );
     let argv0 = session::program_name(&revs[0].files[0]);
     Ok(Prepared {
         names: revs.into_iter().map(|r| r.name).collect(),
@@ -302,7 +285,7 @@ fn hand_written_meta(a: &DiffArgs, work: &Path) -> Result<Prepared, String> {
     }
     let stem = session::program_name(input);
     let names = (0..n).map(|r| format!("{stem}@rev{r}")).collect();
-    let natives = Natives::Meta(native_build(std::slice::from_ref(input), a));
+    let natives = Natives::Meta(LazyNative::new(vec![input.clone()], a.explore.cflags()));
     Ok(Prepared {
         names,
         program,

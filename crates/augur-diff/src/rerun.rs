@@ -10,10 +10,12 @@ use augur_engine::output::escape_bytes;
 use augur_engine::{Executor, SeedInput};
 use augur_env::entry::EnvSpec;
 use augur_env::replay::judge::{describe, judge, Expect, Verdict};
-use augur_env::replay::NativeProgram;
+use augur_env::replay::{NativeProgram, ReplayOptions};
 use augur_ir::FuncId;
 use serde_json::json;
+use std::cell::OnceCell;
 use std::cell::RefCell;
+use std::path::PathBuf;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -107,12 +109,52 @@ pub struct Start {
     pub spec: EnvSpec,
 }
 
+/// A program compiled natively the first time it is run (a run that finds no
+/// differential test compiles nothing).
+pub struct LazyNative {
+    inputs: Vec<PathBuf>,
+    cflags: Vec<String>,
+    built: OnceCell<Option<NativeProgram>>,
+}
+
+impl LazyNative {
+    /// The program of `inputs` (C, .bc or .ll), compiled with `cflags` when first needed.
+    pub fn new(inputs: Vec<PathBuf>, cflags: Vec<String>) -> Self {
+        LazyNative {
+            inputs,
+            cflags,
+            built: OnceCell::new(),
+        }
+    }
+
+    /// The binary; None (said once) when it does not compile natively.
+    fn get(&self) -> Option<&NativeProgram> {
+        self.built
+            .get_or_init(|| {
+                let opts = ReplayOptions {
+                    inputs: self.inputs.clone(),
+                    tests: Vec::new(),
+                    cflags: self.cflags.clone(),
+                    program_args: Vec::new(),
+                    timeout: Duration::from_secs(10),
+                };
+                NativeProgram::build(&opts)
+                    .map_err(|e| {
+                        let what = self.inputs[0].display();
+                        tracing::warn!("{what}: not run natively: {e}")
+                    })
+                    .ok()
+            })
+            .as_ref()
+    }
+}
+
 /// How revisions run natively.
 pub enum Natives {
-    /// One binary per revision (None where it does not compile natively).
-    PerRevision(Vec<Option<NativeProgram>>),
-    /// A hand-written meta program: one binary, the revision chosen by `AUGUR_REVISION`.
-    Meta(Option<NativeProgram>),
+    /// One program per revision.
+    PerRevision(Vec<LazyNative>),
+    /// A hand-written meta program: one program, the revision chosen by `AUGUR_REVISION`.
+    Meta(LazyNative),
 }
 
 /// Runs tests on every revision.
@@ -199,8 +241,8 @@ impl Rerunner {
         engine: &Observation,
     ) -> Option<NativeObservation> {
         let (program, meta_revision) = match &self.natives {
-            Natives::PerRevision(p) => (p.get(revision as usize)?.as_ref()?, None),
-            Natives::Meta(p) => (p.as_ref()?, Some(revision)),
+            Natives::PerRevision(p) => (p.get(revision as usize)?.get()?, None),
+            Natives::Meta(p) => (p.get()?, Some(revision)),
         };
         let args = &self.start.argv[1..];
         let run = program
