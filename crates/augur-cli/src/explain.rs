@@ -4,7 +4,7 @@
 use crate::session::{self, ExploreArgs};
 use crate::{outdir, seed};
 use augur_engine::{Executor, MemorySink, Options, SeedInput};
-use augur_env::entry::EnvSpec;
+use augur_env::EnvSpec;
 use augur_explain::trace::{files_named, Recorder, Watch};
 use augur_explain::{Execution, Settings, Variable};
 use clap::Args;

@@ -196,7 +196,7 @@ fn explore(
     ex.add_observer(Box::new(collector));
     let st = ex.initial_state(None);
     let s = &cfg.start;
-    augur_env::entry::start(&mut ex, st, s.entry, &s.spec, &s.argv);
+    augur_env::start(&mut ex, st, s.entry, &s.spec, &s.argv);
     ex.run(&mut |e| progress.exploring(e));
     let halts = halts.take();
     (ex, halts)
