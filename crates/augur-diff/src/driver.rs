@@ -24,7 +24,7 @@ pub const EXIT_CODES: u32 = 8;
 pub struct DiffConfig {
     /// Revision names, revision 0 (the base) first.
     pub names: Vec<String>,
-    /// The meta program (built by [`crate::meta::build`] or hand-written).
+    /// The meta program (built by [`crate::merge`] or hand-written).
     pub program: Program,
     /// Exploration options (limits, search).
     pub opts: Options,
