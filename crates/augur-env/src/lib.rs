@@ -17,6 +17,7 @@ mod svcomp;
 
 pub use entry::{start, EnvSpec};
 pub use intrinsics::{fresh_bytes, fresh_scalar};
+pub use replay::environment::{environment, Environment};
 pub use replay::judge::{describe, judge, sanitizer_report, Expect, Verdict};
 pub use replay::native::{NativeRun, Status};
 pub use replay::{

@@ -1,0 +1,404 @@
+//! `augur inject` end to end (the paper's Algorithm 1): seed paths, transition points,
+//! synthesis, embedding, native verification.
+
+use crate::embed::{self, BugPlan, Kind, Site};
+use crate::points::{self, Point};
+use crate::record::{self, SeededRun};
+use crate::sample::{self, Counted};
+use crate::seeds;
+use crate::setup::Setup;
+use crate::synth;
+use crate::verify::{self, Build, Target, Verification};
+use augur_engine::{Rng, SeedInput};
+use augur_expr::Assignment;
+use augur_ir::FileId;
+use augur_solver::SolverChain;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Seed paths recorded at most (the best-scoring are used first).
+const MAX_SEEDS: usize = 8;
+
+/// What the user asked for.
+#[derive(Clone, Debug)]
+pub struct InjectOptions {
+    /// The user's seed tests (empty: explore the program for seed paths).
+    pub seed_tests: Vec<SeedInput>,
+    /// Bugs to inject.
+    pub bugs: usize,
+    /// Transition points per bug.
+    pub points: usize,
+    /// Path samples for counting, and inputs tried in verification.
+    pub samples: usize,
+    /// The bug action.
+    pub kind: Kind,
+    /// All bugs in one program?
+    pub one_program: bool,
+    /// Time for the exploration that finds seed paths and verification inputs.
+    pub explore_time: Duration,
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// Timeout of each native run.
+    pub timeout: Duration,
+}
+
+/// One transition point of an emitted bug, for the report.
+#[derive(Clone, Debug)]
+pub struct PointInfo {
+    /// File name.
+    pub file: String,
+    /// Line.
+    pub line: u32,
+    /// Which visit of the line on the seed path.
+    pub instance: u32,
+    /// Call depth there.
+    pub call_depth: u32,
+    /// Branches on the seed path before it.
+    pub branches: u32,
+    /// The predicate, as C reads it (`x > y`).
+    pub pred: String,
+}
+
+/// An injected bug.
+#[derive(Clone, Debug)]
+pub struct Bug {
+    /// Its number (1-based).
+    pub id: usize,
+    /// The action.
+    pub kind: Kind,
+    /// Transition points in path order (the last holds the action).
+    pub points: Vec<PointInfo>,
+    /// The triggering input (the seed path's test).
+    pub trigger: Vec<(String, Vec<u8>)>,
+    /// Which seed path (index in score order).
+    pub seed_path: usize,
+    /// Solutions of the path condition (estimated unless `path_exact`).
+    pub path_count: f64,
+    /// Is `path_count` exact?
+    pub path_exact: bool,
+    /// Solutions of the path condition and all predicates.
+    pub bug_count: f64,
+    /// Is `bug_count` exact?
+    pub bug_exact: bool,
+    /// Input bits the path condition and predicates depend on.
+    pub bits: u32,
+    /// The native verification.
+    pub verification: Verification,
+    /// The buggy sources (file name, text); in one-program mode, the shared program.
+    pub sources: Vec<(String, String)>,
+}
+
+impl Bug {
+    /// Estimated fraction of the seed path's inputs that trigger the bug.
+    pub fn path_fraction(&self) -> f64 {
+        self.bug_count / self.path_count.max(1.0)
+    }
+
+    /// Estimated fraction of all inputs (over the bytes it depends on) that trigger it.
+    pub fn input_fraction(&self) -> f64 {
+        self.bug_count / 2f64.powi(self.bits as i32)
+    }
+}
+
+/// What `inject` produced.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Bugs that passed verification.
+    pub bugs: Vec<Bug>,
+    /// Bugs not emitted: (number, why).
+    pub failed: Vec<(usize, String)>,
+    /// Seed paths considered.
+    pub seed_paths: usize,
+    /// The shared buggy program in one-program mode.
+    pub program: Option<Vec<(String, String)>>,
+}
+
+/// A recorded seed path and what was derived from it.
+struct Seed {
+    input: SeedInput,
+    run: SeededRun,
+    points: Option<Vec<Point>>,
+    path: Option<Counted>,
+    solver: SolverChain,
+}
+
+/// A synthesized bug before verification.
+struct Planned {
+    plan: BugPlan,
+    bug: Bug,
+    inputs: Vec<Vec<(String, Vec<u8>)>>,
+}
+
+/// The user's sources as text.
+fn read_sources(paths: &[PathBuf]) -> Result<Vec<String>, String> {
+    paths
+        .iter()
+        .map(|p| std::fs::read_to_string(p).map_err(|e| format!("{}: cannot read: {e}", p.display())))
+        .collect()
+}
+
+/// Which source each of the program's files is (by file name).
+fn file_map(setup: &Setup) -> FxHashMap<FileId, usize> {
+    let mut m = FxHashMap::default();
+    for (i, f) in setup.program.files.iter().enumerate() {
+        let name = embed::file_name(Path::new(f));
+        if let Some(s) = setup.sources.iter().position(|p| embed::file_name(p) == name) {
+            m.insert(FileId(i as u32), s);
+        }
+    }
+    m
+}
+
+/// A test's objects from an assignment (the seed's bytes where it has none).
+fn objects(run: &SeededRun, a: &Assignment) -> Vec<(String, Vec<u8>)> {
+    run.rec
+        .objects
+        .iter()
+        .map(|(name, arr, size)| {
+            let bytes = a
+                .get(*arr)
+                .or_else(|| run.rec.seed.get(*arr))
+                .map(<[u8]>::to_vec)
+                .unwrap_or_else(|| vec![0; *size as usize]);
+            (name.clone(), bytes)
+        })
+        .collect()
+}
+
+/// Inject `o.bugs` bugs into `setup`'s program; `progress` hears what is going on.
+pub fn inject(
+    setup: &Setup,
+    o: &InjectOptions,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Outcome, String> {
+    let texts = read_sources(&setup.sources)?;
+    let files = file_map(setup);
+    progress("exploring the program for seed paths and verification inputs");
+    let explored = seeds::explore(setup, o.explore_time);
+    let inputs = if o.seed_tests.is_empty() {
+        &explored
+    } else {
+        &o.seed_tests
+    };
+    if inputs.is_empty() {
+        return Err(format!(
+            "{}: no seed path: no explored path ends normally (give --seed-test)",
+            setup.sources[0].display()
+        ));
+    }
+    progress(&format!("recording {} seed path(s)", inputs.len().min(MAX_SEEDS)));
+    let mut scored: Vec<(f64, Seed)> = inputs
+        .iter()
+        .take(MAX_SEEDS)
+        .map(|input| {
+            let mut run = record::record(setup, input);
+            let score = seeds::score(&mut run);
+            let solver = SolverChain::new(setup.opts.solver_timeout.map(|t| t.as_millis() as u64));
+            let seed = Seed {
+                input: input.clone(),
+                run,
+                points: None,
+                path: None,
+                solver,
+            };
+            (score, seed)
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut seeds: Vec<Seed> = scored.into_iter().map(|(_, s)| s).collect();
+    let mut rng = Rng::new(o.seed);
+    let mut out = Outcome {
+        seed_paths: seeds.len(),
+        ..Outcome::default()
+    };
+    let mut planned = Vec::new();
+    let mut last_lines = FxHashSet::default();
+    for id in 1..=o.bugs {
+        let si = (id - 1) % seeds.len();
+        progress(&format!("bug {id}/{}: synthesizing on seed path {}", o.bugs, si + 1));
+        let ctx = Ctx {
+            setup,
+            texts: &texts,
+            files: &files,
+            o,
+            explored: &explored,
+        };
+        match plan(&ctx, &mut seeds[si], si, id, &last_lines, &mut rng) {
+            Ok(p) => {
+                let last = p.plan.sites.last().expect("a site");
+                last_lines.insert((last.source, last.line));
+                planned.push(p);
+            }
+            Err(e) => out.failed.push((id, e)),
+        }
+    }
+    let original = Build::new(setup.sources.clone(), &setup.cflags, &setup.argv[1..], o.timeout)?;
+    let names: Vec<String> = setup.sources.iter().map(|p| embed::file_name(p)).collect();
+    if o.one_program {
+        let plans: Vec<BugPlan> = planned.iter().map(|p| p.plan.clone()).collect();
+        let buggy = embed::embed(&texts, &plans);
+        let build = build_buggy(&names, &buggy, setup, o)?;
+        let targets: Vec<Target> = planned.iter().map(|p| target(&p.plan, &names)).collect();
+        for (i, p) in planned.into_iter().enumerate() {
+            progress(&format!("bug {}: verifying", p.plan.id));
+            let v = verify::verify(&build, &original, i, &targets, &p.bug.trigger, &p.inputs)?;
+            finish(&mut out, p, v, Vec::new());
+        }
+        out.program = Some(names.into_iter().zip(buggy).collect());
+    } else {
+        for p in planned {
+            progress(&format!("bug {}: verifying", p.plan.id));
+            let buggy = embed::embed(&texts, std::slice::from_ref(&p.plan));
+            let v = match build_buggy(&names, &buggy, setup, o) {
+                Ok(build) => {
+                    let t = [target(&p.plan, &names)];
+                    verify::verify(&build, &original, 0, &t, &p.bug.trigger, &p.inputs)?
+                }
+                Err(e) => {
+                    out.failed.push((p.plan.id, e));
+                    continue;
+                }
+            };
+            let sources = names.iter().cloned().zip(buggy).collect();
+            finish(&mut out, p, v, sources);
+        }
+    }
+    out.failed.sort();
+    Ok(out)
+}
+
+/// Keep a verified bug, or count it as failed.
+fn finish(out: &mut Outcome, p: Planned, v: Verification, sources: Vec<(String, String)>) {
+    if v.passed() {
+        out.bugs.push(Bug {
+            verification: v,
+            sources,
+            ..p.bug
+        });
+    } else {
+        out.failed.push((p.plan.id, format!("verification failed: {}", v.summary())));
+    }
+}
+
+/// Where a planned bug must fire.
+fn target(plan: &BugPlan, names: &[String]) -> Target {
+    let last = plan.sites.last().expect("a site");
+    Target {
+        error: plan.kind.error(),
+        file: names[last.source].clone(),
+        line: last.line,
+    }
+}
+
+/// Write the buggy sources under their names into a fresh directory and build them.
+fn build_buggy(names: &[String], texts: &[String], setup: &Setup, o: &InjectOptions) -> Result<Build, String> {
+    let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary dir: {e}"))?;
+    let mut paths = Vec::new();
+    for (n, t) in names.iter().zip(texts) {
+        let p = dir.path().join(n);
+        std::fs::write(&p, t).map_err(|e| format!("{}: {e}", p.display()))?;
+        paths.push(p);
+    }
+    Build::new(paths, &setup.cflags, &setup.argv[1..], o.timeout)
+}
+
+/// What planning a bug reads.
+struct Ctx<'a> {
+    setup: &'a Setup,
+    texts: &'a [String],
+    files: &'a FxHashMap<FileId, usize>,
+    o: &'a InjectOptions,
+    explored: &'a [SeedInput],
+}
+
+/// Choose the points of bug `id` on seed path `seed` and synthesize its predicates.
+fn plan(
+    ctx: &Ctx,
+    seed: &mut Seed,
+    seed_path: usize,
+    id: usize,
+    avoid: &FxHashSet<(usize, u32)>,
+    rng: &mut Rng,
+) -> Result<Planned, String> {
+    if seed.points.is_none() {
+        let want = points::probe_request(&seed.run, ctx.files, ctx.texts);
+        let probe = embed::probe(&ctx.setup.sources, ctx.texts, &want, &ctx.setup.cflags)?;
+        seed.points = Some(points::candidates(&mut seed.run, ctx.files, ctx.texts, &probe));
+    }
+    let all = seed.points.as_ref().expect("computed above");
+    let chosen = points::choose(&seed.run.pool, all, ctx.o.points, avoid);
+    if chosen.is_empty() {
+        return Err("no transition point: no line on the seed path has an input-dependent variable in scope".into());
+    }
+    let pc = seed.run.rec.constraints.clone();
+    if seed.path.is_none() {
+        let c = sample::count(&mut seed.run.pool, &mut seed.solver, &pc, ctx.o.samples, rng)?;
+        seed.path = Some(c);
+    }
+    let path = seed.path.as_ref().expect("computed above");
+    let cands: Vec<_> = chosen.iter().map(|p| p.cands.clone()).collect();
+    let preds = synth::synthesize(&mut seed.run.pool, &mut seed.solver, &pc, &cands, &path.samples, rng)?;
+    let kept: Vec<(&Point, crate::predicate::Pred)> = chosen
+        .iter()
+        .zip(preds)
+        .filter_map(|(p, q)| q.map(|q| (p, q)))
+        .collect();
+    if kept.is_empty() {
+        return Err("no non-trivial predicate at any transition point".into());
+    }
+    let mut with_preds = pc.clone();
+    with_preds.extend(kept.iter().map(|(_, q)| q.expr));
+    let bug_count = sample::count(&mut seed.run.pool, &mut seed.solver, &with_preds, 0, rng)?;
+    let names: Vec<String> = ctx.setup.sources.iter().map(|p| embed::file_name(p)).collect();
+    let info = kept
+        .iter()
+        .map(|(p, q)| PointInfo {
+            file: names[p.source].clone(),
+            line: p.line,
+            instance: p.instance,
+            call_depth: p.call_depth,
+            branches: p.branches,
+            pred: q.text(),
+        })
+        .collect();
+    let sites = kept
+        .iter()
+        .map(|(p, q)| Site {
+            source: p.source,
+            line: p.line,
+            pred: q.clone(),
+        })
+        .collect();
+    let half = ctx.o.samples / 2;
+    let mut inputs: Vec<Vec<(String, Vec<u8>)>> = path
+        .samples
+        .iter()
+        .take(half)
+        .map(|a| objects(&seed.run, a))
+        .collect();
+    let room = ctx.o.samples.saturating_sub(inputs.len());
+    inputs.extend(ctx.explored.iter().take(room).map(|s| s.objects.clone()));
+    Ok(Planned {
+        plan: BugPlan {
+            id,
+            sites,
+            kind: ctx.o.kind,
+        },
+        bug: Bug {
+            id,
+            kind: ctx.o.kind,
+            points: info,
+            trigger: seed.input.objects.clone(),
+            seed_path,
+            path_count: path.count,
+            path_exact: path.exact,
+            bug_count: bug_count.count,
+            bug_exact: bug_count.exact,
+            bits: bug_count.bits,
+            verification: Verification::default(),
+            sources: Vec::new(),
+        },
+        inputs,
+    })
+}

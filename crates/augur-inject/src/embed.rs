@@ -1,0 +1,319 @@
+//! Embedding ETSs into the C source. Injected code goes at the start of a recorded line,
+//! on that same line (so no other line moves), as one block marked by a comment:
+//! each transition is a branch-free update of the bug's own global state variable,
+//! `augur_bugN += (augur_bugN == k) & (PRED);`, and the last point also holds the bug
+//! action, run when the state is final. The state variable is defined at the end of the
+//! file holding the last point. Before synthesis, a probe compile (clang `-fsyntax-only`
+//! with `(void)(v);` at every candidate line) tells which lines take a statement and
+//! which variables are in scope there.
+
+use crate::predicate::Pred;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The bug action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// An assertion failure.
+    Assert,
+    /// A write past the end of a global array.
+    OobWrite,
+    /// A write through a null pointer.
+    NullDeref,
+    /// A write into freed heap memory.
+    UseAfterFree,
+    /// An integer division by zero.
+    DivZero,
+}
+
+impl Kind {
+    /// Parse a `--kind` value.
+    pub fn parse(s: &str) -> Option<Kind> {
+        Some(match s {
+            "assert" => Kind::Assert,
+            "oob-write" => Kind::OobWrite,
+            "null-deref" => Kind::NullDeref,
+            "use-after-free" => Kind::UseAfterFree,
+            "div-zero" => Kind::DivZero,
+            _ => return None,
+        })
+    }
+
+    /// The `--kind` spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Assert => "assert",
+            Kind::OobWrite => "oob-write",
+            Kind::NullDeref => "null-deref",
+            Kind::UseAfterFree => "use-after-free",
+            Kind::DivZero => "div-zero",
+        }
+    }
+
+    /// The error kind augur (and replay's judge) reports for it.
+    pub fn error(self) -> &'static str {
+        match self {
+            Kind::Assert => "assertion",
+            Kind::OobWrite => "out-of-bounds",
+            Kind::NullDeref => "null-dereference",
+            Kind::UseAfterFree => "use-after-free",
+            Kind::DivZero => "division-by-zero",
+        }
+    }
+
+    /// The C statements of the action of bug `id`.
+    fn action(self, id: usize) -> String {
+        match self {
+            Kind::Assert => format!(
+                "extern void __assert_fail(const char *, const char *, unsigned int, const char *); \
+                 __assert_fail(\"augur-inject bug {id}\", __FILE__, __LINE__, __func__);"
+            ),
+            Kind::OobWrite => format!(
+                "extern char augur_bug{id}_buf[4]; volatile int augur_i = 8; augur_bug{id}_buf[augur_i] = 1;"
+            ),
+            Kind::NullDeref => "int *volatile augur_p = 0; *augur_p = 1;".to_string(),
+            Kind::UseAfterFree => "extern void *malloc(unsigned long); extern void free(void *); \
+                 char *volatile augur_p = malloc(8); free(augur_p); augur_p[0] = 1;"
+                .to_string(),
+            Kind::DivZero => format!(
+                "volatile int augur_z = 0; augur_bug{id} = augur_bug{id} / augur_z;"
+            ),
+        }
+    }
+
+    /// Definitions the action needs at file scope.
+    fn definitions(self, id: usize) -> String {
+        match self {
+            Kind::OobWrite => format!("char augur_bug{id}_buf[4];\n"),
+            _ => String::new(),
+        }
+    }
+}
+
+/// A transition point of a bug, in a source file.
+#[derive(Clone, Debug)]
+pub struct Site {
+    /// Index of the file in the program's sources.
+    pub source: usize,
+    /// 1-based line.
+    pub line: u32,
+    /// The transition predicate.
+    pub pred: Pred,
+}
+
+/// A bug to embed: its points in path order (the last one holds the action).
+#[derive(Clone, Debug)]
+pub struct BugPlan {
+    /// Its number (names its state variable `augur_bugN`).
+    pub id: usize,
+    /// Transition points in order.
+    pub sites: Vec<Site>,
+    /// The action.
+    pub kind: Kind,
+}
+
+/// The code injected at the start of site `k` of `bug`.
+fn transition(bug: &BugPlan, k: usize) -> String {
+    let id = bug.id;
+    let site = &bug.sites[k];
+    let mut code = format!(
+        "/* augur-inject bug {id}: transition {} */ {{ extern int augur_bug{id}; augur_bug{id} += (augur_bug{id} == {k}) & {};",
+        k + 1,
+        site.pred.c()
+    );
+    if k + 1 == bug.sites.len() {
+        code.push_str(&format!(
+            " if (augur_bug{id} == {}) {{ {} }}",
+            bug.sites.len(),
+            bug.kind.action(id)
+        ));
+    }
+    code.push_str(" } ");
+    code
+}
+
+/// The sources with `bugs` embedded (same order as `sources`).
+pub fn embed(sources: &[String], bugs: &[BugPlan]) -> Vec<String> {
+    let mut prefixes: FxHashMap<(usize, u32), String> = FxHashMap::default();
+    let mut tails: Vec<String> = vec![String::new(); sources.len()];
+    for bug in bugs {
+        for k in 0..bug.sites.len() {
+            let s = &bug.sites[k];
+            prefixes
+                .entry((s.source, s.line))
+                .or_default()
+                .push_str(&transition(bug, k));
+        }
+        let last = bug.sites.last().expect("a bug has a point").source;
+        tails[last].push_str(&format!(
+            "/* augur-inject bug {id}: ETS state */\nint augur_bug{id};\n{}",
+            bug.kind.definitions(bug.id),
+            id = bug.id
+        ));
+    }
+    sources
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let mut out = String::with_capacity(text.len() + 256);
+            for (n, line) in text.split_inclusive('\n').enumerate() {
+                if let Some(p) = prefixes.get(&(i, n as u32 + 1)) {
+                    let indent = line.len() - line.trim_start().len();
+                    out.push_str(&line[..indent]);
+                    out.push_str(p);
+                    out.push_str(&line[indent..]);
+                } else {
+                    out.push_str(line);
+                }
+            }
+            if !tails[i].is_empty() {
+                if !out.ends_with('\n') {
+                    out.push('\n');
+                }
+                out.push_str(&tails[i]);
+            }
+            out
+        })
+        .collect()
+}
+
+/// Does line `line` (1-based) of `text` look like the start of a statement inside a
+/// function body? (Its previous non-blank line ends a statement or opens or closes a
+/// block, and it is not a label, `else`, brace or preprocessor line.) The probe compile
+/// settles the rest.
+pub fn starts_statement(text: &str, line: u32) -> bool {
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(this) = lines.get(line as usize - 1).map(|l| l.trim()) else {
+        return false;
+    };
+    let bad_start = ["}", "{", "else", "case", "default", "#", "//", "/*", "*"];
+    if this.is_empty() || bad_start.iter().any(|b| this.starts_with(b)) {
+        return false;
+    }
+    let prev = lines[..line as usize - 1]
+        .iter()
+        .map(|l| l.trim())
+        .rfind(|l| !l.is_empty());
+    match prev {
+        Some(p) => {
+            p.ends_with(';')
+                || p.ends_with('{')
+                || p.ends_with('}')
+                || ((p.starts_with("case") || p.starts_with("default")) && p.ends_with(':'))
+        }
+        None => false,
+    }
+}
+
+/// Does the line begin a loop (whose line the engine visits once per iteration, while
+/// code before it runs once)?
+pub fn is_loop_header(text: &str, line: u32) -> bool {
+    let l = text.lines().nth(line as usize - 1).unwrap_or("").trim_start();
+    ["for", "while", "do"].iter().any(|k| {
+        l.strip_prefix(k)
+            .is_some_and(|rest| rest.starts_with(['(', ' ', '{']) || rest.is_empty())
+    })
+}
+
+/// What the probe compile found.
+#[derive(Debug, Default)]
+pub struct Probe {
+    /// Lines that do not take a statement: (source index, line).
+    pub bad_lines: FxHashSet<(usize, u32)>,
+    /// Variables not in scope at a line: (source index, line, name).
+    pub out_of_scope: FxHashSet<(usize, u32, String)>,
+}
+
+/// Compile the sources with `(void)(name);` for every candidate (source, line, names).
+pub fn probe(
+    paths: &[PathBuf],
+    sources: &[String],
+    wanted: &FxHashMap<(usize, u32), Vec<String>>,
+    cflags: &[String],
+) -> Result<Probe, String> {
+    let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary dir: {e}"))?;
+    let mut files = Vec::new();
+    for (i, text) in sources.iter().enumerate() {
+        let mut out = String::new();
+        for (n, line) in text.split_inclusive('\n').enumerate() {
+            if let Some(names) = wanted.get(&(i, n as u32 + 1)) {
+                out.push_str("{ ");
+                for v in names {
+                    out.push_str(&format!("(void)({v}); "));
+                }
+                out.push_str("} ");
+            }
+            out.push_str(line);
+        }
+        let path = dir.path().join(format!("{i}_{}", file_name(&paths[i])));
+        std::fs::write(&path, out).map_err(|e| format!("{}: {e}", path.display()))?;
+        files.push(path);
+    }
+    let runtime =
+        augur_env::runtime_dir().map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
+    let o = Command::new("clang-14")
+        .args(["-fsyntax-only", "-ferror-limit=0", "-w", "-I"])
+        .arg(&runtime)
+        .args(cflags)
+        .args(&files)
+        .output()
+        .map_err(|e| format!("cannot run clang-14: {e}"))?;
+    let mut probe = Probe::default();
+    for l in String::from_utf8_lossy(&o.stderr).lines() {
+        let Some((i, line, msg)) = parse_error(l, &files) else {
+            continue;
+        };
+        match msg
+            .strip_prefix("use of undeclared identifier '")
+            .and_then(|m| m.strip_suffix('\''))
+        {
+            Some(name) => {
+                probe.out_of_scope.insert((i, line, name.to_string()));
+            }
+            None => {
+                probe.bad_lines.insert((i, line));
+            }
+        }
+    }
+    Ok(probe)
+}
+
+/// `FILE:LINE:COL: error: MSG` for one of `files`: (file index, line, message).
+fn parse_error<'a>(l: &'a str, files: &[PathBuf]) -> Option<(usize, u32, &'a str)> {
+    let (i, rest) = files.iter().enumerate().find_map(|(i, f)| {
+        l.strip_prefix(f.to_str()?)
+            .and_then(|r| r.strip_prefix(':'))
+            .map(|r| (i, r))
+    })?;
+    let mut parts = rest.splitn(3, ':');
+    let line = parts.next()?.parse().ok()?;
+    let msg = parts.next().and(parts.next())?.trim_start().strip_prefix("error: ")?;
+    Some((i, line, msg))
+}
+
+/// The file name of `p`.
+pub fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statement_lines() {
+        let src = "int f(int x)\n{\n  int y = x;\n  if (y)\n    y++;\n  else {\n    y--;\n  }\n  return y;\n}\n";
+        let ok: Vec<u32> = (1..=10).filter(|l| starts_statement(src, *l)).collect();
+        assert_eq!(ok, vec![3, 4, 7, 9]);
+    }
+
+    #[test]
+    fn loop_headers() {
+        let src = "for (;;)\nwhile(1)\nformat(x);\ndo {\n";
+        let heads: Vec<u32> = (1..=4).filter(|l| is_loop_header(src, *l)).collect();
+        assert_eq!(heads, vec![1, 2, 4]);
+    }
+}

@@ -1,0 +1,139 @@
+//! Transition points (the paper's IdentifyTransitionPoints): line visits on the seed
+//! path where a statement can go and input-dependent variables are in scope, scored by
+//! depth in the call graph, depth in the path's branches (each branch on the path before
+//! a point is a decision the input must make to reach it) and useful variables.
+
+use crate::embed::{self, Probe};
+use crate::predicate::{self, Pred};
+use crate::record::{self, SeededRun, VarValue, MAX_INSTANCES};
+use augur_ir::FileId;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// A candidate transition point.
+#[derive(Clone, Debug)]
+pub struct Point {
+    /// Index of the visit in the recording.
+    pub visit: usize,
+    /// Index of its file among the sources.
+    pub source: usize,
+    /// Its line.
+    pub line: u32,
+    /// Which visit of the line.
+    pub instance: u32,
+    /// Call depth.
+    pub call_depth: u32,
+    /// Branches on the path before it.
+    pub branches: u32,
+    /// The variables in scope with their values.
+    pub vals: Vec<VarValue>,
+    /// Candidate predicates (true on the seed).
+    pub cands: Vec<Pred>,
+}
+
+impl Point {
+    fn score(&self, pool: &augur_expr::ExprPool) -> u64 {
+        let useful = self.vals.iter().filter(|v| v.is_symbolic(pool)).count() as u64;
+        u64::from(self.branches) + 4 * u64::from(self.call_depth) + 2 * useful
+    }
+}
+
+/// The visits that could hold a transition: (visit index, source index).
+fn embeddable(run: &SeededRun, files: &FxHashMap<FileId, usize>, texts: &[String]) -> Vec<(usize, usize)> {
+    run.rec
+        .visits
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| {
+            let s = *files.get(&v.file)?;
+            let text = &texts[s];
+            let max = if embed::is_loop_header(text, v.line) {
+                1
+            } else {
+                MAX_INSTANCES
+            };
+            (v.instance <= max && embed::starts_statement(text, v.line)).then_some((i, s))
+        })
+        .collect()
+}
+
+/// The variable names wanted at each (source, line) for the probe compile.
+pub fn probe_request(
+    run: &SeededRun,
+    files: &FxHashMap<FileId, usize>,
+    texts: &[String],
+) -> FxHashMap<(usize, u32), Vec<String>> {
+    let mut want: FxHashMap<(usize, u32), Vec<String>> = FxHashMap::default();
+    for (i, s) in embeddable(run, files, texts) {
+        let v = &run.rec.visits[i];
+        let names = want.entry((s, v.line)).or_default();
+        for (var, _) in &v.vars {
+            if !names.contains(&var.name) {
+                names.push(var.name.clone());
+            }
+        }
+    }
+    want
+}
+
+/// Every candidate point of a seed run that the probe accepted, with its predicates.
+pub fn candidates(
+    run: &mut SeededRun,
+    files: &FxHashMap<FileId, usize>,
+    texts: &[String],
+    probe: &Probe,
+) -> Vec<Point> {
+    let mut out = Vec::new();
+    for (i, s) in embeddable(run, files, texts) {
+        let visit = run.rec.visits[i].clone();
+        if probe.bad_lines.contains(&(s, visit.line)) {
+            continue;
+        }
+        let vals: Vec<VarValue> = record::values(&mut run.pool, &run.rec.seed, &visit)
+            .into_iter()
+            .filter(|v| {
+                !probe
+                    .out_of_scope
+                    .contains(&(s, visit.line, v.var.name.clone()))
+            })
+            .collect();
+        let cands = predicate::candidates(&mut run.pool, &vals);
+        if cands.is_empty() {
+            continue;
+        }
+        out.push(Point {
+            visit: i,
+            source: s,
+            line: visit.line,
+            instance: visit.instance,
+            call_depth: visit.call_depth,
+            branches: visit.branches,
+            vals,
+            cands,
+        });
+    }
+    out
+}
+
+/// Choose up to `k` points on distinct lines, none of whose line is in `avoid`, best
+/// scores first; returned in path order.
+pub fn choose(
+    pool: &augur_expr::ExprPool,
+    points: &[Point],
+    k: usize,
+    avoid: &FxHashSet<(usize, u32)>,
+) -> Vec<Point> {
+    let mut order: Vec<&Point> = points
+        .iter()
+        .filter(|p| !avoid.contains(&(p.source, p.line)))
+        .collect();
+    order.sort_by_key(|p| (std::cmp::Reverse(p.score(pool)), p.visit));
+    let mut lines = FxHashSet::default();
+    let mut picked: Vec<Point> = order
+        .into_iter()
+        .filter(|p| lines.insert((p.source, p.line)))
+        .take(k)
+        .cloned()
+        .collect();
+    picked.sort_by_key(|p| p.visit);
+    picked
+}

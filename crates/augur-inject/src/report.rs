@@ -1,0 +1,149 @@
+//! The corpus on disk: `bugNNN/` per bug (buggy sources under their own names,
+//! `trigger.json`, `trigger.ktest`, the trigger's command line and stdin, `bug.json`),
+//! `program/` in one-program mode, `summary.json`; and the terminal table.
+
+use crate::driver::{Bug, Outcome};
+use augur_engine::{write_file, KTest};
+use serde_json::{json, Value as Json};
+use std::path::Path;
+
+/// `bug.json`.
+fn bug_json(b: &Bug) -> Json {
+    let last = b.points.last().expect("a bug has a point");
+    let v = &b.verification;
+    json!({
+        "id": b.id,
+        "kind": b.kind.name(),
+        "error": b.kind.error(),
+        "file": last.file,
+        "line": last.line,
+        "points": b.points.iter().map(|p| json!({
+            "file": p.file, "line": p.line, "instance": p.instance,
+            "call_depth": p.call_depth, "branches_before": p.branches, "predicate": p.pred,
+        })).collect::<Vec<_>>(),
+        "depth": {"branches": last.branches, "calls": last.call_depth},
+        "seed_path": b.seed_path + 1,
+        "path_inputs": {"count": b.path_count, "exact": b.path_exact},
+        "trigger_inputs": {"count": b.bug_count, "exact": b.bug_exact},
+        "input_bits": b.bits,
+        "fraction_of_path_inputs": b.path_fraction(),
+        "fraction_of_all_inputs": b.input_fraction(),
+        "verification": {
+            "trigger_fires": v.trigger_fires, "trigger_run": v.trigger_run,
+            "inputs": v.inputs, "same_as_original": v.same, "fired": v.fired,
+            "differed": v.differed, "other_bugs_fired_by_trigger": v.crossed,
+        },
+    })
+}
+
+/// `summary.json`.
+pub fn summary_json(o: &Outcome, requested: usize) -> Json {
+    json!({
+        "requested": requested,
+        "emitted": o.bugs.len(),
+        "failed": o.failed.len(),
+        "failures": o.failed.iter().map(|(id, why)| json!({"id": id, "reason": why})).collect::<Vec<_>>(),
+        "seed_paths": o.seed_paths,
+        "one_program": o.program.is_some(),
+        "bugs": o.bugs.iter().map(bug_json).collect::<Vec<_>>(),
+    })
+}
+
+fn io(path: &Path, r: std::io::Result<()>) -> Result<(), String> {
+    r.map_err(|e| format!("{}: cannot write: {e}", path.display()))
+}
+
+fn write_sources(dir: &Path, sources: &[(String, String)]) -> Result<(), String> {
+    io(dir, std::fs::create_dir_all(dir))?;
+    for (name, text) in sources {
+        let p = dir.join(name);
+        io(&p, write_file(&p, text.as_bytes()))?;
+    }
+    Ok(())
+}
+
+/// Write the corpus into `out`; `argv` is the program's argv[0] and concrete arguments.
+pub fn write_corpus(out: &Path, o: &Outcome, requested: usize, argv: &[String]) -> Result<(), String> {
+    io(out, std::fs::create_dir_all(out))?;
+    if let Some(program) = &o.program {
+        write_sources(&out.join("program"), program)?;
+    }
+    for b in &o.bugs {
+        let dir = out.join(format!("bug{:03}", b.id));
+        write_sources(&dir, &b.sources)?;
+        let last = b.points.last().expect("a bug has a point");
+        let trigger = json!({
+            "objects": b.trigger.iter().map(|(n, v)| json!({"name": n, "bytes": v})).collect::<Vec<_>>(),
+            "outcome": {"kind": "error", "error": b.kind.error(), "file": last.file, "line": last.line},
+        });
+        let files: Vec<(&str, Vec<u8>)> = vec![
+            ("trigger.json", serde_json::to_vec_pretty(&trigger).expect("json")),
+            (
+                "trigger.ktest",
+                KTest {
+                    args: argv.to_vec(),
+                    sym_argvs: 0,
+                    sym_argv_len: 0,
+                    objects: b.trigger.clone(),
+                }
+                .to_bytes(),
+            ),
+            ("bug.json", serde_json::to_vec_pretty(&bug_json(b)).expect("json")),
+        ];
+        let env = augur_env::environment(&b.trigger);
+        let mut files = files;
+        if !env.args.is_empty() {
+            let line: Vec<String> = argv
+                .iter()
+                .cloned()
+                .chain(env.args.iter().map(|a| shell_quote(a)))
+                .collect();
+            files.push(("trigger.cmdline", format!("{}\n", line.join(" ")).into_bytes()));
+        }
+        if let Some(stdin) = env.stdin {
+            files.push(("trigger.stdin", stdin));
+        }
+        for (name, data) in files {
+            let p = dir.join(name);
+            io(&p, write_file(&p, &data))?;
+        }
+    }
+    let p = out.join("summary.json");
+    let s = serde_json::to_vec_pretty(&summary_json(o, requested)).expect("json");
+    io(&p, write_file(&p, &s))
+}
+
+/// An argument as a POSIX shell word.
+fn shell_quote(a: &[u8]) -> String {
+    let s = String::from_utf8_lossy(a);
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// The terminal table: one row per emitted bug.
+pub fn table(o: &Outcome) -> String {
+    let mut t = format!(
+        "{:<6} {:<14} {:<16} {:>6} {:>5} {:>5} {:>12} {:>12}  {}\n",
+        "bug", "kind", "at", "points", "brs", "calls", "path frac", "input frac", "verified"
+    );
+    for b in &o.bugs {
+        let last = b.points.last().expect("a bug has a point");
+        let v = &b.verification;
+        t.push_str(&format!(
+            "{:<6} {:<14} {:<16} {:>6} {:>5} {:>5} {:>12.3e} {:>12.3e}  trigger fires, {}/{} inputs as original\n",
+            format!("bug{:03}", b.id),
+            b.kind.name(),
+            format!("{}:{}", last.file, last.line),
+            b.points.len(),
+            last.branches,
+            last.call_depth,
+            b.path_fraction(),
+            b.input_fraction(),
+            v.same,
+            v.inputs,
+        ));
+    }
+    for (id, why) in &o.failed {
+        t.push_str(&format!("bug{id:03} not emitted: {why}\n"));
+    }
+    t
+}

@@ -1,0 +1,51 @@
+//! Seed paths (the paper's IdentifyTrace): tests from a bounded exploration of the
+//! program, or the user's, each scored by the shape of its seeded run.
+
+use crate::record::{self, SeededRun};
+use crate::setup::Setup;
+use augur_engine::{Executor, MemorySink, Outcome, SeedInput};
+use std::time::Duration;
+
+/// Tests of a bounded exploration (at most `time` long) that end normally.
+pub fn explore(setup: &Setup, time: Duration) -> Vec<SeedInput> {
+    let sink = MemorySink::default();
+    let tests = sink.0.clone();
+    let mut opts = setup.opts.clone();
+    opts.max_time = Some(opts.max_time.map_or(time, |t| t.min(time)));
+    let mut ex = Executor::new(
+        setup.program.clone(),
+        &augur_env::handlers(),
+        opts,
+        Box::new(sink),
+    );
+    let st = ex.initial_state(None);
+    augur_env::start(&mut ex, st, setup.entry, &setup.spec, &setup.argv);
+    ex.run(&mut |_| {});
+    let tests = tests.borrow();
+    tests
+        .iter()
+        .filter(|t| matches!(t.outcome, Outcome::Exit(_)))
+        .map(|t| SeedInput {
+            objects: t.objects.clone(),
+        })
+        .collect()
+}
+
+/// A seed path's score: long, through many functions and branches, with many
+/// variables that depend on the input (each counted once per line visit, weighted by
+/// how deep in the path it is seen, as a stand-in for its dependence distance from the
+/// input: values computed later are further from the input statements).
+pub fn score(run: &mut SeededRun) -> f64 {
+    let rec = &run.rec;
+    let mut useful = 0.0;
+    let total = rec.visits.len().max(1) as f64;
+    for (i, v) in rec.visits.iter().enumerate() {
+        let vals = record::values(&mut run.pool, &rec.seed, v);
+        let n = vals.iter().filter(|x| x.is_symbolic(&run.pool)).count() as f64;
+        useful += n * (1.0 + i as f64 / total);
+    }
+    (rec.instructions as f64).ln_1p()
+        + 4.0 * f64::from(rec.functions)
+        + 2.0 * f64::from(rec.branches)
+        + useful
+}

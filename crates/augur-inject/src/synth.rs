@@ -1,0 +1,118 @@
+//! ETS synthesis (the paper's Algorithm 2): one predicate per transition point, chosen
+//! round-robin by hill climbing so that as few sampled path inputs as possible satisfy
+//! all predicates, each predicate true on the seed (the seed stays a trigger).
+
+use crate::predicate::Pred;
+use augur_engine::Rng;
+use augur_expr::{Assignment, Evaluator, ExprId, ExprPool};
+use augur_solver::SolverChain;
+
+/// Hill-climbing rounds over all points.
+const ROUNDS: usize = 3;
+/// Candidates checked with the solver when the samples cannot tell them apart.
+const SOLVER_TRIES: usize = 24;
+
+/// Per candidate of a point: which samples satisfy it.
+type Table = Vec<Vec<bool>>;
+
+/// Which samples satisfy each candidate.
+fn table(pool: &ExprPool, cands: &[Pred], samples: &[Assignment]) -> Table {
+    let mut t = vec![Vec::with_capacity(samples.len()); cands.len()];
+    for s in samples {
+        let mut ev = Evaluator::new(pool, s);
+        for (row, c) in t.iter_mut().zip(cands) {
+            row.push(ev.eval(c.expr) == 1);
+        }
+    }
+    t
+}
+
+/// Samples satisfying every chosen predicate except point `skip`'s.
+fn others(tables: &[Table], chosen: &[Option<usize>], skip: usize, n: usize) -> Vec<bool> {
+    let mut keep = vec![true; n];
+    for (k, (t, c)) in tables.iter().zip(chosen).enumerate() {
+        if let (true, Some(c)) = (k != skip, c) {
+            for (x, y) in keep.iter_mut().zip(&t[*c]) {
+                *x &= *y;
+            }
+        }
+    }
+    keep
+}
+
+fn hits(keep: &[bool], row: &[bool]) -> usize {
+    keep.iter().zip(row).filter(|(a, b)| **a && **b).count()
+}
+
+/// The predicate expressions chosen for every point but `skip`.
+fn chosen_exprs(cands: &[Vec<Pred>], chosen: &[Option<usize>], skip: usize) -> Vec<ExprId> {
+    chosen
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| *k != skip)
+        .filter_map(|(k, c)| c.map(|c| cands[k][c].expr))
+        .collect()
+}
+
+/// Choose one predicate per point (None where no non-trivial one exists) among `cands`
+/// (all true on the seed), given samples of the path condition `pc`.
+pub fn synthesize(
+    pool: &mut ExprPool,
+    solver: &mut SolverChain,
+    pc: &[ExprId],
+    cands: &[Vec<Pred>],
+    samples: &[Assignment],
+    rng: &mut Rng,
+) -> Result<Vec<Option<Pred>>, String> {
+    let n = samples.len();
+    let tables: Vec<Table> = cands.iter().map(|c| table(pool, c, samples)).collect();
+    let mut chosen: Vec<Option<usize>> = vec![None; cands.len()];
+    for _ in 0..ROUNDS {
+        let mut changed = false;
+        for k in 0..cands.len() {
+            let keep = others(&tables, &chosen, k, n);
+            let now = chosen[k].map_or(hits(&keep, &keep), |c| hits(&keep, &tables[k][c]));
+            // Among the best, a random one: bugs from the same seed differ.
+            let counts: Vec<usize> = tables[k].iter().map(|row| hits(&keep, row)).collect();
+            let Some(&best) = counts.iter().min() else {
+                continue;
+            };
+            if best >= now {
+                continue;
+            }
+            let ties: Vec<usize> = (0..counts.len()).filter(|&i| counts[i] == best).collect();
+            chosen[k] = Some(ties[rng.below(ties.len() as u64) as usize]);
+            changed = true;
+        }
+        if !changed {
+            break;
+        }
+    }
+    // Points the samples could not narrow: the predicate with fewest hits that the
+    // solver shows is not implied by the path and the other predicates.
+    for k in 0..cands.len() {
+        if chosen[k].is_some() {
+            continue;
+        }
+        let keep = others(&tables, &chosen, k, n);
+        let mut order: Vec<usize> = (0..cands[k].len()).collect();
+        order.sort_by_key(|&i| (hits(&keep, &tables[k][i]), rng.next_u64()));
+        let mut context = pc.to_vec();
+        context.extend(chosen_exprs(cands, &chosen, k));
+        for &i in order.iter().take(SOLVER_TRIES) {
+            let negated = pool.not(cands[k][i].expr);
+            if solver
+                .may_be_true(pool, &context, negated)
+                .map_err(|e| e.to_string())?
+            {
+                chosen[k] = Some(i);
+                break;
+            }
+        }
+    }
+    Ok(chosen
+        .iter()
+        .enumerate()
+        .map(|(k, c)| c.map(|c| cands[k][c].clone()))
+        .collect())
+}
