@@ -2,6 +2,7 @@
 
 mod diff;
 mod explain;
+mod inject;
 mod outdir;
 mod progress;
 mod replay;
@@ -32,6 +33,9 @@ enum Command {
     /// Explain why a program fails on an input, against a reference program: the source
     /// lines behind the difference.
     Explain(explain::ExplainArgs),
+    /// Inject rare, deep bugs along seed paths, each verified natively with its
+    /// triggering input: a bug corpus.
+    Inject(inject::InjectArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +60,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::Inject(args) => inject::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

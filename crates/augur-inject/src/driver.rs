@@ -10,13 +10,15 @@ use crate::setup::Setup;
 use crate::synth;
 use crate::verify::{self, Build, Target, Verification};
 use augur_engine::{Rng, SeedInput};
-use augur_expr::Assignment;
+use augur_expr::{Assignment, ExprId};
 use augur_ir::FileId;
 use augur_solver::SolverChain;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// Path samples for synthesis, per verification input (`--samples`).
+const SYNTH_SAMPLES: usize = 5;
 /// Seed paths recorded at most (the best-scoring are used first).
 const MAX_SEEDS: usize = 8;
 
@@ -81,6 +83,8 @@ pub struct Bug {
     pub bug_count: f64,
     /// Is `bug_count` exact?
     pub bug_exact: bool,
+    /// Is `bug_count` only an upper bound (too rare to sample, too many to hash)?
+    pub bug_bound: bool,
     /// Input bits the path condition and predicates depend on.
     pub bits: u32,
     /// The native verification.
@@ -134,7 +138,9 @@ struct Planned {
 fn read_sources(paths: &[PathBuf]) -> Result<Vec<String>, String> {
     paths
         .iter()
-        .map(|p| std::fs::read_to_string(p).map_err(|e| format!("{}: cannot read: {e}", p.display())))
+        .map(|p| {
+            std::fs::read_to_string(p).map_err(|e| format!("{}: cannot read: {e}", p.display()))
+        })
         .collect()
 }
 
@@ -143,7 +149,11 @@ fn file_map(setup: &Setup) -> FxHashMap<FileId, usize> {
     let mut m = FxHashMap::default();
     for (i, f) in setup.program.files.iter().enumerate() {
         let name = embed::file_name(Path::new(f));
-        if let Some(s) = setup.sources.iter().position(|p| embed::file_name(p) == name) {
+        if let Some(s) = setup
+            .sources
+            .iter()
+            .position(|p| embed::file_name(p) == name)
+        {
             m.insert(FileId(i as u32), s);
         }
     }
@@ -187,7 +197,10 @@ pub fn inject(
             setup.sources[0].display()
         ));
     }
-    progress(&format!("recording {} seed path(s)", inputs.len().min(MAX_SEEDS)));
+    progress(&format!(
+        "recording {} seed path(s)",
+        inputs.len().min(MAX_SEEDS)
+    ));
     let mut scored: Vec<(f64, Seed)> = inputs
         .iter()
         .take(MAX_SEEDS)
@@ -216,7 +229,11 @@ pub fn inject(
     let mut last_lines = FxHashSet::default();
     for id in 1..=o.bugs {
         let si = (id - 1) % seeds.len();
-        progress(&format!("bug {id}/{}: synthesizing on seed path {}", o.bugs, si + 1));
+        progress(&format!(
+            "bug {id}/{}: synthesizing on seed path {}",
+            o.bugs,
+            si + 1
+        ));
         let ctx = Ctx {
             setup,
             texts: &texts,
@@ -233,7 +250,12 @@ pub fn inject(
             Err(e) => out.failed.push((id, e)),
         }
     }
-    let original = Build::new(setup.sources.clone(), &setup.cflags, &setup.argv[1..], o.timeout)?;
+    let original = Build::new(
+        setup.sources.clone(),
+        &setup.cflags,
+        &setup.argv[1..],
+        o.timeout,
+    )?;
     let names: Vec<String> = setup.sources.iter().map(|p| embed::file_name(p)).collect();
     if o.one_program {
         let plans: Vec<BugPlan> = planned.iter().map(|p| p.plan.clone()).collect();
@@ -277,7 +299,8 @@ fn finish(out: &mut Outcome, p: Planned, v: Verification, sources: Vec<(String, 
             ..p.bug
         });
     } else {
-        out.failed.push((p.plan.id, format!("verification failed: {}", v.summary())));
+        out.failed
+            .push((p.plan.id, format!("verification failed: {}", v.summary())));
     }
 }
 
@@ -292,7 +315,12 @@ fn target(plan: &BugPlan, names: &[String]) -> Target {
 }
 
 /// Write the buggy sources under their names into a fresh directory and build them.
-fn build_buggy(names: &[String], texts: &[String], setup: &Setup, o: &InjectOptions) -> Result<Build, String> {
+fn build_buggy(
+    names: &[String],
+    texts: &[String],
+    setup: &Setup,
+    o: &InjectOptions,
+) -> Result<Build, String> {
     let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary dir: {e}"))?;
     let mut paths = Vec::new();
     for (n, t) in names.iter().zip(texts) {
@@ -312,6 +340,86 @@ struct Ctx<'a> {
     explored: &'a [SeedInput],
 }
 
+/// Path samples satisfying every predicate, at least this many, estimate the triggers
+/// as a share of the path count; fewer, and the triggers are counted on their own.
+const MIN_HITS: usize = 8;
+/// Path samples drawn by rejection when the first ones hit too rarely.
+const MANY_SAMPLES: usize = 20_000;
+/// Random inputs drawn at most for them.
+const MANY_DRAWS: usize = 400_000;
+
+/// How many of `samples` satisfy every one of `preds`.
+fn satisfying(pool: &augur_expr::ExprPool, samples: &[Assignment], preds: &[ExprId]) -> usize {
+    samples
+        .iter()
+        .filter(|s| {
+            let mut ev = augur_expr::Evaluator::new(pool, s);
+            preds.iter().all(|&p| ev.eval(p) == 1)
+        })
+        .count()
+}
+
+/// The number of the seed path's inputs satisfying `preds` (estimate, exact?, input
+/// bits): from the path samples when enough satisfy them (exact when the samples are all
+/// of the path's inputs), else counted by [`sample::count`].
+fn count_triggers(seed: &mut Seed, preds: &[ExprId], rng: &mut Rng) -> Result<Count, String> {
+    let path = seed.path.as_ref().expect("counted before synthesis");
+    let pool = &seed.run.pool;
+    let hits = satisfying(pool, &path.samples, preds);
+    if path.exact || hits >= MIN_HITS {
+        let share = hits as f64 / path.samples.len().max(1) as f64;
+        return Ok(Count {
+            count: path.count * share,
+            exact: path.exact,
+            bound: false,
+            bits: path.bits,
+        });
+    }
+    // Dense paths: many more path samples by rejection, the share among them.
+    let pc = &seed.run.rec.constraints;
+    let bytes = sample::support(pool, pc);
+    let many = sample::draw(pool, pc, &bytes, MANY_SAMPLES, MANY_DRAWS, rng);
+    let hits = satisfying(pool, &many.samples, preds);
+    if hits >= MIN_HITS {
+        let share = hits as f64 / many.samples.len() as f64;
+        return Ok(Count {
+            count: path.count * share,
+            exact: false,
+            bound: false,
+            bits: path.bits,
+        });
+    }
+    // Rarer still: count the triggers themselves; if even that fails (too many to
+    // hash), the samples bound them: fewer than MIN_HITS of the drawn path inputs.
+    let bound = path.count * MIN_HITS as f64 / many.samples.len().max(1) as f64;
+    let mut all = seed.run.rec.constraints.clone();
+    all.extend_from_slice(preds);
+    match sample::count(&mut seed.run.pool, &mut seed.solver, &all, 0, rng) {
+        Ok(c) => Ok(Count {
+            count: c.count,
+            exact: c.exact,
+            bound: false,
+            bits: c.bits,
+        }),
+        Err(_) if !many.samples.is_empty() => Ok(Count {
+            count: bound,
+            exact: false,
+            bound: true,
+            bits: path.bits,
+        }),
+        Err(e) => Err(e),
+    }
+}
+
+/// A count of triggering inputs.
+struct Count {
+    count: f64,
+    exact: bool,
+    /// Only an upper bound?
+    bound: bool,
+    bits: u32,
+}
+
 /// Choose the points of bug `id` on seed path `seed` and synthesize its predicates.
 fn plan(
     ctx: &Ctx,
@@ -324,7 +432,12 @@ fn plan(
     if seed.points.is_none() {
         let want = points::probe_request(&seed.run, ctx.files, ctx.texts);
         let probe = embed::probe(&ctx.setup.sources, ctx.texts, &want, &ctx.setup.cflags)?;
-        seed.points = Some(points::candidates(&mut seed.run, ctx.files, ctx.texts, &probe));
+        seed.points = Some(points::candidates(
+            &mut seed.run,
+            ctx.files,
+            ctx.texts,
+            &probe,
+        ));
     }
     let all = seed.points.as_ref().expect("computed above");
     let chosen = points::choose(&seed.run.pool, all, ctx.o.points, avoid);
@@ -333,12 +446,22 @@ fn plan(
     }
     let pc = seed.run.rec.constraints.clone();
     if seed.path.is_none() {
-        let c = sample::count(&mut seed.run.pool, &mut seed.solver, &pc, ctx.o.samples, rng)?;
+        let want = ctx.o.samples * SYNTH_SAMPLES;
+        let c = sample::count(&mut seed.run.pool, &mut seed.solver, &pc, want, rng)
+            .map_err(|e| format!("sampling the seed path: {e}"))?;
         seed.path = Some(c);
     }
     let path = seed.path.as_ref().expect("computed above");
     let cands: Vec<_> = chosen.iter().map(|p| p.cands.clone()).collect();
-    let preds = synth::synthesize(&mut seed.run.pool, &mut seed.solver, &pc, &cands, &path.samples, rng)?;
+    let preds = synth::synthesize(
+        &mut seed.run.pool,
+        &mut seed.solver,
+        &pc,
+        &cands,
+        &path.samples,
+        rng,
+    )
+    .map_err(|e| format!("synthesizing predicates: {e}"))?;
     let kept: Vec<(&Point, crate::predicate::Pred)> = chosen
         .iter()
         .zip(preds)
@@ -347,10 +470,16 @@ fn plan(
     if kept.is_empty() {
         return Err("no non-trivial predicate at any transition point".into());
     }
-    let mut with_preds = pc.clone();
-    with_preds.extend(kept.iter().map(|(_, q)| q.expr));
-    let bug_count = sample::count(&mut seed.run.pool, &mut seed.solver, &with_preds, 0, rng)?;
-    let names: Vec<String> = ctx.setup.sources.iter().map(|p| embed::file_name(p)).collect();
+    let preds: Vec<ExprId> = kept.iter().map(|(_, q)| q.expr).collect();
+    let bug_count = count_triggers(seed, &preds, rng)
+        .map_err(|e| format!("counting the triggering inputs: {e}"))?;
+    let path = seed.path.as_ref().expect("computed above");
+    let names: Vec<String> = ctx
+        .setup
+        .sources
+        .iter()
+        .map(|p| embed::file_name(p))
+        .collect();
     let info = kept
         .iter()
         .map(|(p, q)| PointInfo {
@@ -395,7 +524,8 @@ fn plan(
             path_exact: path.exact,
             bug_count: bug_count.count,
             bug_exact: bug_count.exact,
-            bits: bug_count.bits,
+            bug_bound: bug_count.bound,
+            bits: path.bits.max(bug_count.bits),
             verification: Verification::default(),
             sources: Vec::new(),
         },

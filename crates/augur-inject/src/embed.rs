@@ -209,7 +209,11 @@ pub fn starts_statement(text: &str, line: u32) -> bool {
 /// Does the line begin a loop (whose line the engine visits once per iteration, while
 /// code before it runs once)?
 pub fn is_loop_header(text: &str, line: u32) -> bool {
-    let l = text.lines().nth(line as usize - 1).unwrap_or("").trim_start();
+    let l = text
+        .lines()
+        .nth(line as usize - 1)
+        .unwrap_or("")
+        .trim_start();
     ["for", "while", "do"].iter().any(|k| {
         l.strip_prefix(k)
             .is_some_and(|rest| rest.starts_with(['(', ' ', '{']) || rest.is_empty())
@@ -288,7 +292,11 @@ fn parse_error<'a>(l: &'a str, files: &[PathBuf]) -> Option<(usize, u32, &'a str
     })?;
     let mut parts = rest.splitn(3, ':');
     let line = parts.next()?.parse().ok()?;
-    let msg = parts.next().and(parts.next())?.trim_start().strip_prefix("error: ")?;
+    let msg = parts
+        .next()
+        .and(parts.next())?
+        .trim_start()
+        .strip_prefix("error: ")?;
     Some((i, line, msg))
 }
 

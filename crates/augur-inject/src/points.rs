@@ -38,7 +38,11 @@ impl Point {
 }
 
 /// The visits that could hold a transition: (visit index, source index).
-fn embeddable(run: &SeededRun, files: &FxHashMap<FileId, usize>, texts: &[String]) -> Vec<(usize, usize)> {
+fn embeddable(
+    run: &SeededRun,
+    files: &FxHashMap<FileId, usize>,
+    texts: &[String],
+) -> Vec<(usize, usize)> {
     run.rec
         .visits
         .iter()
@@ -114,26 +118,32 @@ pub fn candidates(
     out
 }
 
-/// Choose up to `k` points on distinct lines, none of whose line is in `avoid`, best
-/// scores first; returned in path order.
+/// Choose up to `k` points on distinct lines, none of whose line is in `avoid`: the
+/// candidates, in path order, are cut into `k` stretches and the best-scoring point of
+/// each is taken, so the points spread along the path (different loop iterations and
+/// variables, rather than `k` views of one value).
 pub fn choose(
     pool: &augur_expr::ExprPool,
     points: &[Point],
     k: usize,
     avoid: &FxHashSet<(usize, u32)>,
 ) -> Vec<Point> {
-    let mut order: Vec<&Point> = points
+    let usable: Vec<&Point> = points
         .iter()
         .filter(|p| !avoid.contains(&(p.source, p.line)))
         .collect();
-    order.sort_by_key(|p| (std::cmp::Reverse(p.score(pool)), p.visit));
     let mut lines = FxHashSet::default();
-    let mut picked: Vec<Point> = order
-        .into_iter()
-        .filter(|p| lines.insert((p.source, p.line)))
-        .take(k)
-        .cloned()
-        .collect();
-    picked.sort_by_key(|p| p.visit);
+    let mut picked = Vec::new();
+    for part in 0..k {
+        let (lo, hi) = (usable.len() * part / k, usable.len() * (part + 1) / k);
+        let best = usable[lo..hi]
+            .iter()
+            .filter(|p| !lines.contains(&(p.source, p.line)))
+            .max_by_key(|p| (p.score(pool), std::cmp::Reverse(p.visit)));
+        if let Some(p) = best {
+            lines.insert((p.source, p.line));
+            picked.push((*p).clone());
+        }
+    }
     picked
 }

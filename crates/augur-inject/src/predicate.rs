@@ -23,7 +23,7 @@ pub enum Op {
 }
 
 impl Op {
-    /// Every operator.
+    /// Every operator (the orderings first).
     pub const ALL: [Op; 6] = [Op::Lt, Op::Le, Op::Gt, Op::Ge, Op::Eq, Op::Ne];
 
     /// Its C spelling.
@@ -148,10 +148,14 @@ fn compare(pool: &mut ExprPool, op: Op, a: ExprId, b: ExprId) -> ExprId {
     }
 }
 
+/// Largest constant in a predicate: small ones only, so that no predicate is a magic
+/// value that only a solver could guess (LAVA's weakness).
+const SMALL: i128 = 255;
+
 /// Constants tried against a variable whose seed value is `s`: small ones near it.
 fn constants(s: i128) -> Vec<i64> {
     let mut cs = vec![0, 1];
-    if s.abs() <= 1 << 16 {
+    if s.abs() < SMALL {
         let s = s as i64;
         cs.extend([s - 1, s, s + 1]);
     }
@@ -193,7 +197,13 @@ pub fn candidates(pool: &mut ExprPool, vals: &[VarValue]) -> Vec<Pred> {
         }
         for c in constants(su) {
             let ec = pool.constant(c as u64 as u128, 64);
-            for op in Op::ALL {
+            // Equality with a constant pins a wide variable to one value in 2^16 or more.
+            let ops = if u.var.size == 1 {
+                &Op::ALL[..]
+            } else {
+                &Op::ALL[..4]
+            };
+            for &op in ops {
                 if op.holds(su, i128::from(c)) {
                     let expr = compare(pool, op, eu, ec);
                     if pool.as_const(expr).is_none() {
@@ -247,7 +257,10 @@ mod tests {
         assert!(texts.contains(&"c == 200".to_string()));
         assert!(!texts.contains(&"c < n".to_string()));
         let gt = cs.iter().find(|p| p.text() == "c > n").unwrap();
-        assert_eq!(gt.c(), "((long long)(unsigned char)(c) > (long long)(int)(n))");
+        assert_eq!(
+            gt.c(),
+            "((long long)(unsigned char)(c) > (long long)(int)(n))"
+        );
         let mut seed = augur_expr::Assignment::default();
         seed.set(a, vec![200, 0, 0, 0]);
         assert!(cs.iter().all(|p| pool.eval(p.expr, &seed) == 1));

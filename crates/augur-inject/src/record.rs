@@ -4,8 +4,8 @@
 //! shape (branches, calls, instructions) and, at its end, the path condition.
 
 use crate::setup::Setup;
-use augur_engine::{Byte, MemorySink, Observer, Outcome, SeedInput, State, Value};
 use augur_engine::Executor;
+use augur_engine::{Byte, MemorySink, Observer, Outcome, SeedInput, State, Value};
 use augur_expr::{ArrayId, Assignment, ExprId, ExprPool};
 use augur_ir::{FileId, FuncId, GlobalId, Inst, Operand, Program, Reg, Ty};
 use rustc_hash::FxHashMap;
@@ -80,10 +80,11 @@ pub fn record(setup: &Setup, seed: &SeedInput) -> SeededRun {
         setup.opts.clone(),
         Box::new(MemorySink::default()),
     );
+    // Globals get their addresses when the first state is laid out.
+    let st = ex.initial_state(Some(seed.clone()));
     let globals = int_globals(&ex);
     let (obs, rec) = Recorder::new(&ex.program, globals);
     ex.add_observer(Box::new(obs));
-    let st = ex.initial_state(Some(seed.clone()));
     augur_env::start(&mut ex, st, setup.entry, &setup.spec, &setup.argv);
     ex.run(&mut |_| {});
     let rec = std::mem::take(&mut *rec.borrow_mut());
@@ -325,8 +326,7 @@ pub fn values(pool: &mut ExprPool, seed: &Assignment, visit: &Visit) -> Vec<VarV
         .vars
         .iter()
         .map(|(var, bytes)| {
-            let expr = match augur_engine::bytes_to_scalar(pool, bytes, u32::from(var.size) * 8)
-            {
+            let expr = match augur_engine::bytes_to_scalar(pool, bytes, u32::from(var.size) * 8) {
                 Value::Sym(e) => e,
                 Value::Con { bits, width } => pool.constant(bits, width),
                 other => unreachable!("an integer variable read as {other:?}"),

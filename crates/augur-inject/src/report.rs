@@ -24,7 +24,7 @@ fn bug_json(b: &Bug) -> Json {
         "depth": {"branches": last.branches, "calls": last.call_depth},
         "seed_path": b.seed_path + 1,
         "path_inputs": {"count": b.path_count, "exact": b.path_exact},
-        "trigger_inputs": {"count": b.bug_count, "exact": b.bug_exact},
+        "trigger_inputs": {"count": b.bug_count, "exact": b.bug_exact, "upper_bound": b.bug_bound},
         "input_bits": b.bits,
         "fraction_of_path_inputs": b.path_fraction(),
         "fraction_of_all_inputs": b.input_fraction(),
@@ -63,7 +63,12 @@ fn write_sources(dir: &Path, sources: &[(String, String)]) -> Result<(), String>
 }
 
 /// Write the corpus into `out`; `argv` is the program's argv[0] and concrete arguments.
-pub fn write_corpus(out: &Path, o: &Outcome, requested: usize, argv: &[String]) -> Result<(), String> {
+pub fn write_corpus(
+    out: &Path,
+    o: &Outcome,
+    requested: usize,
+    argv: &[String],
+) -> Result<(), String> {
     io(out, std::fs::create_dir_all(out))?;
     if let Some(program) = &o.program {
         write_sources(&out.join("program"), program)?;
@@ -77,7 +82,10 @@ pub fn write_corpus(out: &Path, o: &Outcome, requested: usize, argv: &[String]) 
             "outcome": {"kind": "error", "error": b.kind.error(), "file": last.file, "line": last.line},
         });
         let files: Vec<(&str, Vec<u8>)> = vec![
-            ("trigger.json", serde_json::to_vec_pretty(&trigger).expect("json")),
+            (
+                "trigger.json",
+                serde_json::to_vec_pretty(&trigger).expect("json"),
+            ),
             (
                 "trigger.ktest",
                 KTest {
@@ -88,7 +96,10 @@ pub fn write_corpus(out: &Path, o: &Outcome, requested: usize, argv: &[String]) 
                 }
                 .to_bytes(),
             ),
-            ("bug.json", serde_json::to_vec_pretty(&bug_json(b)).expect("json")),
+            (
+                "bug.json",
+                serde_json::to_vec_pretty(&bug_json(b)).expect("json"),
+            ),
         ];
         let env = augur_env::environment(&b.trigger);
         let mut files = files;
@@ -98,7 +109,10 @@ pub fn write_corpus(out: &Path, o: &Outcome, requested: usize, argv: &[String]) 
                 .cloned()
                 .chain(env.args.iter().map(|a| shell_quote(a)))
                 .collect();
-            files.push(("trigger.cmdline", format!("{}\n", line.join(" ")).into_bytes()));
+            files.push((
+                "trigger.cmdline",
+                format!("{}\n", line.join(" ")).into_bytes(),
+            ));
         }
         if let Some(stdin) = env.stdin {
             files.push(("trigger.stdin", stdin));

@@ -11,6 +11,10 @@
 //! solutions are the samples: each solution lands in the chosen cell with probability
 //! 2^-m, so every solution is equally likely to be drawn. When the formula has at most
 //! [`CELL`] solutions (`m = 0`), the count is exact and the samples are all solutions.
+//!
+//! Hashing needs about log2(count) XORs, which Z3 handles badly in the hundreds; where
+//! solutions are dense enough, plain rejection sampling (uniform random inputs kept when
+//! they satisfy the formula) is exact in distribution and cheap, and is tried first.
 
 use augur_engine::Rng;
 use augur_expr::{ArrayId, Assignment, BinOp, CmpOp, ExprId, ExprPool};
@@ -23,6 +27,12 @@ pub const CELL: usize = 32;
 const MAX_ROUNDS: usize = 9;
 /// Hash rounds at least, when the count is not exact.
 const MIN_ROUNDS: usize = 3;
+/// XOR constraints at most (Z3 slows down sharply beyond).
+const MAX_XORS: usize = 64;
+/// Random inputs drawn at most for rejection sampling.
+const DRAWS: usize = 20_000;
+/// Accepted draws needed to trust rejection sampling's count.
+const ACCEPTED: usize = 32;
 
 /// A count and samples.
 #[derive(Clone, Debug)]
@@ -160,9 +170,10 @@ impl Round<'_> {
         hint: usize,
         max: usize,
     ) -> Result<usize, String> {
-        let fits = |r: &mut Self, pool: &mut ExprPool, solver: &mut SolverChain, rng: &mut Rng, m| {
-            r.cell(pool, solver, rng, m).map(|c| c.len() <= CELL)
-        };
+        let fits =
+            |r: &mut Self, pool: &mut ExprPool, solver: &mut SolverChain, rng: &mut Rng, m| {
+                r.cell(pool, solver, rng, m).map(|c| c.len() <= CELL)
+            };
         let (mut lo, mut hi); // cell(lo) overflows (or lo = -1), cell(hi) fits
         if fits(self, pool, solver, rng, hint)? {
             hi = hint;
@@ -206,7 +217,87 @@ impl Round<'_> {
     }
 }
 
-/// Count the solutions of `constraints` and draw about `want` samples.
+/// Uniform random inputs kept when they satisfy `constraints` (evaluated by
+/// augur-expr's evaluator): exactly uniform samples, and a Monte-Carlo count, when the
+/// solutions are not too sparse (at least [`ACCEPTED`] of [`DRAWS`] draws hit).
+fn rejection(
+    pool: &ExprPool,
+    constraints: &[ExprId],
+    bytes: &[(ArrayId, u64)],
+    want: usize,
+    rng: &mut Rng,
+) -> Option<Counted> {
+    let c = draw(pool, constraints, bytes, want.max(ACCEPTED), DRAWS, rng);
+    (c.samples.len() >= ACCEPTED).then_some(c)
+}
+
+/// Rejection sampling: up to `draws` uniform random inputs over `bytes`, stopping after
+/// `want` satisfy `constraints` (and at least a tenth of the draws); the count is the
+/// share accepted times the input space.
+pub fn draw(
+    pool: &ExprPool,
+    constraints: &[ExprId],
+    bytes: &[(ArrayId, u64)],
+    want: usize,
+    max_draws: usize,
+    rng: &mut Rng,
+) -> Counted {
+    let mut arrays: Vec<(ArrayId, u64)> = Vec::new();
+    for &(a, _) in bytes {
+        if arrays.last().map(|l| l.0) != Some(a) {
+            arrays.push((a, pool.array_size(a)));
+        }
+    }
+    let mut samples = Vec::new();
+    let mut draws = 0;
+    while draws < max_draws && (samples.len() < want || draws < max_draws / 10) {
+        draws += 1;
+        let mut a = Assignment::default();
+        for &(arr, size) in &arrays {
+            a.set(arr, (0..size).map(|_| rng.next_u64() as u8).collect());
+        }
+        let mut ev = augur_expr::Evaluator::new(pool, &a);
+        if constraints.iter().all(|&c| ev.eval(c) == 1) {
+            samples.push(a);
+        }
+    }
+    let bits = (bytes.len() * 8) as u32;
+    Counted {
+        count: samples.len() as f64 / draws.max(1) as f64 * 2f64.powi(bits as i32),
+        exact: false,
+        samples,
+        bits,
+    }
+}
+
+/// The constraints in groups sharing no array (connected through shared arrays).
+fn components(pool: &ExprPool, constraints: &[ExprId]) -> Vec<Vec<ExprId>> {
+    let mut groups: Vec<(Vec<ArrayId>, Vec<ExprId>)> = Vec::new();
+    for &c in constraints {
+        let arrays = pool.arrays_of(c);
+        let mut merged: (Vec<ArrayId>, Vec<ExprId>) = (arrays.to_vec(), vec![c]);
+        groups.retain_mut(|g| {
+            if g.0.iter().any(|a| arrays.contains(a)) {
+                merged.0.append(&mut g.0);
+                merged.1.append(&mut g.1);
+                false
+            } else {
+                true
+            }
+        });
+        groups.push(merged);
+    }
+    groups
+        .into_iter()
+        .map(|(_, cs)| cs)
+        .filter(|cs| !cs.is_empty())
+        .collect()
+}
+
+/// Count the solutions of `constraints` and draw about `want` samples. Groups of
+/// constraints sharing no input are counted apart (the count is the product; a sample
+/// joins one sample of each group), each by rejection sampling where its solutions are
+/// dense, else by hashing.
 pub fn count(
     pool: &mut ExprPool,
     solver: &mut SolverChain,
@@ -214,7 +305,47 @@ pub fn count(
     want: usize,
     rng: &mut Rng,
 ) -> Result<Counted, String> {
+    let mut total = Counted {
+        count: 1.0,
+        exact: true,
+        samples: Vec::new(),
+        bits: 0,
+    };
+    let mut parts = Vec::new();
+    for group in components(pool, constraints) {
+        let c = count_group(pool, solver, &group, want, rng)?;
+        total.count *= c.count;
+        total.exact &= c.exact;
+        total.bits += c.bits;
+        parts.push(c.samples);
+    }
+    let n = parts.iter().map(Vec::len).max().unwrap_or(0);
+    if parts.iter().all(|p| !p.is_empty()) {
+        total.samples = (0..n)
+            .map(|i| {
+                let mut a = Assignment::default();
+                for p in &parts {
+                    a.extend(p[i % p.len()].clone());
+                }
+                a
+            })
+            .collect();
+    }
+    Ok(total)
+}
+
+/// [`count`] for constraints forming one group.
+fn count_group(
+    pool: &mut ExprPool,
+    solver: &mut SolverChain,
+    constraints: &[ExprId],
+    want: usize,
+    rng: &mut Rng,
+) -> Result<Counted, String> {
     let bytes = support(pool, constraints);
+    if let Some(c) = rejection(pool, constraints, &bytes, want, rng) {
+        return Ok(c);
+    }
     let bits = (bytes.len() * 8) as u32;
     let mut estimates = Vec::new();
     let mut samples = Vec::new();
@@ -229,8 +360,13 @@ pub fn count(
             xors: Vec::new(),
             cells: FxHashMap::default(),
         };
-        let m = r.fitting(pool, solver, rng, hint, bits as usize)?;
+        let m = r.fitting(pool, solver, rng, hint, (bits as usize).min(MAX_XORS))?;
         let cell = r.cell(pool, solver, rng, m)?.clone();
+        if cell.len() > CELL {
+            return Err(format!(
+                "too many solutions to count by hashing (more than 2^{MAX_XORS} of 2^{bits})"
+            ));
+        }
         if m == 0 {
             return Ok(Counted {
                 count: cell.len() as f64,
@@ -256,21 +392,31 @@ pub fn count(
 mod tests {
     use super::*;
 
-    /// x: one input byte with `lo <= x < hi` (unsigned).
-    fn range(pool: &mut ExprPool, lo: u128, hi: u128) -> Vec<ExprId> {
-        let a = pool.new_array("x", 2);
-        let x0 = byte(pool, a, 0);
-        let x1 = byte(pool, a, 1);
-        let x = pool.concat(x1, x0);
-        let l = pool.constant(lo, 16);
-        let h = pool.constant(hi, 16);
+    /// x: an `n`-byte little-endian input with `lo <= x < hi` (unsigned).
+    fn range(pool: &mut ExprPool, n: u64, lo: u128, hi: u128) -> Vec<ExprId> {
+        let a = pool.new_array("x", n);
+        let mut x = byte(pool, a, 0);
+        for i in 1..n {
+            let b = byte(pool, a, i);
+            x = pool.concat(b, x);
+        }
+        let w = n as u32 * 8;
+        let l = pool.constant(lo, w);
+        let h = pool.constant(hi, w);
         vec![pool.cmp(CmpOp::Ule, l, x), pool.cmp(CmpOp::Ult, x, h)]
+    }
+
+    /// The value of the sample's `n`-byte input.
+    fn value(s: &Assignment, n: u64) -> u128 {
+        (0..n)
+            .map(|i| u128::from(s.byte(ArrayId(0), i.into())) << (8 * i))
+            .sum()
     }
 
     #[test]
     fn small_sets_are_counted_exactly() {
         let mut pool = ExprPool::new();
-        let c = range(&mut pool, 100, 120);
+        let c = range(&mut pool, 2, 100, 120);
         let mut solver = SolverChain::new(None);
         let got = count(&mut pool, &mut solver, &c, 10, &mut Rng::new(1)).unwrap();
         assert!(got.exact);
@@ -279,21 +425,34 @@ mod tests {
     }
 
     #[test]
-    fn large_sets_are_estimated_within_a_factor_of_two() {
+    fn sparse_sets_are_estimated_by_hashing_within_a_factor_of_two() {
         let mut pool = ExprPool::new();
-        let c = range(&mut pool, 1000, 3000);
+        let c = range(&mut pool, 4, 1000, 3000);
         let mut solver = SolverChain::new(None);
         let got = count(&mut pool, &mut solver, &c, 60, &mut Rng::new(7)).unwrap();
         assert!(!got.exact);
         assert!(got.count > 1000.0 && got.count < 4000.0, "{}", got.count);
+        assert!(got.samples.len() >= 60);
         for s in &got.samples {
-            let v = u128::from(s.byte(pool_array(&pool), 0)) | u128::from(s.byte(pool_array(&pool), 1)) << 8;
-            assert!((1000..3000).contains(&v), "sample {v} outside the set");
+            assert!(
+                (1000..3000).contains(&value(s, 4)),
+                "sample outside the set"
+            );
         }
     }
 
-    fn pool_array(pool: &ExprPool) -> ArrayId {
-        assert_eq!(pool.num_arrays(), 1);
-        ArrayId(0)
+    #[test]
+    fn dense_sets_are_estimated_by_rejection() {
+        let mut pool = ExprPool::new();
+        let c = range(&mut pool, 2, 1000, 9000);
+        let mut solver = SolverChain::new(None);
+        let got = count(&mut pool, &mut solver, &c, 50, &mut Rng::new(3)).unwrap();
+        assert!(!got.exact);
+        assert!(got.count > 7000.0 && got.count < 9000.0, "{}", got.count);
+        assert!(got
+            .samples
+            .iter()
+            .all(|s| (1000..9000).contains(&value(s, 2))));
+        assert_eq!(solver.stats().queries, 0, "no solver query needed");
     }
 }

@@ -95,11 +95,13 @@ pub fn synthesize(
             continue;
         }
         let keep = others(&tables, &chosen, k, n);
-        let mut order: Vec<usize> = (0..cands[k].len()).collect();
-        order.sort_by_key(|&i| (hits(&keep, &tables[k][i]), rng.next_u64()));
+        let mut order: Vec<(usize, u64, usize)> = (0..cands[k].len())
+            .map(|i| (hits(&keep, &tables[k][i]), rng.next_u64(), i))
+            .collect();
+        order.sort_unstable();
         let mut context = pc.to_vec();
         context.extend(chosen_exprs(cands, &chosen, k));
-        for &i in order.iter().take(SOLVER_TRIES) {
+        for &(_, _, i) in order.iter().take(SOLVER_TRIES) {
             let negated = pool.not(cands[k][i].expr);
             if solver
                 .may_be_true(pool, &context, negated)
