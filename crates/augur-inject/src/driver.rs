@@ -348,6 +348,15 @@ const MANY_SAMPLES: usize = 20_000;
 /// Random inputs drawn at most for them.
 const MANY_DRAWS: usize = 400_000;
 
+/// The input arrays the variables at `points` depend on.
+fn input_arrays(pool: &augur_expr::ExprPool, points: &[Point]) -> Vec<augur_expr::ArrayId> {
+    points
+        .iter()
+        .flat_map(|p| &p.vals)
+        .flat_map(|v| pool.arrays_of(v.expr).iter().copied())
+        .collect()
+}
+
 /// How many of `samples` satisfy every one of `preds`.
 fn satisfying(pool: &augur_expr::ExprPool, samples: &[Assignment], preds: &[ExprId]) -> usize {
     samples
@@ -359,25 +368,32 @@ fn satisfying(pool: &augur_expr::ExprPool, samples: &[Assignment], preds: &[Expr
         .count()
 }
 
-/// The number of the seed path's inputs satisfying `preds` (estimate, exact?, input
-/// bits): from the path samples when enough satisfy them (exact when the samples are all
-/// of the path's inputs), else counted by [`sample::count`].
+/// The number of the seed path's inputs satisfying `preds`: exact when the path's
+/// samples are all its inputs; else their share among many path samples drawn by
+/// rejection, when enough satisfy them; else counted by [`sample::count`] (hashing);
+/// else bounded by the samples.
 fn count_triggers(seed: &mut Seed, preds: &[ExprId], rng: &mut Rng) -> Result<Count, String> {
     let path = seed.path.as_ref().expect("counted before synthesis");
     let pool = &seed.run.pool;
-    let hits = satisfying(pool, &path.samples, preds);
-    if path.exact || hits >= MIN_HITS {
-        let share = hits as f64 / path.samples.len().max(1) as f64;
+    if path.complete {
+        let hits = satisfying(pool, &path.samples, preds);
         return Ok(Count {
-            count: path.count * share,
+            count: hits as f64,
             exact: path.exact,
             bound: false,
             bits: path.bits,
         });
     }
-    // Dense paths: many more path samples by rejection, the share among them.
+    // Many path samples by rejection (cheap where the path's inputs are dense): the
+    // share among them.
     let pc = &seed.run.rec.constraints;
-    let bytes = sample::support(pool, pc);
+    let mut bytes = sample::support(pool, pc);
+    let free = input_arrays(pool, seed.points.as_deref().unwrap_or_default());
+    for a in &free {
+        if !bytes.iter().any(|(b, _)| b == a) {
+            bytes.extend((0..pool.array_size(*a)).map(|i| (*a, i)));
+        }
+    }
     let many = sample::draw(pool, pc, &bytes, MANY_SAMPLES, MANY_DRAWS, rng);
     let hits = satisfying(pool, &many.samples, preds);
     if hits >= MIN_HITS {
@@ -394,7 +410,7 @@ fn count_triggers(seed: &mut Seed, preds: &[ExprId], rng: &mut Rng) -> Result<Co
     let bound = path.count * MIN_HITS as f64 / many.samples.len().max(1) as f64;
     let mut all = seed.run.rec.constraints.clone();
     all.extend_from_slice(preds);
-    match sample::count(&mut seed.run.pool, &mut seed.solver, &all, 0, rng) {
+    match sample::count(&mut seed.run.pool, &mut seed.solver, &all, &free, 0, rng) {
         Ok(c) => Ok(Count {
             count: c.count,
             exact: c.exact,
@@ -447,7 +463,8 @@ fn plan(
     let pc = seed.run.rec.constraints.clone();
     if seed.path.is_none() {
         let want = ctx.o.samples * SYNTH_SAMPLES;
-        let c = sample::count(&mut seed.run.pool, &mut seed.solver, &pc, want, rng)
+        let free = input_arrays(&seed.run.pool, all);
+        let c = sample::count(&mut seed.run.pool, &mut seed.solver, &pc, &free, want, rng)
             .map_err(|e| format!("sampling the seed path: {e}"))?;
         seed.path = Some(c);
     }

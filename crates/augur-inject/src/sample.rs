@@ -39,8 +39,10 @@ const ACCEPTED: usize = 32;
 pub struct Counted {
     /// Estimated number of solutions (over the support bytes).
     pub count: f64,
-    /// Is `count` exact (all solutions enumerated)?
+    /// Is `count` exact?
     pub exact: bool,
+    /// Are the samples all the solutions (each once)?
+    pub complete: bool,
     /// Sampled solutions (each assigns every support array).
     pub samples: Vec<Assignment>,
     /// Input bits the formula depends on.
@@ -265,6 +267,7 @@ pub fn draw(
     Counted {
         count: samples.len() as f64 / draws.max(1) as f64 * 2f64.powi(bits as i32),
         exact: false,
+        complete: false,
         samples,
         bits,
     }
@@ -298,16 +301,21 @@ fn components(pool: &ExprPool, constraints: &[ExprId]) -> Vec<Vec<ExprId>> {
 /// constraints sharing no input are counted apart (the count is the product; a sample
 /// joins one sample of each group), each by rejection sampling where its solutions are
 /// dense, else by hashing.
+///
+/// Arrays in `free` that no constraint mentions are inputs too: any value will do, so
+/// they multiply the count by their whole space and are sampled uniformly.
 pub fn count(
     pool: &mut ExprPool,
     solver: &mut SolverChain,
     constraints: &[ExprId],
+    free: &[ArrayId],
     want: usize,
     rng: &mut Rng,
 ) -> Result<Counted, String> {
     let mut total = Counted {
         count: 1.0,
         exact: true,
+        complete: true,
         samples: Vec::new(),
         bits: 0,
     };
@@ -316,6 +324,23 @@ pub fn count(
         let c = count_group(pool, solver, &group, want, rng)?;
         total.count *= c.count;
         total.exact &= c.exact;
+        total.complete &= c.complete;
+        total.bits += c.bits;
+        parts.push(c.samples);
+    }
+    let mentioned = support(pool, constraints);
+    let mut unconstrained: Vec<ArrayId> = free
+        .iter()
+        .copied()
+        .filter(|a| !mentioned.iter().any(|(m, _)| m == a))
+        .collect();
+    unconstrained.sort_unstable();
+    unconstrained.dedup();
+    for a in unconstrained {
+        let bytes: Vec<(ArrayId, u64)> = (0..pool.array_size(a)).map(|i| (a, i)).collect();
+        let c = draw(pool, &[], &bytes, want.max(1), want.max(1), rng);
+        total.count *= 2f64.powi(c.bits as i32);
+        total.complete = false;
         total.bits += c.bits;
         parts.push(c.samples);
     }
@@ -371,6 +396,7 @@ fn count_group(
             return Ok(Counted {
                 count: cell.len() as f64,
                 exact: true,
+                complete: true,
                 samples: cell,
                 bits,
             });
@@ -383,6 +409,7 @@ fn count_group(
     Ok(Counted {
         count: estimates[estimates.len() / 2],
         exact: false,
+        complete: false,
         samples,
         bits,
     })
@@ -418,7 +445,7 @@ mod tests {
         let mut pool = ExprPool::new();
         let c = range(&mut pool, 2, 100, 120);
         let mut solver = SolverChain::new(None);
-        let got = count(&mut pool, &mut solver, &c, 10, &mut Rng::new(1)).unwrap();
+        let got = count(&mut pool, &mut solver, &c, &[], 10, &mut Rng::new(1)).unwrap();
         assert!(got.exact);
         assert_eq!(got.count, 20.0);
         assert_eq!(got.samples.len(), 20);
@@ -429,7 +456,7 @@ mod tests {
         let mut pool = ExprPool::new();
         let c = range(&mut pool, 4, 1000, 3000);
         let mut solver = SolverChain::new(None);
-        let got = count(&mut pool, &mut solver, &c, 60, &mut Rng::new(7)).unwrap();
+        let got = count(&mut pool, &mut solver, &c, &[], 60, &mut Rng::new(7)).unwrap();
         assert!(!got.exact);
         assert!(got.count > 1000.0 && got.count < 4000.0, "{}", got.count);
         assert!(got.samples.len() >= 60);
@@ -446,7 +473,7 @@ mod tests {
         let mut pool = ExprPool::new();
         let c = range(&mut pool, 2, 1000, 9000);
         let mut solver = SolverChain::new(None);
-        let got = count(&mut pool, &mut solver, &c, 50, &mut Rng::new(3)).unwrap();
+        let got = count(&mut pool, &mut solver, &c, &[], 50, &mut Rng::new(3)).unwrap();
         assert!(!got.exact);
         assert!(got.count > 7000.0 && got.count < 9000.0, "{}", got.count);
         assert!(got

@@ -1,0 +1,268 @@
+//! `augur inject` end to end on the programs of examples/inject: bugs are emitted and
+//! verified, the buggy program differs from the original only by marked code on the
+//! recorded lines, `augur run` finds each bug, the original never triggers it, and the
+//! estimated trigger count matches an exact enumeration on a program small enough.
+
+mod common;
+
+use common::{augur, read_tests};
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What one `augur inject` produced.
+struct Corpus {
+    status: i32,
+    stderr: String,
+    stdout: String,
+    summary: Json,
+    source: PathBuf,
+    out: PathBuf,
+    dir: tempfile::TempDir,
+}
+
+impl Corpus {
+    fn bugs(&self) -> Vec<Json> {
+        self.summary["bugs"].as_array().cloned().unwrap_or_default()
+    }
+
+    fn bug_dir(&self, bug: &Json) -> PathBuf {
+        self.out.join(format!("bug{:03}", bug["id"].as_u64().unwrap()))
+    }
+
+    fn buggy_source(&self, bug: &Json) -> PathBuf {
+        self.bug_dir(bug).join(self.source.file_name().unwrap())
+    }
+}
+
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/inject")
+        .join(name)
+}
+
+/// Run `augur inject` on a copy of examples/inject/`name` with `args`.
+fn inject(name: &str, args: &[&str]) -> Corpus {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join(name);
+    std::fs::copy(example(name), &source).unwrap();
+    let out = dir.path().join("corpus");
+    let o = augur()
+        .arg("inject")
+        .arg(&source)
+        .args(args)
+        .args(["--explore-time", "5", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let summary = std::fs::read(out.join("summary.json"))
+        .map(|b| serde_json::from_slice(&b).unwrap())
+        .unwrap_or(Json::Null);
+    Corpus {
+        status: o.status.code().unwrap_or(-1),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        summary,
+        source,
+        out,
+        dir,
+    }
+}
+
+/// Every emitted bug passed native verification, its files are there, and its source is
+/// the original with marked code at the start of the recorded lines only.
+fn assert_emitted_and_verified(c: &Corpus, at_least: usize) {
+    assert_eq!(c.status, 0, "{}", c.stderr);
+    let bugs = c.bugs();
+    assert!(bugs.len() >= at_least, "{}\n{}", c.stdout, c.stderr);
+    let original = std::fs::read_to_string(&c.source).unwrap();
+    for bug in &bugs {
+        let v = &bug["verification"];
+        assert_eq!(v["trigger_fires"], true, "{bug}");
+        assert_eq!(v["differed"], 0, "{bug}");
+        assert!(v["inputs"].as_u64().unwrap() > 0, "{bug}");
+        assert!(c.stdout.contains(&format!("bug{:03}", bug["id"].as_u64().unwrap())));
+        let dir = c.bug_dir(bug);
+        for f in ["trigger.json", "trigger.ktest", "bug.json"] {
+            assert!(dir.join(f).exists(), "{f} missing");
+        }
+        let buggy = std::fs::read_to_string(c.buggy_source(bug)).unwrap();
+        let lines: Vec<u64> = bug["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["line"].as_u64().unwrap())
+            .collect();
+        let buggy_lines: Vec<&str> = buggy.lines().collect();
+        for (i, line) in original.lines().enumerate() {
+            let b = buggy_lines[i];
+            if lines.contains(&(i as u64 + 1)) {
+                assert!(b.contains("/* augur-inject bug"), "line {}: {b}", i + 1);
+                assert!(b.ends_with(line.trim_start()), "line {}: {b}", i + 1);
+            } else {
+                assert_eq!(b, line, "line {} changed", i + 1);
+            }
+        }
+    }
+}
+
+/// `augur run` with `args` on `source` (in a fresh directory).
+fn augur_run(source: &Path, args: &[&str]) -> Vec<Json> {
+    let out = tempfile::tempdir().unwrap();
+    let o = augur()
+        .arg("run")
+        .arg(source)
+        .args(args)
+        .arg("-o")
+        .arg(out.path().join("out"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    read_tests(&out.path().join("out"))
+}
+
+/// Fairness: exploring the buggy program finds the bug (an assertion at its line);
+/// the original program run on the trigger ends normally.
+fn assert_found_and_original_untouched(c: &Corpus, args: &[&str]) {
+    for bug in c.bugs() {
+        let line = bug["line"].as_u64().unwrap();
+        let tests = augur_run(&c.buggy_source(&bug), args);
+        assert!(
+            tests.iter().any(|t| t["outcome"]["error"] == "assertion"
+                && t["outcome"]["line"].as_u64() == Some(line)),
+            "augur run did not find bug {} at line {line}",
+            bug["id"]
+        );
+        let trigger = c.bug_dir(&bug).join("trigger.json");
+        let trigger = trigger.to_str().unwrap();
+        let mut seeded = vec!["--seed-test", trigger];
+        seeded.extend_from_slice(args);
+        for t in augur_run(&c.source, &seeded) {
+            assert_eq!(t["outcome"]["kind"], "exit", "original on the trigger: {t}");
+        }
+    }
+}
+
+#[test]
+fn stdin_state_machine() {
+    let args = ["--sym-stdin", "4"];
+    let mut all = vec!["--bugs", "2"];
+    all.extend_from_slice(&args);
+    let c = inject("machine.c", &all);
+    assert_emitted_and_verified(&c, 1);
+    assert_found_and_original_untouched(&c, &args);
+}
+
+#[test]
+fn argv_parsing_cli() {
+    let args = ["--sym-args", "0", "2", "3"];
+    let mut all = vec!["--bugs", "2"];
+    all.extend_from_slice(&args);
+    let c = inject("cli.c", &all);
+    assert_emitted_and_verified(&c, 1);
+    assert_found_and_original_untouched(&c, &args);
+}
+
+#[test]
+fn numeric_controller() {
+    let c = inject("tcas.c", &["--bugs", "2", "--points", "2"]);
+    assert_emitted_and_verified(&c, 1);
+    assert_found_and_original_untouched(&c, &[]);
+}
+
+#[test]
+fn one_program_holds_every_bug_and_each_trigger_fires_its_own() {
+    let c = inject("machine.c", &["--bugs", "2", "--sym-stdin", "4", "--one-program"]);
+    assert_eq!(c.status, 0, "{}", c.stderr);
+    let program = c.out.join("program").join("machine.c");
+    let text = std::fs::read_to_string(program).unwrap();
+    for bug in c.bugs() {
+        let id = bug["id"].as_u64().unwrap();
+        assert!(text.contains(&format!("int augur_bug{id};")));
+        assert_eq!(bug["verification"]["other_bugs_fired_by_trigger"], 0);
+        assert_eq!(bug["verification"]["trigger_fires"], true);
+    }
+    assert!(!c.bugs().is_empty(), "{}", c.stderr);
+}
+
+/// The harness: the buggy program's main run on all 65536 inputs natively, counting
+/// those that reach the bug (its assertion caught by our own `__assert_fail`).
+const HARNESS: &str = r#"
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+static jmp_buf back;
+static unsigned char input[2];
+extern int augur_bug1;
+int prog_main(void);
+void augur_make_symbolic(void *p, unsigned long n, const char *name) {
+  (void)name;
+  memcpy(p, input, n);
+}
+void __assert_fail(const char *a, const char *f, unsigned int l, const char *fn) {
+  (void)a; (void)f; (void)l; (void)fn;
+  longjmp(back, 1);
+}
+int main(void) {
+  long fired = 0;
+  for (int v = 0; v < 65536; v++) {
+    input[0] = v & 255;
+    input[1] = v >> 8;
+    augur_bug1 = 0;
+    if (setjmp(back) == 0)
+      prog_main();
+    else
+      fired++;
+  }
+  printf("%ld\n", fired);
+  return 0;
+}
+"#;
+
+#[test]
+fn estimated_trigger_count_matches_exact_enumeration() {
+    let c = inject("tiny.c", &["--bugs", "1", "--points", "3", "--seed", "3"]);
+    assert_emitted_and_verified(&c, 1);
+    let bug = &c.bugs()[0];
+    let buggy = c.buggy_source(bug);
+    let stub = c.dir.path().join("stub");
+    std::fs::create_dir_all(&stub).unwrap();
+    std::fs::write(
+        stub.join("augur.h"),
+        "void augur_make_symbolic(void *p, unsigned long n, const char *name);\n",
+    )
+    .unwrap();
+    let harness = c.dir.path().join("harness.c");
+    std::fs::write(&harness, HARNESS).unwrap();
+    let exe = c.dir.path().join("enumerate");
+    let o = Command::new("clang-14")
+        .args(["-O1", "-w", "-Dmain=prog_main", "-I"])
+        .arg(&stub)
+        .arg("-c")
+        .arg(&buggy)
+        .arg("-o")
+        .arg(c.dir.path().join("buggy.o"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = Command::new("clang-14")
+        .arg("-O1")
+        .arg(&harness)
+        .arg(c.dir.path().join("buggy.o"))
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = Command::new(&exe).output().unwrap();
+    let exact: f64 = String::from_utf8_lossy(&o.stdout).trim().parse().unwrap();
+    let estimate = bug["trigger_inputs"]["count"].as_f64().unwrap();
+    assert!(exact >= 1.0, "the seed triggers the bug");
+    assert!(
+        estimate >= exact / 1.5 && estimate <= exact * 1.5,
+        "estimated {estimate} triggering inputs, exactly {exact}"
+    );
+    let fraction = bug["fraction_of_all_inputs"].as_f64().unwrap();
+    assert!((fraction - estimate / 65536.0).abs() < 1e-12, "{bug}");
+    assert!(exact < 65536.0 / 4.0, "the predicates narrow the inputs: {exact}");
+}
