@@ -27,7 +27,8 @@ impl Corpus {
     }
 
     fn bug_dir(&self, bug: &Json) -> PathBuf {
-        self.out.join(format!("bug{:03}", bug["id"].as_u64().unwrap()))
+        self.out
+            .join(format!("bug{:03}", bug["id"].as_u64().unwrap()))
     }
 
     fn buggy_source(&self, bug: &Json) -> PathBuf {
@@ -81,7 +82,9 @@ fn assert_emitted_and_verified(c: &Corpus, at_least: usize) {
         assert_eq!(v["trigger_fires"], true, "{bug}");
         assert_eq!(v["differed"], 0, "{bug}");
         assert!(v["inputs"].as_u64().unwrap() > 0, "{bug}");
-        assert!(c.stdout.contains(&format!("bug{:03}", bug["id"].as_u64().unwrap())));
+        assert!(c
+            .stdout
+            .contains(&format!("bug{:03}", bug["id"].as_u64().unwrap())));
         let dir = c.bug_dir(bug);
         for f in ["trigger.json", "trigger.ktest", "bug.json"] {
             assert!(dir.join(f).exists(), "{f} missing");
@@ -172,7 +175,10 @@ fn numeric_controller() {
 
 #[test]
 fn one_program_holds_every_bug_and_each_trigger_fires_its_own() {
-    let c = inject("machine.c", &["--bugs", "2", "--sym-stdin", "4", "--one-program"]);
+    let c = inject(
+        "machine.c",
+        &["--bugs", "2", "--sym-stdin", "4", "--one-program"],
+    );
     assert_eq!(c.status, 0, "{}", c.stderr);
     let program = c.out.join("program").join("machine.c");
     let text = std::fs::read_to_string(program).unwrap();
@@ -226,7 +232,10 @@ fn estimated_trigger_count_matches_exact_enumeration() {
     let seed = seed_dir.path().join("seed.json");
     std::fs::write(&seed, r#"{"objects":[{"name":"in","bytes":[200,37]}]}"#).unwrap();
     let seed = seed.to_str().unwrap();
-    let c = inject("tiny.c", &["--seed-test", seed, "--points", "3", "--seed", "2"]);
+    let c = inject(
+        "tiny.c",
+        &["--seed-test", seed, "--points", "3", "--seed", "2"],
+    );
     assert_emitted_and_verified(&c, 1);
     let bug = &c.bugs()[0];
     let buggy = c.buggy_source(bug);
@@ -270,5 +279,8 @@ fn estimated_trigger_count_matches_exact_enumeration() {
     let fraction = bug["fraction_of_all_inputs"].as_f64().unwrap();
     assert!((fraction - estimate / 65536.0).abs() < 1e-12, "{bug}");
     assert!(exact > 1.0, "more than one input triggers it: {exact}");
-    assert!(exact < 65536.0 / 100.0, "the predicates narrow the inputs: {exact}");
+    assert!(
+        exact < 65536.0 / 100.0,
+        "the predicates narrow the inputs: {exact}"
+    );
 }
