@@ -146,24 +146,24 @@ fn assert_found_and_original_untouched(c: &Corpus, args: &[&str]) {
     }
 }
 
+/// Inject two bugs into examples/inject/`name` run with the input options `args`;
+/// check them as above.
+fn inject_and_hunt(name: &str, args: &[&str]) {
+    let mut all = vec!["--bugs", "2"];
+    all.extend_from_slice(args);
+    let c = inject(name, &all);
+    assert_emitted_and_verified(&c, 1);
+    assert_found_and_original_untouched(&c, args);
+}
+
 #[test]
 fn stdin_state_machine() {
-    let args = ["--sym-stdin", "4"];
-    let mut all = vec!["--bugs", "2"];
-    all.extend_from_slice(&args);
-    let c = inject("machine.c", &all);
-    assert_emitted_and_verified(&c, 1);
-    assert_found_and_original_untouched(&c, &args);
+    inject_and_hunt("machine.c", &["--sym-stdin", "4"]);
 }
 
 #[test]
 fn argv_parsing_cli() {
-    let args = ["--sym-args", "0", "2", "3"];
-    let mut all = vec!["--bugs", "2"];
-    all.extend_from_slice(&args);
-    let c = inject("cli.c", &all);
-    assert_emitted_and_verified(&c, 1);
-    assert_found_and_original_untouched(&c, &args);
+    inject_and_hunt("cli.c", &["--sym-args", "0", "2", "3"]);
 }
 
 #[test]
