@@ -133,7 +133,13 @@ fn shell_quote(a: &[u8]) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
-/// The terminal table: one row per emitted bug.
+/// A fraction for the table: `<` marks an upper bound.
+fn fraction(f: f64, bound: bool) -> String {
+    format!("{}{f:.3e}", if bound { "<" } else { "" })
+}
+
+/// The terminal table: one row per emitted bug (fractions of the seed path's inputs and
+/// of all inputs that trigger it).
 pub fn table(o: &Outcome) -> String {
     let mut t = format!(
         "{:<6} {:<14} {:<16} {:>6} {:>5} {:>5} {:>12} {:>12}  {}\n",
@@ -143,15 +149,15 @@ pub fn table(o: &Outcome) -> String {
         let last = b.points.last().expect("a bug has a point");
         let v = &b.verification;
         t.push_str(&format!(
-            "{:<6} {:<14} {:<16} {:>6} {:>5} {:>5} {:>12.3e} {:>12.3e}  trigger fires, {}/{} inputs as original\n",
+            "{:<6} {:<14} {:<16} {:>6} {:>5} {:>5} {:>12} {:>12}  trigger fires, {}/{} inputs as original\n",
             format!("bug{:03}", b.id),
             b.kind.name(),
             format!("{}:{}", last.file, last.line),
             b.points.len(),
             last.branches,
             last.call_depth,
-            b.path_fraction(),
-            b.input_fraction(),
+            fraction(b.path_fraction(), b.bug_bound),
+            fraction(b.input_fraction(), b.bug_bound),
             v.same,
             v.inputs,
         ));
