@@ -118,3 +118,66 @@ pub fn synthesize(
         .map(|(k, c)| c.map(|c| cands[k][c].clone()))
         .collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::predicate::{Op, Side};
+    use augur_expr::{ArrayId, CmpOp};
+
+    fn pred(pool: &mut ExprPool, x: ExprId, op: Op, c: u128) -> Pred {
+        let k = pool.constant(c, 8);
+        let expr = match op {
+            Op::Gt => pool.cmp(CmpOp::Ult, k, x),
+            Op::Eq => pool.cmp(CmpOp::Eq, x, k),
+            _ => unreachable!(),
+        };
+        Pred {
+            lhs: Side::Var("x".into(), 1),
+            op,
+            rhs: Side::Const(c as i64),
+            expr,
+        }
+    }
+
+    #[test]
+    fn picks_the_narrowest_and_leaves_implied_points_empty() {
+        let mut pool = ExprPool::new();
+        let a = pool.new_array("x", 1);
+        let arr = pool.array_sym(a);
+        let i0 = pool.constant(0, 64);
+        let x = pool.select(arr, i0);
+        // The seed is x = 200; every candidate holds on it.
+        let first = vec![
+            pred(&mut pool, x, Op::Gt, 10),
+            pred(&mut pool, x, Op::Eq, 200),
+            pred(&mut pool, x, Op::Gt, 150),
+        ];
+        let second = vec![
+            pred(&mut pool, x, Op::Gt, 150),
+            pred(&mut pool, x, Op::Gt, 10),
+        ];
+        let samples: Vec<Assignment> = (0..=255u8)
+            .map(|v| {
+                let mut s = Assignment::default();
+                s.set(ArrayId(0), vec![v]);
+                s
+            })
+            .collect();
+        let mut solver = SolverChain::new(None);
+        let got = synthesize(
+            &mut pool,
+            &mut solver,
+            &[],
+            &[first, second],
+            &samples,
+            &mut Rng::new(1),
+        )
+        .unwrap();
+        assert_eq!(got[0].as_ref().map(Pred::text).as_deref(), Some("x == 200"));
+        assert!(
+            got[1].is_none(),
+            "x == 200 implies every candidate of the second point"
+        );
+    }
+}
