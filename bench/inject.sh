@@ -30,9 +30,9 @@ for entry in "${programs[@]}"; do
   name=${prog%.c}
   mode=bytes; [ -n "$aflflags" ] && mode=argv:2:3
   # shellcheck disable=SC2086
-  $augur inject "examples/inject/$prog" $opts --bugs "$bugs" --seed 1 -o "$out/$name" >/dev/null 2>&1
+  $augur inject "examples/inject/$prog" $opts --bugs "$bugs" --seed 1 -o "$out/$name" >/dev/null 2>&1 || true
   # shellcheck disable=SC2086
-  $augur inject "examples/inject/$prog" $opts --bugs "$bugs" --points 1 --seed 1 -o "$out/$name-1" >/dev/null 2>&1
+  $augur inject "examples/inject/$prog" $opts --bugs "$bugs" --points 1 --seed 1 -o "$out/$name-1" >/dev/null 2>&1 || true
   for corpus in "$out/$name" "$out/$name-1"; do
     for bug in "$corpus"/bug*/; do
       [ -d "$bug" ] || continue
