@@ -35,7 +35,7 @@ pub struct Visit {
     pub instance: u32,
     /// Frames on the stack (call depth, the entry function is 1).
     pub call_depth: u32,
-    /// Conditional branches on the path before this visit.
+    /// Branches on input-dependent conditions before this visit.
     pub branches: u32,
     /// Each variable in scope with its bytes as the line begins.
     pub vars: Vec<(Var, Vec<Byte>)>,
@@ -46,7 +46,7 @@ pub struct Visit {
 pub struct Recording {
     /// Line visits in execution order.
     pub visits: Vec<Visit>,
-    /// Conditional branches, calls and instructions on the whole path.
+    /// Branches on input-dependent conditions on the whole path.
     pub branches: u32,
     /// Calls made.
     pub calls: u32,
