@@ -4,6 +4,7 @@
  * AFL_ARGV=N defined, the first N*AFL_ARG_LEN bytes become N NUL-terminated arguments
  * (argument count: the first byte modulo N+1, as `--sym-args 0 N LEN` varies it), and
  * the rest is the program's standard input. */
+#undef main /* renamed in the program only */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

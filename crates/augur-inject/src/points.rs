@@ -119,7 +119,7 @@ pub fn candidates(
 }
 
 /// Choose up to `k` points on distinct lines, none of whose line is in `avoid`: the
-/// candidates, in path order, are cut into `k` stretches and the best-scoring point of
+/// candidates in the deeper half of the path, in path order, are cut into `k` stretches and the best-scoring point of
 /// each is taken, so the points spread along the path (different loop iterations and
 /// variables, rather than `k` views of one value).
 pub fn choose(
@@ -128,9 +128,13 @@ pub fn choose(
     k: usize,
     avoid: &FxHashSet<(usize, u32)>,
 ) -> Vec<Point> {
+    // Only the deeper half of the path (by input-dependent branches passed): a point
+    // before the program's input checks would let inputs off the seed path, which the
+    // path's counts know nothing of, drive the ETS.
+    let deepest = points.iter().map(|p| p.branches).max().unwrap_or(0);
     let usable: Vec<&Point> = points
         .iter()
-        .filter(|p| !avoid.contains(&(p.source, p.line)))
+        .filter(|p| !avoid.contains(&(p.source, p.line)) && 2 * p.branches >= deepest)
         .collect();
     let mut lines = FxHashSet::default();
     let mut picked = Vec::new();
