@@ -41,7 +41,7 @@ for entry in "${programs[@]}"; do
       clang-14 -w -O0 -Dmain=afl_program_main -I bench/inject $aflflags "$src" bench/inject/afl_main.c -o "$bug/plain"
       rarity=$(python3 bench/inject/rarity.py "$bug/plain" "$bug/trigger.json" "$mode" 400 7)
       if [ "$corpus" != "$out/$name" ]; then
-        echo "$name $(basename "$bug") single - - - - $rarity" >> "$rows"; continue
+        echo "$name $(basename "$bug") single - - - $rarity" >> "$rows"; continue
       fi
       line=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['line'])" "$bug/bug.json")
       # augur run: the time a test showing the bug was written, after the start.
