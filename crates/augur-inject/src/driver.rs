@@ -20,7 +20,7 @@ use std::time::Duration;
 /// Path samples for synthesis, per verification input (`--samples`).
 const SYNTH_SAMPLES: usize = 5;
 /// Seed paths recorded at most (the best-scoring are used first).
-const MAX_SEEDS: usize = 8;
+const MAX_SEEDS: usize = 32;
 
 /// What the user asked for.
 #[derive(Clone, Debug)]
@@ -227,27 +227,38 @@ pub fn inject(
     };
     let mut planned = Vec::new();
     let mut last_lines = FxHashSet::default();
+    let ctx = Ctx {
+        setup,
+        texts: &texts,
+        files: &files,
+        o,
+        explored: &explored,
+    };
     for id in 1..=o.bugs {
-        let si = (id - 1) % seeds.len();
-        progress(&format!(
-            "bug {id}/{}: synthesizing on seed path {}",
-            o.bugs,
-            si + 1
-        ));
-        let ctx = Ctx {
-            setup,
-            texts: &texts,
-            files: &files,
-            o,
-            explored: &explored,
-        };
-        match plan(&ctx, &mut seeds[si], si, id, &last_lines, &mut rng) {
-            Ok(p) => {
-                let last = p.plan.sites.last().expect("a site");
-                last_lines.insert((last.source, last.line));
-                planned.push(p);
+        // Bug i starts on the i-th best seed path; a path that yields no bug passes the
+        // turn to the next one.
+        let mut why = String::new();
+        for k in 0..seeds.len() {
+            let si = (id - 1 + k) % seeds.len();
+            progress(&format!(
+                "bug {id}/{}: synthesizing on seed path {}",
+                o.bugs,
+                si + 1
+            ));
+            match plan(&ctx, &mut seeds[si], si, id, &last_lines, &mut rng) {
+                Ok(p) => {
+                    let last = p.plan.sites.last().expect("a site");
+                    last_lines.insert((last.source, last.line));
+                    planned.push(p);
+                    why.clear();
+                    break;
+                }
+                Err(e) => why = e,
             }
-            Err(e) => out.failed.push((id, e)),
+        }
+        if !why.is_empty() {
+            out.failed
+                .push((id, format!("on every seed path, e.g.: {why}")));
         }
     }
     let original = Build::new(
