@@ -169,6 +169,51 @@
 #define optind model_optind
 #define opterr model_opterr
 #define optopt model_optopt
+/* locale.c */
+#define setlocale model_setlocale
+#define nl_langinfo model_nl_langinfo
+#define localeconv model_localeconv
+#define gettext model_gettext
+#define dgettext model_dgettext
+#define dcgettext model_dcgettext
+#define ngettext model_ngettext
+#define dngettext model_dngettext
+#define dcngettext model_dcngettext
+#define textdomain model_textdomain
+#define bindtextdomain model_bindtextdomain
+#define bind_textdomain_codeset model_bind_textdomain_codeset
+#define __ctype_get_mb_cur_max model___ctype_get_mb_cur_max
+#define mbrtowc model_mbrtowc
+#define mbrlen model_mbrlen
+#define mbtowc model_mbtowc
+#define mblen model_mblen
+#define mbsinit model_mbsinit
+#define btowc model_btowc
+#define wctob model_wctob
+#define wcrtomb model_wcrtomb
+#define wctomb model_wctomb
+#define mbsrtowcs model_mbsrtowcs
+#define mbstowcs model_mbstowcs
+#define wcsrtombs model_wcsrtombs
+#define wcstombs model_wcstombs
+#define iswalnum model_iswalnum
+#define iswalpha model_iswalpha
+#define iswblank model_iswblank
+#define iswcntrl model_iswcntrl
+#define iswdigit model_iswdigit
+#define iswgraph model_iswgraph
+#define iswlower model_iswlower
+#define iswprint model_iswprint
+#define iswpunct model_iswpunct
+#define iswspace model_iswspace
+#define iswupper model_iswupper
+#define iswxdigit model_iswxdigit
+#define towlower model_towlower
+#define towupper model_towupper
+#define wctype model_wctype
+#define iswctype model_iswctype
+#define wcwidth model_wcwidth
+#define wcswidth model_wcswidth
 /* math.c */
 #define fabs model_fabs
 #define floor model_floor
@@ -204,6 +249,15 @@ int *__errno_location(void);
 #define AUGUR_O_TRUNC 01000
 #define AUGUR_O_APPEND 02000
 
+/* ---- wide characters (glibc's types) ------------------------------- */
+typedef unsigned int wint_t;
+typedef unsigned long wctype_t;
+typedef struct {
+    int count;
+    unsigned int value;
+} mbstate_t;
+#define WEOF 0xffffffffu
+
 /* ---- string.c / ctype.c (used by other models) ---------------------- */
 void *memcpy(void *dst, const void *src, size_t n);
 void *memset(void *s, int c, size_t n);
@@ -213,10 +267,20 @@ size_t strnlen(const char *s, size_t n);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
+int isalnum(int c);
+int isalpha(int c);
+int isblank(int c);
+int iscntrl(int c);
+int isgraph(int c);
+int islower(int c);
+int isprint(int c);
+int ispunct(int c);
 int isspace(int c);
+int isupper(int c);
 int isdigit(int c);
 int isxdigit(int c);
 int tolower(int c);
+int toupper(int c);
 unsigned long long strtoull(const char *s, char **end, int base);
 long long strtoll(const char *s, char **end, int base);
 

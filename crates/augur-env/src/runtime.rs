@@ -27,6 +27,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../../runtime/libc/ctype.c"),
     ),
     ("libc/exit.c", include_str!("../../../runtime/libc/exit.c")),
+    (
+        "libc/locale.c",
+        include_str!("../../../runtime/libc/locale.c"),
+    ),
     ("libc/math.c", include_str!("../../../runtime/libc/math.c")),
     (
         "libc/printf.c",

@@ -29,6 +29,7 @@ void test_scanf(void);
 void test_stdio(void);
 void test_unistd(void);
 void test_math(void);
+void test_locale(void);
 
 int main(void)
 {
@@ -40,6 +41,7 @@ int main(void)
     test_stdio();
     test_unistd();
     test_math();
+    test_locale();
     printf("%d passed, %d failed\n", t_pass, t_fail);
     return t_fail != 0;
 }
