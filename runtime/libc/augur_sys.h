@@ -23,6 +23,8 @@ void *malloc(unsigned long n);
 void free(void *p);
 void *calloc(unsigned long n, unsigned long s);
 void *realloc(void *p, unsigned long n);
+/* A heap block aligned to `align` (a power of two), or NULL (EINVAL otherwise). */
+void *aligned_alloc(unsigned long align, unsigned long n);
 void exit(int code) __attribute__((noreturn));
 void abort(void) __attribute__((noreturn));
 

@@ -214,6 +214,54 @@
 #define iswctype model_iswctype
 #define wcwidth model_wcwidth
 #define wcswidth model_wcswidth
+/* error.c */
+#define program_invocation_name model_program_invocation_name
+#define program_invocation_short_name model_program_invocation_short_name
+#define error_print_progname model_error_print_progname
+#define error_message_count model_error_message_count
+#define error_one_per_line model_error_one_per_line
+#define strerror model_strerror
+#define strerror_r model_strerror_r
+#define __xpg_strerror_r model___xpg_strerror_r
+#define perror model_perror
+#define error model_error
+#define error_at_line model_error_at_line
+/* process.c */
+#define getuid model_getuid
+#define geteuid model_geteuid
+#define getgid model_getgid
+#define getegid model_getegid
+#define getpid model_getpid
+#define getppid model_getppid
+#define getpwuid model_getpwuid
+#define getpwnam model_getpwnam
+#define getgrgid model_getgrgid
+#define getgrnam model_getgrnam
+#define getpagesize model_getpagesize
+#define sysconf model_sysconf
+#define posix_memalign model_posix_memalign
+#define reallocarray model_reallocarray
+#define sigemptyset model_sigemptyset
+#define sigfillset model_sigfillset
+#define sigaddset model_sigaddset
+#define sigdelset model_sigdelset
+#define sigismember model_sigismember
+#define sigprocmask model_sigprocmask
+#define pthread_sigmask model_pthread_sigmask
+#define sigaction model_sigaction
+#define signal model_signal
+#define raise model_raise
+/* time.c */
+#define time model_time
+#define clock_gettime model_clock_gettime
+#define gettimeofday model_gettimeofday
+#define gmtime_r model_gmtime_r
+#define localtime_r model_localtime_r
+#define gmtime model_gmtime
+#define localtime model_localtime
+#define timegm model_timegm
+#define mktime model_mktime
+#define strftime model_strftime
 /* math.c */
 #define fabs model_fabs
 #define floor model_floor
@@ -294,6 +342,8 @@ size_t fwrite(const void *p, size_t size, size_t n, FILE *f);
 /* Write n bytes to f; returns the number written (short on error). */
 size_t __augur_fwrite_bytes(FILE *f, const char *p, size_t n);
 int fprintf(FILE *f, const char *fmt, ...);
+int fflush(FILE *f);
+int snprintf(char *buf, size_t n, const char *fmt, ...);
 
 /* ---- number parsing shared by the strto* family and scanf (stdlib.c) - */
 /* Parse an integer like strtoull: leading white space, optional sign,

@@ -28,6 +28,18 @@ const FILES: &[(&str, &str)] = &[
     ),
     ("libc/exit.c", include_str!("../../../runtime/libc/exit.c")),
     (
+        "libc/time.c",
+        include_str!("../../../runtime/libc/time.c"),
+    ),
+    (
+        "libc/process.c",
+        include_str!("../../../runtime/libc/process.c"),
+    ),
+    (
+        "libc/error.c",
+        include_str!("../../../runtime/libc/error.c"),
+    ),
+    (
         "libc/locale.c",
         include_str!("../../../runtime/libc/locale.c"),
     ),

@@ -30,6 +30,7 @@ void test_stdio(void);
 void test_unistd(void);
 void test_math(void);
 void test_locale(void);
+void test_process(void);
 
 int main(void)
 {
@@ -42,6 +43,7 @@ int main(void)
     test_unistd();
     test_math();
     test_locale();
+    test_process();
     printf("%d passed, %d failed\n", t_pass, t_fail);
     return t_fail != 0;
 }
