@@ -151,6 +151,8 @@ pub fn call_entry(
     let mut args = Vec::new();
     if f.name == "main" {
         let (argc, argv) = build_argv(ex, st, argv);
+        let argv_addr = argv.as_con().expect("argv is placed at a concrete address") as u64;
+        crate::posix::set_invocation_name(ex, st, argv_addr);
         let envp = place(st, &[Byte::C(0); 8], "envp");
         let given = [argc, argv, Value::con(envp as u128, 64)];
         for (i, (_, ty)) in f.params.iter().enumerate() {

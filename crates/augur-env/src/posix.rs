@@ -147,3 +147,42 @@ fn close(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         }
     }
 }
+
+/// Point glibc's `program_invocation_name` and `program_invocation_short_name` (when the
+/// linked program has them: the models define them) at `argv[0]` and at its last `/`
+/// component, as glibc does before `main`. `argv` is the address of the argv array;
+/// argv[0] is concrete (the program's path).
+pub fn set_invocation_name(ex: &Executor, st: &mut State, argv: u64) {
+    let word = |st: &State, addr: u64| -> Option<u64> {
+        let o = st.mem.find(addr)?;
+        let bytes = o.read(addr - o.base, 8);
+        bytes.iter().rev().try_fold(0u64, |acc, b| match b {
+            Byte::C(v) => Some(acc << 8 | *v as u64),
+            _ => None,
+        })
+    };
+    let Some(name) = word(st, argv) else { return };
+    let Some(obj) = st.mem.find(name) else { return };
+    let text = obj.read(name - obj.base, obj.size - (name - obj.base));
+    let len = text
+        .iter()
+        .position(|b| *b == Byte::C(0))
+        .unwrap_or(text.len());
+    let short = text[..len]
+        .iter()
+        .rposition(|b| *b == Byte::C(b'/'))
+        .map_or(name, |i| name + i as u64 + 1);
+    for (global, value) in [
+        ("program_invocation_name", name),
+        ("program_invocation_short_name", short),
+    ] {
+        let Some(g) = ex.program.globals.iter().position(|g| g.name == global) else {
+            continue;
+        };
+        let addr = ex.global_addr(augur_ir::GlobalId(g as u32));
+        let bytes: Vec<Byte> = value.to_le_bytes().iter().map(|b| Byte::C(*b)).collect();
+        if let Some(o) = st.mem.get_mut(addr) {
+            o.write(0, &bytes);
+        }
+    }
+}

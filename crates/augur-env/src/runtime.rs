@@ -27,10 +27,7 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../../runtime/libc/ctype.c"),
     ),
     ("libc/exit.c", include_str!("../../../runtime/libc/exit.c")),
-    (
-        "libc/time.c",
-        include_str!("../../../runtime/libc/time.c"),
-    ),
+    ("libc/time.c", include_str!("../../../runtime/libc/time.c")),
     (
         "libc/process.c",
         include_str!("../../../runtime/libc/process.c"),

@@ -1,0 +1,114 @@
+//! The C library's locale, multibyte and process functions, used the way GNU coreutils
+//! uses them: exact outcomes, and every test replays natively against glibc.
+
+mod common;
+use common::*;
+
+/// Count of tests per (exit code, stdout, stderr).
+fn outcomes(r: &Run) -> std::collections::BTreeMap<(i64, String, String), usize> {
+    let mut m = std::collections::BTreeMap::new();
+    for t in &r.tests {
+        let key = (
+            t["outcome"]["code"].as_i64().unwrap_or(-1),
+            t["stdout"].as_str().unwrap_or_default().to_string(),
+            t["stderr"].as_str().unwrap_or_default().to_string(),
+        );
+        *m.entry(key).or_default() += 1;
+    }
+    m
+}
+
+#[test]
+fn c_locale_multibyte_scan_of_stdin_is_exact_and_replays() {
+    let src = r#"
+#define _GNU_SOURCE
+#include <errno.h>
+#include <error.h>
+#include <langinfo.h>
+#include <libintl.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+#include <wctype.h>
+#define _(s) gettext(s)
+int main(int argc, char **argv) {
+  (void)argc;
+  program_invocation_name = argv[0];
+  if (!setlocale(LC_ALL, "")) return 9;
+  bindtextdomain("coreutils", "/usr/share/locale");
+  textdomain("coreutils");
+  printf("%s %s %zu\n", setlocale(LC_ALL, NULL), nl_langinfo(CODESET), MB_CUR_MAX);
+  char buf[4];
+  size_t n = fread(buf, 1, 3, stdin);
+  mbstate_t st;
+  memset(&st, 0, sizeof st);
+  int printable = 0, invalid = 0;
+  for (size_t i = 0; i < n; i++) {
+    wchar_t wc;
+    size_t r = mbrtowc(&wc, buf + i, n - i, &st);
+    if (r == (size_t)-1) { invalid++; memset(&st, 0, sizeof st); continue; }
+    if (iswprint(wc) && wcwidth(wc) == 1 && btowc(buf[i]) == (wint_t)wc) printable++;
+  }
+  if (!mbsinit(&st)) abort();
+  if (invalid) error(0, EILSEQ, _("%d invalid"), invalid);
+  printf(ngettext("%d printable byte\n", "%d printable bytes\n", printable), printable);
+  return invalid;
+}
+"#;
+    let r = run_c(src, &["--sym-stdin", "3"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    // Per byte: invalid (>= 0x80), printable, or not: every combination of 3 bytes.
+    let o = outcomes(&r);
+    let head = "C ANSI_X3.4-1968 1\n";
+    let bad =
+        |k: i64| format!("prog: {k} invalid: Invalid or incomplete multibyte or wide character\n");
+    let count = |code: i64, printable: &str, stderr: String| {
+        o.get(&(code, format!("{head}{printable}\n"), stderr))
+            .copied()
+            .unwrap_or(0)
+    };
+    assert_eq!(count(0, "3 printable bytes", String::new()), 1);
+    assert_eq!(count(3, "0 printable bytes", bad(3)), 1);
+    assert_eq!(count(1, "2 printable bytes", bad(1)), 3);
+    assert_eq!(count(2, "1 printable byte", bad(2)), 3);
+    assert_eq!(o.len(), 10, "{o:?}");
+    assert_eq!(r.tests.len(), 64);
+    assert!(r.errors("abort").is_empty());
+    r.assert_native_replay_passes();
+}
+
+#[test]
+fn error_names_the_program_from_argv0_like_glibc() {
+    let src = r#"
+#define _GNU_SOURCE
+#include <errno.h>
+#include <error.h>
+#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv) {
+  printf("%s|%s\n", program_invocation_name, program_invocation_short_name);
+  if (argc > 1 && strcmp(argv[1], "-q") == 0)
+    error_at_line(0, 0, "in.txt", 7, "quiet %s", argv[1]);
+  error(4, ENOENT, "%s", "missing");
+  return 0;
+}
+"#;
+    let r = run_c(src, &["--sym-args", "0", "1", "2"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let o = outcomes(&r);
+    let stderr = "prog: missing: No such file or directory\n";
+    assert_eq!(
+        o.get(&(4, "prog|prog\n".into(), stderr.into())).copied(),
+        Some(r.tests.len() - 1),
+        "{o:?}"
+    );
+    let quiet = format!("prog:in.txt:7: quiet -q\n{stderr}");
+    assert_eq!(
+        o.get(&(4, "prog|prog\n".into(), quiet)).copied(),
+        Some(1),
+        "{o:?}"
+    );
+    r.assert_native_replay_passes();
+}
