@@ -158,7 +158,7 @@
 #define __isoc99_vscanf model___isoc99_vscanf
 #define __isoc99_vfscanf model___isoc99_vfscanf
 #define __isoc99_vsscanf model___isoc99_vsscanf
-/* unistd.c */
+/* fd.c, unistd.c */
 #define read model_read
 #define write model_write
 #define close model_close
@@ -262,6 +262,82 @@
 #define timegm model_timegm
 #define mktime model_mktime
 #define strftime model_strftime
+/* fd.c */
+#define open64 model_open64
+#define creat model_creat
+#define openat model_openat
+#define openat64 model_openat64
+#define lseek model_lseek
+#define lseek64 model_lseek64
+#define fstat model_fstat
+#define stat model_stat
+#define lstat model_lstat
+#define fstatat model_fstatat
+#define fstat64 model_fstat64
+#define stat64 model_stat64
+#define lstat64 model_lstat64
+#define fstatat64 model_fstatat64
+#define __fxstat model___fxstat
+#define __xstat model___xstat
+#define __lxstat model___lxstat
+#define access model_access
+#define dup model_dup
+#define dup2 model_dup2
+#define dup3 model_dup3
+#define fcntl model_fcntl
+#define fcntl64 model_fcntl64
+#define ioctl model_ioctl
+#define isatty model_isatty
+#define posix_fadvise model_posix_fadvise
+#define posix_fadvise64 model_posix_fadvise64
+#define copy_file_range model_copy_file_range
+/* stdio.c (more) */
+#define fdopen model_fdopen
+#define fopen64 model_fopen64
+#define __fpurge model___fpurge
+#define fpurge model_fpurge
+#define fflush_unlocked model_fflush_unlocked
+#define fileno_unlocked model_fileno_unlocked
+#define feof_unlocked model_feof_unlocked
+#define ferror_unlocked model_ferror_unlocked
+#define clearerr_unlocked model_clearerr_unlocked
+#define __fpending model___fpending
+#define __freading model___freading
+#define __fwriting model___fwriting
+#define __freadable model___freadable
+#define __fwritable model___fwritable
+#define __flbf model___flbf
+#define __fbufsize model___fbufsize
+#define __freadahead model___freadahead
+#define __fsetlocking model___fsetlocking
+#define ftello model_ftello
+#define fseeko model_fseeko
+#define ftell model_ftell
+#define ftello64 model_ftello64
+#define fseek model_fseek
+#define fseeko64 model_fseeko64
+#define rewind model_rewind
+#define fgetpos model_fgetpos
+#define fsetpos model_fsetpos
+#define fgetpos64 model_fgetpos64
+#define fsetpos64 model_fsetpos64
+#define fgetc_unlocked model_fgetc_unlocked
+#define fread_unlocked model_fread_unlocked
+#define fgets_unlocked model_fgets_unlocked
+#define getdelim model_getdelim
+#define getline model_getline
+#define fwrite_unlocked model_fwrite_unlocked
+#define fputc_unlocked model_fputc_unlocked
+#define fputs_unlocked model_fputs_unlocked
+/* string.c (more) */
+#define stpcpy model_stpcpy
+#define stpncpy model_stpncpy
+#define memrchr model_memrchr
+#define rawmemchr model_rawmemchr
+#define strchrnul model_strchrnul
+#define mempcpy model_mempcpy
+#define strtoumax model_strtoumax
+#define strtoimax model_strtoimax
 /* math.c */
 #define fabs model_fabs
 #define floor model_floor
@@ -341,6 +417,15 @@ int fputc(int c, FILE *f);
 size_t fwrite(const void *p, size_t size, size_t n, FILE *f);
 /* Write n bytes to f; returns the number written (short on error). */
 size_t __augur_fwrite_bytes(FILE *f, const char *p, size_t n);
+int fseeko(FILE *f, long off, int whence);
+
+/* ---- descriptors (fd.c) ---------------------------------------------- */
+int open(const char *path, int flags, ...);
+long read(int fd, void *buf, size_t n);
+long write(int fd, const void *buf, size_t n);
+int close(int fd);
+long lseek(int fd, long off, int whence);
+int fcntl(int fd, int cmd, ...);
 int fprintf(FILE *f, const char *fmt, ...);
 int fflush(FILE *f);
 int snprintf(char *buf, size_t n, const char *fmt, ...);

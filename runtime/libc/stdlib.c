@@ -560,3 +560,7 @@ void augur_run_atexit(void)
         fn();
     }
 }
+
+/* intmax_t and uintmax_t are long and unsigned long on x86-64. */
+intmax_t strtoimax(const char *s, char **end, int base) { return strtol(s, end, base); }
+uintmax_t strtoumax(const char *s, char **end, int base) { return strtoul(s, end, base); }

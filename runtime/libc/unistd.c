@@ -1,6 +1,5 @@
 /*
- * unistd.c - read/write/close/open on the engine primitives, and
- * getopt/getopt_long.
+ * unistd.c - getopt and getopt_long (the descriptor calls are in fd.c).
  *
  * getopt deviation from glibc: no argument permutation.  Scanning stops at
  * the first non-option argument (POSIX behaviour, as with a leading '+' in
@@ -10,38 +9,6 @@
  * optstring does not start with ':'.
  */
 #include "libc_internal.h"
-
-long read(int fd, void *buf, size_t n)
-{
-    long r = augur_sys_read(fd, buf, n);
-    if (r < 0)
-        errno = EBADF;
-    return r;
-}
-
-long write(int fd, const void *buf, size_t n)
-{
-    long r = augur_sys_write(fd, buf, n);
-    if (r < 0)
-        errno = EBADF;
-    return r;
-}
-
-int close(int fd)
-{
-    int r = augur_sys_close(fd);
-    if (r < 0)
-        errno = EBADF;
-    return r;
-}
-
-int open(const char *path, int flags, ...)
-{
-    int fd = augur_sys_open(path, flags);
-    if (fd < 0)
-        errno = ENOENT;
-    return fd;
-}
 
 /* ---- getopt ------------------------------------------------------------ */
 

@@ -1,5 +1,10 @@
 //! The system primitives under the libc models (`runtime/libc/augur_sys.h`): reads from
-//! standard input and modelled files, writes captured per path, descriptors, errno.
+//! standard input and modelled files, writes captured per path (standard output and
+//! error) or stored in the path's copy of a file (read back on the same path),
+//! descriptors (open, close, lseek, dup, stat), errno.
+//!
+//! Standard input, output and error are pipes: they cannot seek (ESPIPE) and have no
+//! size. Modelled files are regular files; dup'd descriptors keep their own offsets.
 
 use augur_engine::Param::{Int, Ptr};
 use augur_engine::{Byte, ObjKind};
@@ -7,9 +12,21 @@ use augur_engine::{Call, Exec, Executor, HandlerTable, Outcome, Signature, State
 use augur_engine::{Contents, Descriptor};
 use augur_ir::LocId;
 
-/// errno values the primitives set.
-const EBADF: u128 = 9;
+/// errno values the primitives set (Linux).
 const ENOENT: u128 = 2;
+const EBADF: u128 = 9;
+const EEXIST: u128 = 17;
+const EINVAL: u128 = 22;
+const EMFILE: u128 = 24;
+const ESPIPE: u128 = 29;
+
+/// Linux open(2) flags the primitives interpret.
+const O_CREAT: u64 = 0o100;
+const O_EXCL: u64 = 0o200;
+const O_TRUNC: u64 = 0o1000;
+
+/// The most descriptors a path may have open (sysconf(_SC_OPEN_MAX) in the models).
+const MAX_FDS: usize = 1024;
 
 /// Register the primitives.
 pub fn register(t: &mut HandlerTable) {
@@ -17,6 +34,9 @@ pub fn register(t: &mut HandlerTable) {
     t.add("augur_sys_read", Signature::of(&[Int, Ptr, Int]), read);
     t.add("augur_sys_open", Signature::of(&[Ptr, Int]), open);
     t.add("augur_sys_close", Signature::of(&[Int]), close);
+    t.add("augur_sys_lseek", Signature::of(&[Int, Int, Int]), lseek);
+    t.add("augur_sys_dup", Signature::of(&[Int, Int]), dup);
+    t.add("augur_sys_stat", Signature::of(&[Int, Ptr, Ptr]), stat);
     t.add("augur_errno_location", Signature::of(&[]), errno_location);
     t.add("_exit", Signature::of(&[Int]), exit_now);
     t.add("_Exit", Signature::of(&[Int]), exit_now);
@@ -77,13 +97,28 @@ fn write(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     }
     let r = ex.resolve(st, &c.args[1], n, false)?;
     let bytes = ex.read_bytes(st, &r, n);
-    match st.env.fds[fd] {
+    match &mut st.env.fds[fd] {
         Some(Descriptor::Stdout) => st.stdout.extend(bytes),
         Some(Descriptor::Stderr) => st.stderr.extend(bytes),
-        // Writes to files and to standard input are accepted and dropped.
+        Some(Descriptor::File { file, pos }) => {
+            let (file, at) = (*file, *pos as usize);
+            *pos += n;
+            write_file(&mut st.env.files[file].1, at, &bytes);
+        }
+        // Writes to standard input (a terminal's descriptor is read-write) are dropped.
         _ => {}
     }
     Ok(ret(n as i64, w))
+}
+
+/// Store `bytes` at offset `at` of this path's copy of a file, zero-filling any gap.
+fn write_file(contents: &mut Contents, at: usize, bytes: &[Byte]) {
+    let mut v = contents.to_vec();
+    if v.len() < at + bytes.len() {
+        v.resize(at + bytes.len(), Byte::C(0));
+    }
+    v[at..at + bytes.len()].clone_from_slice(bytes);
+    *contents = Contents::from(v);
 }
 
 fn read(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
@@ -113,25 +148,136 @@ fn read(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     Ok(ret(k as i64, w))
 }
 
+/// The lowest free descriptor at or above `min` now refers to `d`; None when all are taken.
+fn install(st: &mut State, d: Descriptor, min: usize) -> Option<usize> {
+    let fds = &mut st.env.fds;
+    let fd = (min..MAX_FDS).find(|&i| fds.get(i).is_none_or(Option::is_none))?;
+    if fds.len() <= fd {
+        fds.resize(fd + 1, None);
+    }
+    fds[fd] = Some(d);
+    Some(fd)
+}
+
 fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let path = ex.read_c_string(st, &c.args[0], 4096)?;
-    let Some(file) = st.env.files.iter().position(|(name, _)| *name == path) else {
-        set_errno(st, ENOENT);
-        return Ok(ret(-1, w));
-    };
-    let d = Some(Descriptor::File { file, pos: 0 });
-    let fd = match st.env.fds.iter().position(Option::is_none) {
-        Some(free) => {
-            st.env.fds[free] = d;
-            free
+    let flags = ex.concretize(st, &c.args[1])? as u64;
+    let file = match st.env.files.iter().position(|(name, _)| *name == path) {
+        Some(_) if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL => {
+            set_errno(st, EEXIST);
+            return Ok(ret(-1, w));
+        }
+        Some(i) => i,
+        None if flags & O_CREAT != 0 => {
+            st.env.files.push((path, Contents::from(Vec::new())));
+            st.env.files.len() - 1
         }
         None => {
-            st.env.fds.push(d);
-            st.env.fds.len() - 1
+            set_errno(st, ENOENT);
+            return Ok(ret(-1, w));
         }
     };
-    Ok(ret(fd as i64, w))
+    if flags & O_TRUNC != 0 {
+        st.env.files[file].1 = Contents::from(Vec::new());
+    }
+    match install(st, Descriptor::File { file, pos: 0 }, 0) {
+        Some(fd) => Ok(ret(fd as i64, w)),
+        None => {
+            set_errno(st, EMFILE);
+            Ok(ret(-1, w))
+        }
+    }
+}
+
+fn lseek(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let w = width(ex, c);
+    let off = ex.concretize(st, &c.args[1])? as u64 as i64;
+    let whence = ex.concretize(st, &c.args[2])? as u32;
+    let Some(fd) = descriptor(ex, st, &c.args[0])? else {
+        set_errno(st, EBADF);
+        return Ok(ret(-1, w));
+    };
+    let Some(Descriptor::File { file, pos }) = st.env.fds[fd] else {
+        set_errno(st, ESPIPE);
+        return Ok(ret(-1, w));
+    };
+    let base = match whence {
+        0 => 0,
+        1 => pos as i64,
+        2 => st.env.files[file].1.len() as i64,
+        _ => {
+            set_errno(st, EINVAL);
+            return Ok(ret(-1, w));
+        }
+    };
+    let Some(new) = base.checked_add(off).filter(|n| *n >= 0) else {
+        set_errno(st, EINVAL);
+        return Ok(ret(-1, w));
+    };
+    if let Some(Descriptor::File { pos, .. }) = &mut st.env.fds[fd] {
+        *pos = new as u64;
+    }
+    Ok(ret(new, w))
+}
+
+fn dup(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let w = width(ex, c);
+    let min = ex.concretize(st, &c.args[1])? as u32 as i32;
+    let Some(fd) = descriptor(ex, st, &c.args[0])? else {
+        set_errno(st, EBADF);
+        return Ok(ret(-1, w));
+    };
+    if min < 0 || min as usize >= MAX_FDS {
+        set_errno(st, EINVAL);
+        return Ok(ret(-1, w));
+    }
+    let d = st.env.fds[fd].clone().expect("open descriptor");
+    match install(st, d, min as usize) {
+        Some(new) => Ok(ret(new as i64, w)),
+        None => {
+            set_errno(st, EMFILE);
+            Ok(ret(-1, w))
+        }
+    }
+}
+
+/// `augur_sys_stat(fd, path, out)`: what `path` (when not NULL) or else `fd` is: 1 a
+/// regular file (`out[0]` = its size, `out[1]` = its number, the same for every
+/// descriptor of the file), 2 a pipe, -1 with errno.
+fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let w = width(ex, c);
+    let by_path = ex.concretize(st, &c.args[1])? != 0;
+    let file = if by_path {
+        let path = ex.read_c_string(st, &c.args[1], 4096)?;
+        match st.env.files.iter().position(|(name, _)| *name == path) {
+            Some(i) => i,
+            None => {
+                set_errno(st, ENOENT);
+                return Ok(ret(-1, w));
+            }
+        }
+    } else {
+        match descriptor(ex, st, &c.args[0])? {
+            None => {
+                set_errno(st, EBADF);
+                return Ok(ret(-1, w));
+            }
+            Some(fd) => match st.env.fds[fd] {
+                Some(Descriptor::File { file, .. }) => file,
+                _ => return Ok(ret(2, w)),
+            },
+        }
+    };
+    let size = st.env.files[file].1.len() as u64;
+    let r = ex.resolve(st, &c.args[2], 16, true)?;
+    let bytes: Vec<Byte> = [size, file as u64]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .map(Byte::C)
+        .collect();
+    ex.write_bytes(st, &r, &bytes);
+    Ok(ret(1, w))
 }
 
 fn close(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {

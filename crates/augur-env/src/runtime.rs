@@ -27,6 +27,7 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../../runtime/libc/ctype.c"),
     ),
     ("libc/exit.c", include_str!("../../../runtime/libc/exit.c")),
+    ("libc/fd.c", include_str!("../../../runtime/libc/fd.c")),
     ("libc/time.c", include_str!("../../../runtime/libc/time.c")),
     (
         "libc/process.c",

@@ -31,6 +31,7 @@ void test_unistd(void);
 void test_math(void);
 void test_locale(void);
 void test_process(void);
+void test_files(void);
 
 int main(void)
 {
@@ -44,6 +45,7 @@ int main(void)
     test_math();
     test_locale();
     test_process();
+    test_files();
     printf("%d passed, %d failed\n", t_pass, t_fail);
     return t_fail != 0;
 }
