@@ -19,12 +19,12 @@ long augur_sys_read(int fd, void *buf, unsigned long n);
 int augur_sys_open(const char *path, int flags);
 int augur_sys_close(int fd);
 /* Reposition fd (whence 0 SET, 1 CUR, 2 END); the new offset, or -1 with
- * errno (EBADF, ESPIPE for standard input/output/error, EINVAL). */
+ * errno (EBADF, EINVAL, ESPIPE for a move away from the end of stdout/stderr). */
 long augur_sys_lseek(int fd, long off, int whence);
 /* The lowest free descriptor >= min now refers to what fd does; -1 with errno. */
 int augur_sys_dup(int fd, int min);
 /* What path (when not NULL) or else fd is: 1 a regular file (out[0] its size,
- * out[1] its number), 2 a pipe, or -1 with errno (EBADF, ENOENT). */
+ * out[1] its number), 2 /dev/null (an absent stdin), or -1 with errno. */
 int augur_sys_stat(int fd, const char *path, unsigned long out[2]);
 
 /* Memory and process control, handled by the engine. */

@@ -3,11 +3,12 @@
  * read, write, close, lseek, stat, dup, fcntl, ioctl, isatty,
  * posix_fadvise, copy_file_range, access.
  *
- * Standard input, output and error are pipes (S_IFIFO: no seeking, no
- * size, not terminals); modelled files are regular files (mode 0644, owned
- * by the process's user, times at the fixed clock).  There are no
- * directories: a directory descriptor argument is ENOTDIR.  Status flags and
- * FD_CLOEXEC live here, per descriptor.
+ * The descriptors are what `augur replay` gives the native program: modelled
+ * files, a given standard input, and standard output and error are regular
+ * files (mode 0644, owned by the process's user, times at the fixed clock);
+ * an absent standard input is /dev/null (a character device).  No descriptor
+ * is a terminal.  There are no directories: a directory descriptor argument
+ * is ENOTDIR.  Status flags and FD_CLOEXEC live here, per descriptor.
  */
 #include "libc_internal.h"
 
@@ -19,10 +20,10 @@
 #define AT_EMPTY_PATH 0x1000
 #define ENOTDIR 20
 #define ENOTTY 25
-#define ESPIPE 29
+#define O_LARGEFILE 0100000 /* always reported by F_GETFL on x86-64 */
 #define ENOSYS 38
 
-/* Access mode and status flags of each open descriptor (pipes 0 read, 1 and 2 write). */
+/* Access mode and status flags of each open descriptor (0 read, 1 and 2 write). */
 static int fd_flags[FD_MAX] = {[0] = AUGUR_O_RDONLY, [1] = AUGUR_O_WRONLY, [2] = AUGUR_O_WRONLY};
 static unsigned char fd_cloexec[FD_MAX];
 
@@ -41,7 +42,7 @@ static int opened(int fd, int flags)
     return fd;
 }
 
-/* What fd is (1 file, 2 pipe), -1 with EBADF if it is not open. */
+/* What fd is (1 regular file, 2 /dev/null), -1 with EBADF if it is not open. */
 static int kind_of(int fd, unsigned long info[2])
 {
     if (fd < 0 || fd >= FD_MAX) {
@@ -140,12 +141,12 @@ struct stat {
     long reserved[3];
 };
 
-#define S_IFIFO 0010000
+#define S_IFCHR 0020000
 #define S_IFREG 0100000
 #define FIXED_TIME 1704067200L /* time.c's clock */
 
-/* Fill st for an object of `kind` (1 file, 2 pipe); fd numbers the pipe. */
-static int fill_stat(int kind, const unsigned long info[2], int fd, struct stat *st)
+/* Fill st for an object of `kind` (1 regular file, 2 /dev/null). */
+static int fill_stat(int kind, const unsigned long info[2], struct stat *st)
 {
     if (kind < 0)
         return -1;
@@ -161,9 +162,11 @@ static int fill_stat(int kind, const unsigned long info[2], int fd, struct stat 
         st->st_size = (long)info[0];
         st->st_blocks = ((long)info[0] + 511) / 512;
     } else {
-        st->st_dev = 0xc;
-        st->st_ino = 100 + (unsigned long)fd;
-        st->st_mode = S_IFIFO | 0600;
+        st->st_dev = 6; /* devtmpfs */
+        st->st_ino = 4;
+        st->st_rdev = 0x103; /* major 1, minor 3 */
+        st->st_mode = S_IFCHR | 0666;
+        st->st_uid = st->st_gid = 0;
     }
     return 0;
 }
@@ -171,13 +174,13 @@ static int fill_stat(int kind, const unsigned long info[2], int fd, struct stat 
 int fstat(int fd, struct stat *st)
 {
     unsigned long info[2] = {0, 0};
-    return fill_stat(kind_of(fd, info), info, fd, st);
+    return fill_stat(kind_of(fd, info), info, st);
 }
 
 int stat(const char *path, struct stat *st)
 {
     unsigned long info[2] = {0, 0};
-    return fill_stat(augur_sys_stat(-1, path, info), info, -1, st);
+    return fill_stat(augur_sys_stat(-1, path, info), info, st);
 }
 
 int lstat(const char *path, struct stat *st) { return stat(path, st); }
@@ -300,7 +303,7 @@ static int control(int fd, int cmd, long arg)
         fd_cloexec[fd] = (arg & 1) != 0;
         return 0;
     case F_GETFL:
-        return fd_flags[fd];
+        return fd_flags[fd] | O_LARGEFILE;
     case F_SETFL:
         fd_flags[fd] = (fd_flags[fd] & ~SETFL_MASK) | ((int)arg & SETFL_MASK);
         return 0;
@@ -350,8 +353,6 @@ int posix_fadvise(int fd, long off, long len, int advice)
     (void)off;
     if (kind < 0)
         return EBADF;
-    if (kind == 2)
-        return ESPIPE;
     if (advice < 0 || advice > 5 || len < 0)
         return EINVAL;
     return 0;

@@ -3,8 +3,11 @@
 //! error) or stored in the path's copy of a file (read back on the same path),
 //! descriptors (open, close, lseek, dup, stat), errno.
 //!
-//! Standard input, output and error are pipes: they cannot seek (ESPIPE) and have no
-//! size. Modelled files are regular files; dup'd descriptors keep their own offsets.
+//! What the descriptors are matches `augur replay`'s native runs: modelled files and a
+//! given standard input are regular files (seekable, of their size); an absent standard
+//! input is `/dev/null` (a character device, empty, every seek gives 0); standard output
+//! and error are regular files holding what was written, always appended to (a seek
+//! elsewhere is ESPIPE: a deviation). dup'd descriptors keep their own offsets.
 
 use augur_engine::Param::{Int, Ptr};
 use augur_engine::{Byte, ObjKind};
@@ -198,14 +201,17 @@ fn lseek(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         set_errno(st, EBADF);
         return Ok(ret(-1, w));
     };
-    let Some(Descriptor::File { file, pos }) = st.env.fds[fd] else {
-        set_errno(st, ESPIPE);
-        return Ok(ret(-1, w));
+    let (pos, len) = match st.env.fds[fd] {
+        Some(Descriptor::File { file, pos }) => (pos, st.env.files[file].1.len()),
+        Some(Descriptor::Stdin(_)) if st.env.stdin.is_empty() => return Ok(ret(0, w)),
+        Some(Descriptor::Stdin(pos)) => (pos, st.env.stdin.len()),
+        Some(Descriptor::Stdout) => (st.stdout.len() as u64, st.stdout.len()),
+        Some(Descriptor::Stderr) | None => (st.stderr.len() as u64, st.stderr.len()),
     };
     let base = match whence {
         0 => 0,
         1 => pos as i64,
-        2 => st.env.files[file].1.len() as i64,
+        2 => len as i64,
         _ => {
             set_errno(st, EINVAL);
             return Ok(ret(-1, w));
@@ -215,8 +221,14 @@ fn lseek(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         set_errno(st, EINVAL);
         return Ok(ret(-1, w));
     };
-    if let Some(Descriptor::File { pos, .. }) = &mut st.env.fds[fd] {
-        *pos = new as u64;
+    match &mut st.env.fds[fd] {
+        Some(Descriptor::File { pos, .. }) | Some(Descriptor::Stdin(pos)) => *pos = new as u64,
+        // Output is only ever appended: staying at the end is the one position allowed.
+        _ if new as u64 == pos => {}
+        _ => {
+            set_errno(st, ESPIPE);
+            return Ok(ret(-1, w));
+        }
     }
     Ok(ret(new, w))
 }
@@ -244,34 +256,36 @@ fn dup(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
 
 /// `augur_sys_stat(fd, path, out)`: what `path` (when not NULL) or else `fd` is: 1 a
 /// regular file (`out[0]` = its size, `out[1]` = its number, the same for every
-/// descriptor of the file), 2 a pipe, -1 with errno.
+/// descriptor of the file), 2 a character device (`/dev/null`), -1 with errno.
 fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let by_path = ex.concretize(st, &c.args[1])? != 0;
-    let file = if by_path {
+    // Standard input, output and error are numbered after the modelled files.
+    let n = st.env.files.len() as u64;
+    let (size, number) = if by_path {
         let path = ex.read_c_string(st, &c.args[1], 4096)?;
         match st.env.files.iter().position(|(name, _)| *name == path) {
-            Some(i) => i,
+            Some(i) => (st.env.files[i].1.len(), i as u64),
             None => {
                 set_errno(st, ENOENT);
                 return Ok(ret(-1, w));
             }
         }
     } else {
-        match descriptor(ex, st, &c.args[0])? {
-            None => {
-                set_errno(st, EBADF);
-                return Ok(ret(-1, w));
-            }
-            Some(fd) => match st.env.fds[fd] {
-                Some(Descriptor::File { file, .. }) => file,
-                _ => return Ok(ret(2, w)),
-            },
+        let Some(fd) = descriptor(ex, st, &c.args[0])? else {
+            set_errno(st, EBADF);
+            return Ok(ret(-1, w));
+        };
+        match st.env.fds[fd] {
+            Some(Descriptor::File { file, .. }) => (st.env.files[file].1.len(), file as u64),
+            Some(Descriptor::Stdin(_)) if st.env.stdin.is_empty() => return Ok(ret(2, w)),
+            Some(Descriptor::Stdin(_)) => (st.env.stdin.len(), n),
+            Some(Descriptor::Stdout) => (st.stdout.len(), n + 1),
+            Some(Descriptor::Stderr) | None => (st.stderr.len(), n + 2),
         }
     };
-    let size = st.env.files[file].1.len() as u64;
     let r = ex.resolve(st, &c.args[2], 16, true)?;
-    let bytes: Vec<Byte> = [size, file as u64]
+    let bytes: Vec<Byte> = [size as u64, number]
         .iter()
         .flat_map(|v| v.to_le_bytes())
         .map(Byte::C)

@@ -80,7 +80,7 @@ static void test_descriptors(const char *gp, const char *mp)
     SAME(close(g), model_close(m), "close twice");
     g = open(gp, O_RDWR | O_APPEND);
     m = model_open(mp, O_RDWR | O_APPEND);
-    SAME(fcntl(g, F_GETFL) & (O_ACCMODE | O_APPEND), model_fcntl(m, F_GETFL), "F_GETFL rw");
+    SAME(fcntl(g, F_GETFL), model_fcntl(m, F_GETFL), "F_GETFL rw");
     SAME(write(g, "more\n", 5), model_write(m, "more\n", 5), "append");
     SAME(lseek(g, 6, SEEK_SET), model_lseek(m, 6, SEEK_SET), "lseek set");
     SAME(read(g, gb, 32), model_read(m, mb, 32), "read back");
@@ -98,7 +98,7 @@ static void test_descriptors(const char *gp, const char *mp)
     SAME(fcntl(g, F_SETFD, FD_CLOEXEC), model_fcntl(m, F_SETFD, FD_CLOEXEC), "F_SETFD");
     SAME(fcntl(g, F_GETFD), model_fcntl(m, F_GETFD), "F_GETFD after");
     SAME(fcntl(g, F_SETFL, O_NONBLOCK), model_fcntl(m, F_SETFL, O_NONBLOCK), "F_SETFL");
-    SAME(fcntl(g, F_GETFL) & (O_ACCMODE | O_APPEND | O_NONBLOCK), model_fcntl(m, F_GETFL),
+    SAME(fcntl(g, F_GETFL), model_fcntl(m, F_GETFL),
          "F_GETFL after F_SETFL");
     g2 = dup(g);
     m2 = model_dup(m);
