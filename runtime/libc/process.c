@@ -48,40 +48,39 @@ static struct group groups[] = {
 
 #define N_ENTRIES 2
 
-struct passwd *getpwuid(unsigned int uid)
+/* Users and groups are paired: entry i of each has the same name and number. The index
+ * of the entry named `name` (when not NULL) or numbered `id`; -1 if none. */
+static int entry_of(const char *name, unsigned int id)
 {
     int i;
     for (i = 0; i < N_ENTRIES; i++)
-        if (users[i].pw_uid == uid)
-            return &users[i];
-    return NULL;
+        if (name != NULL ? strcmp(users[i].pw_name, name) == 0 : users[i].pw_uid == id)
+            return i;
+    return -1;
+}
+
+struct passwd *getpwuid(unsigned int uid)
+{
+    int i = entry_of(NULL, uid);
+    return i < 0 ? NULL : &users[i];
 }
 
 struct passwd *getpwnam(const char *name)
 {
-    int i;
-    for (i = 0; i < N_ENTRIES; i++)
-        if (strcmp(users[i].pw_name, name) == 0)
-            return &users[i];
-    return NULL;
+    int i = entry_of(name, 0);
+    return i < 0 ? NULL : &users[i];
 }
 
 struct group *getgrgid(unsigned int gid)
 {
-    int i;
-    for (i = 0; i < N_ENTRIES; i++)
-        if (groups[i].gr_gid == gid)
-            return &groups[i];
-    return NULL;
+    int i = entry_of(NULL, gid);
+    return i < 0 ? NULL : &groups[i];
 }
 
 struct group *getgrnam(const char *name)
 {
-    int i;
-    for (i = 0; i < N_ENTRIES; i++)
-        if (strcmp(groups[i].gr_name, name) == 0)
-            return &groups[i];
-    return NULL;
+    int i = entry_of(name, 0);
+    return i < 0 ? NULL : &groups[i];
 }
 
 /* ---- limits ------------------------------------------------------------ */

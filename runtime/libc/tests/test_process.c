@@ -30,6 +30,13 @@ int model_sigprocmask(int, const sigset_t *, sigset_t *);
 int model_sigaction(int, const struct sigaction *, struct sigaction *);
 sighandler_t model_signal(int, sighandler_t);
 int model_raise(int);
+#include <grp.h>
+#include <pwd.h>
+struct passwd *model_getpwuid(uid_t);
+struct passwd *model_getpwnam(const char *);
+struct group *model_getgrgid(gid_t);
+struct group *model_getgrnam(const char *);
+uid_t model_getuid(void);
 struct tm *model_gmtime_r(const time_t *, struct tm *);
 time_t model_timegm(struct tm *);
 size_t model_strftime(char *, size_t, const char *, const struct tm *);
@@ -87,6 +94,11 @@ static void test_process_world(void)
     sigset_t g, m, og, om;
     struct sigaction a, old;
     CHECK(model_sysconf(_SC_PAGESIZE) == sysconf(_SC_PAGESIZE), "pagesize");
+    CHECK(strcmp(model_getpwuid(model_getuid())->pw_name, "user") == 0, "getpwuid(getuid())");
+    CHECK(model_getpwnam("root")->pw_uid == 0 && model_getpwnam("nobody") == NULL, "getpwnam");
+    CHECK(strcmp(model_getgrgid(1000)->gr_mem[0], "user") == 0 && model_getgrgid(5) == NULL,
+          "getgrgid");
+    CHECK(model_getgrnam("root")->gr_gid == 0, "getgrnam");
     CHECK(model_getpagesize() == getpagesize(), "getpagesize");
     CHECK(model_sysconf(_SC_CLK_TCK) == sysconf(_SC_CLK_TCK), "clk_tck");
     errno = 0;
