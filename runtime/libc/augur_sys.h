@@ -26,6 +26,10 @@ int augur_sys_dup(int fd, int min);
 /* What path (when not NULL) or else fd is: 1 a regular file (out[0] its size,
  * out[1] its number), 2 /dev/null (an absent stdin), or -1 with errno. */
 int augur_sys_stat(int fd, const char *path, unsigned long out[2]);
+/* Remove a file's name (open descriptors keep it); -1 with ENOENT. */
+int augur_sys_unlink(const char *path);
+/* Set the length of fd's file; -1 with errno (EBADF, EINVAL). */
+int augur_sys_truncate(int fd, long len);
 
 /* Memory and process control, handled by the engine. */
 void *malloc(unsigned long n);

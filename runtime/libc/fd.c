@@ -126,6 +126,32 @@ int close(int fd)
 }
 
 long lseek(int fd, long off, int whence) { return augur_sys_lseek(fd, off, whence); }
+
+/* pread/pwrite: at offset `off`, leaving the descriptor's offset where it was. */
+static long at_offset(int fd, void *buf, size_t n, long off, int writing)
+{
+    long saved, r;
+    if (off < 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    saved = augur_sys_lseek(fd, 0, 1);
+    if (saved < 0 || augur_sys_lseek(fd, off, 0) < 0)
+        return -1;
+    r = writing ? write(fd, buf, n) : read(fd, buf, n);
+    augur_sys_lseek(fd, saved, 0);
+    return r;
+}
+
+long pread(int fd, void *buf, size_t n, long off) { return at_offset(fd, buf, n, off, 0); }
+long pread64(int fd, void *buf, size_t n, long off) { return pread(fd, buf, n, off); }
+
+long pwrite(int fd, const void *buf, size_t n, long off)
+{
+    return at_offset(fd, (void *)buf, n, off, 1);
+}
+
+long pwrite64(int fd, const void *buf, size_t n, long off) { return pwrite(fd, buf, n, off); }
 long lseek64(int fd, long off, int whence) { return augur_sys_lseek(fd, off, whence); }
 
 /* ---- stat ------------------------------------------------------------------ */
@@ -374,4 +400,106 @@ long copy_file_range(int in, long *in_off, int out, long *out_off, size_t n, uns
     (void)flags;
     errno = ENOSYS;
     return -1;
+}
+
+/* ---- names, lengths, durability -------------------------------------------- */
+
+int unlink(const char *path) { return augur_sys_unlink(path); }
+
+int unlinkat(int dirfd, const char *path, int flags)
+{
+    if (flags != 0) { /* AT_REMOVEDIR: there are no directories */
+        errno = ENOTDIR;
+        return -1;
+    }
+    if (at_dir(dirfd, path) < 0)
+        return -1;
+    return unlink(path);
+}
+
+int ftruncate(int fd, long len)
+{
+    unsigned long info[2];
+    if (kind_of(fd, info) < 0)
+        return -1;
+    if ((fd_flags[fd] & O_ACCMODE) == AUGUR_O_RDONLY) {
+        errno = EINVAL; /* Linux: not open for writing */
+        return -1;
+    }
+    return augur_sys_truncate(fd, len);
+}
+
+int ftruncate64(int fd, long len) { return ftruncate(fd, len); }
+
+int fsync(int fd)
+{
+    unsigned long info[2];
+    return kind_of(fd, info) < 0 ? -1 : 0;
+}
+
+int fdatasync(int fd) { return fsync(fd); }
+
+/* ---- temporary files ----------------------------------------------------- */
+
+#define EEXIST 17
+
+/* mkostemps: replace the six X before `suffix_len` final bytes and create the file
+ * exclusively; names come from a per-path counter, so every run is reproducible. */
+int mkostemps(char *template, int suffix_len, int flags)
+{
+    static unsigned long counter;
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    size_t len = strlen(template);
+    char *x;
+    int tries, i, fd;
+    if (suffix_len < 0 || len < (size_t)suffix_len + 6
+        || memcmp(template + len - suffix_len - 6, "XXXXXX", 6) != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    x = template + len - suffix_len - 6;
+    for (tries = 0; tries < 100; tries++) {
+        unsigned long v = ++counter;
+        for (i = 0; i < 6; i++, v /= 62)
+            x[i] = letters[v % 62];
+        fd = open(template, (flags & ~O_ACCMODE) | AUGUR_O_RDWR | AUGUR_O_CREAT | 0200);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return -1;
+}
+
+int mkstemp(char *template) { return mkostemps(template, 0, 0); }
+int mkostemp(char *template, int flags) { return mkostemps(template, 0, flags); }
+int mkstemps(char *template, int suffix_len) { return mkostemps(template, suffix_len, 0); }
+int mkstemp64(char *template) { return mkstemp(template); }
+int mkostemp64(char *template, int flags) { return mkostemp(template, flags); }
+
+/* ---- sleeping: the clock is fixed, so no time passes ------------------------ */
+
+struct timespec_ {
+    long tv_sec, tv_nsec;
+};
+
+int nanosleep(const struct timespec_ *req, struct timespec_ *rem)
+{
+    if (req->tv_sec < 0 || req->tv_nsec < 0 || req->tv_nsec > 999999999) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (rem != NULL)
+        rem->tv_sec = rem->tv_nsec = 0;
+    return 0;
+}
+
+unsigned int sleep(unsigned int seconds)
+{
+    (void)seconds;
+    return 0;
+}
+
+int usleep(unsigned int usec)
+{
+    (void)usec;
+    return 0;
 }

@@ -291,6 +291,28 @@
 #define posix_fadvise model_posix_fadvise
 #define posix_fadvise64 model_posix_fadvise64
 #define copy_file_range model_copy_file_range
+#define pread model_pread
+#define pread64 model_pread64
+#define pwrite model_pwrite
+#define pwrite64 model_pwrite64
+#define unlink model_unlink
+#define unlinkat model_unlinkat
+#define ftruncate model_ftruncate
+#define ftruncate64 model_ftruncate64
+#define fsync model_fsync
+#define fdatasync model_fdatasync
+#define mkostemps model_mkostemps
+#define mkstemp model_mkstemp
+#define mkostemp model_mkostemp
+#define mkstemps model_mkstemps
+#define mkstemp64 model_mkstemp64
+#define mkostemp64 model_mkostemp64
+#define nanosleep model_nanosleep
+#define sleep model_sleep
+#define usleep model_usleep
+#define remove model_remove
+#define freopen model_freopen
+#define freopen64 model_freopen64
 /* stdio.c (more) */
 #define fdopen model_fdopen
 #define fopen64 model_fopen64
@@ -386,6 +408,7 @@ typedef struct {
 void *memcpy(void *dst, const void *src, size_t n);
 void *memset(void *s, int c, size_t n);
 void *memmove(void *dst, const void *src, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
 size_t strlen(const char *s);
 size_t strnlen(const char *s, size_t n);
 int strcmp(const char *a, const char *b);
@@ -418,6 +441,7 @@ size_t fwrite(const void *p, size_t size, size_t n, FILE *f);
 /* Write n bytes to f; returns the number written (short on error). */
 size_t __augur_fwrite_bytes(FILE *f, const char *p, size_t n);
 int fseeko(FILE *f, long off, int whence);
+int fclose(FILE *f);
 
 /* ---- descriptors (fd.c) ---------------------------------------------- */
 int open(const char *path, int flags, ...);
@@ -426,6 +450,8 @@ long write(int fd, const void *buf, size_t n);
 int close(int fd);
 long lseek(int fd, long off, int whence);
 int fcntl(int fd, int cmd, ...);
+int dup2(int old, int new);
+int unlink(const char *path);
 int fprintf(FILE *f, const char *fmt, ...);
 int fflush(FILE *f);
 int snprintf(char *buf, size_t n, const char *fmt, ...);

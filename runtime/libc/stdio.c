@@ -146,9 +146,44 @@ FILE *fopen(const char *path, const char *mode)
 
 FILE *fopen64(const char *path, const char *mode) { return fopen(path, mode); }
 
+/* Reopen f on path (on its own descriptor, with a new mode, when path is NULL), keeping
+ * its descriptor number as glibc does (freopen(..., stdin) stays descriptor 0). */
+FILE *freopen(const char *path, const char *mode, FILE *f)
+{
+    int oflags, fflags, fd = f->_fileno;
+    if (parse_mode(mode, &oflags, &fflags) < 0) {
+        fclose(f);
+        return NULL;
+    }
+    if (path != NULL) {
+        int nfd;
+        close(fd);
+        nfd = open(path, oflags);
+        if (nfd < 0) {
+            f->_fileno = -1;
+            fclose(f);
+            return NULL;
+        }
+        if (fd < 0)
+            fd = nfd;
+        else if (nfd != fd) {
+            dup2(nfd, fd);
+            close(nfd);
+        }
+    }
+    f->_flags = IO_MAGIC | IO_IS_FILEBUF | IO_UNBUFFERED | fflags;
+    f->_fileno = fd;
+    f->_IO_read_ptr = f->_IO_read_end = f->_IO_read_base = NULL;
+    return f;
+}
+
+FILE *freopen64(const char *path, const char *mode, FILE *f) { return freopen(path, mode, f); }
+
+int remove(const char *path) { return unlink(path); }
+
 int fclose(FILE *f)
 {
-    int r = close(f->_fileno) < 0 ? EOF : 0;
+    int r = f->_fileno >= 0 && close(f->_fileno) < 0 ? EOF : 0;
     if (f->is_static) {
         f->_fileno = -1;
         f->_flags |= IO_NO_READS | IO_NO_WRITES;

@@ -21,6 +21,7 @@ const EBADF: u128 = 9;
 const EEXIST: u128 = 17;
 const EINVAL: u128 = 22;
 const EMFILE: u128 = 24;
+const EFBIG: u128 = 27;
 const ESPIPE: u128 = 29;
 
 /// Linux open(2) flags the primitives interpret.
@@ -40,6 +41,8 @@ pub fn register(t: &mut HandlerTable) {
     t.add("augur_sys_lseek", Signature::of(&[Int, Int, Int]), lseek);
     t.add("augur_sys_dup", Signature::of(&[Int, Int]), dup);
     t.add("augur_sys_stat", Signature::of(&[Int, Ptr, Ptr]), stat);
+    t.add("augur_sys_unlink", Signature::of(&[Ptr]), unlink);
+    t.add("augur_sys_truncate", Signature::of(&[Int, Int]), truncate);
     t.add("augur_errno_location", Signature::of(&[]), errno_location);
     t.add("_exit", Signature::of(&[Int]), exit_now);
     t.add("_Exit", Signature::of(&[Int]), exit_now);
@@ -104,6 +107,10 @@ fn write(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         Some(Descriptor::Stdout) => st.stdout.extend(bytes),
         Some(Descriptor::Stderr) => st.stderr.extend(bytes),
         Some(Descriptor::File { file, pos }) => {
+            if pos.saturating_add(n) > augur_engine::MAX_OBJECT_SIZE {
+                set_errno(st, EFBIG);
+                return Ok(ret(-1, w));
+            }
             let (file, at) = (*file, *pos as usize);
             *pos += n;
             write_file(&mut st.env.files[file].1, at, &bytes);
@@ -306,6 +313,47 @@ fn close(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
             Ok(ret(-1, w))
         }
     }
+}
+
+/// `augur_sys_unlink(path)`: the file loses its name (descriptors open on it keep
+/// working, as on Linux); -1 with ENOENT if no file has that name.
+fn unlink(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let w = width(ex, c);
+    let path = ex.read_c_string(st, &c.args[0], 4096)?;
+    match st.env.files.iter_mut().find(|(name, _)| *name == path) {
+        Some((name, _)) => {
+            // No path can name it again: names never hold a NUL byte.
+            *name = "\0unlinked".into();
+            Ok(ret(0, w))
+        }
+        None => {
+            set_errno(st, ENOENT);
+            Ok(ret(-1, w))
+        }
+    }
+}
+
+/// `augur_sys_truncate(fd, len)`: the file of `fd` now has `len` bytes (zero-filled when
+/// it grows); -1 with EINVAL for a negative length or a descriptor that is not a file.
+fn truncate(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let w = width(ex, c);
+    let len = ex.concretize(st, &c.args[1])? as u64 as i64;
+    let Some(fd) = descriptor(ex, st, &c.args[0])? else {
+        set_errno(st, EBADF);
+        return Ok(ret(-1, w));
+    };
+    let Some(Descriptor::File { file, .. }) = st.env.fds[fd] else {
+        set_errno(st, EINVAL);
+        return Ok(ret(-1, w));
+    };
+    if len < 0 || len as u64 > augur_engine::MAX_OBJECT_SIZE {
+        set_errno(st, EINVAL);
+        return Ok(ret(-1, w));
+    }
+    let mut v = st.env.files[file].1.to_vec();
+    v.resize(len as usize, Byte::C(0));
+    st.env.files[file].1 = Contents::from(v);
+    Ok(ret(0, w))
 }
 
 /// Point glibc's `program_invocation_name` and `program_invocation_short_name` (when the

@@ -79,6 +79,16 @@ int augur_sys_stat(int fd, const char *path, unsigned long out[2])
     return 1;
 }
 
+int augur_sys_unlink(const char *path)
+{
+    return unlink(path);
+}
+
+int augur_sys_truncate(int fd, long len)
+{
+    return ftruncate(fd, len);
+}
+
 int *augur_errno_location(void)
 {
     return &errno;

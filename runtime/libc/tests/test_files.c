@@ -175,6 +175,59 @@ static void test_streams(const char *gp, const char *mp)
     }
 }
 
+int model_unlink(const char *);
+ssize_t model_pread(int, void *, size_t, off_t);
+ssize_t model_pwrite(int, const void *, size_t, off_t);
+int model_ftruncate(int, off_t);
+int model_fsync(int);
+int model_mkstemp(char *);
+int model_mkstemps(char *, int);
+int model_remove(const char *);
+MFILE *model_freopen(const char *, const char *, MFILE *);
+
+static void test_names_and_lengths(const char *gp, const char *mp)
+{
+    struct stat gs, ms;
+    char gb[8], mb[8];
+    char gt[] = "/tmp/augur_libc_tXXXXXX", mt[] = "/tmp/augur_libc_tXXXXXX.s";
+    int g = open(gp, O_RDWR), m = model_open(mp, O_RDWR);
+    MFILE *f;
+    SAME(ftruncate(g, 3), model_ftruncate(m, 3), "ftruncate shrink");
+    SAME(ftruncate(g, 6), model_ftruncate(m, 6), "ftruncate grow");
+    SAME(ftruncate(g, -1), model_ftruncate(m, -1), "ftruncate negative");
+    fstat(g, &gs);
+    model_fstat(m, &ms);
+    CHECK(gs.st_size == ms.st_size, "size after ftruncate");
+    SAME(pread(g, gb, 6, 0), model_pread(m, mb, 6, 0), "pread");
+    CHECK(memcmp(gb, mb, 6) == 0, "ftruncate zero-fills");
+    SAME(fsync(g), model_fsync(m), "fsync");
+    SAME(unlink(gp), model_unlink(mp), "unlink");
+    SAME(stat(gp, &gs), model_stat(mp, &ms), "stat after unlink");
+    SAME(pread(g, gb, 2, 0), model_pread(m, mb, 2, 0), "an unlinked file stays readable");
+    SAME(lseek(g, 0, SEEK_CUR), model_lseek(m, 0, SEEK_CUR), "pread keeps the offset");
+    SAME(pwrite(g, "zz", 2, 1), model_pwrite(m, "zz", 2, 1), "pwrite");
+    SAME(pread(g, gb, 3, -1), model_pread(m, mb, 3, -1), "pread at a negative offset");
+    SAME(unlink(gp), model_unlink(mp), "unlink twice");
+    close(g);
+    model_close(m);
+    SAME(mkstemp(gt) >= 0, model_mkstemps(mt, 2) >= 0, "mkstemp");
+    CHECK(strncmp(mt, "/tmp/augur_libc_t", 17) == 0 && strcmp(mt + 23, ".s") == 0
+              && strchr(mt, 'X') == NULL,
+          "mkstemps name %s", mt);
+    SAME(access(gt, F_OK), model_access(mt, F_OK), "the temporary file exists");
+    {
+        char bad[] = "/tmp/noX";
+        CHECK(model_mkstemp(bad) == -1 && errno == EINVAL, "mkstemp without XXXXXX");
+    }
+    f = model_fopen(mt, "w");
+    model_fputs("reopened\n", f);
+    f = model_freopen(mt, "r", f);
+    CHECK(f != NULL && model_fgetc(f) == 'r', "freopen reads the file");
+    model_fclose(f);
+    SAME(remove(gt), model_remove(mt), "remove");
+    SAME(remove(gt), model_remove(mt), "remove twice");
+}
+
 static void test_string_variants(void)
 {
     char g[16], m[16];
@@ -205,7 +258,6 @@ void test_files(void)
     close(mkstemp(mp));
     test_descriptors(gp, mp);
     test_streams(gp, mp);
+    test_names_and_lengths(gp, mp);
     test_string_variants();
-    unlink(gp);
-    unlink(mp);
 }
