@@ -30,6 +30,10 @@ const FILES: &[(&str, &str)] = &[
     ("libc/fd.c", include_str!("../../../runtime/libc/fd.c")),
     ("libc/time.c", include_str!("../../../runtime/libc/time.c")),
     (
+        "libc/thread.c",
+        include_str!("../../../runtime/libc/thread.c"),
+    ),
+    (
         "libc/process.c",
         include_str!("../../../runtime/libc/process.c"),
     ),

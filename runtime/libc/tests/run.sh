@@ -9,7 +9,7 @@ out=${TMPDIR:-/tmp}/augur-libc-tests.$$
 mkdir -p "$out"
 trap 'rm -rf "$out"' EXIT
 CC=${CC:-clang-14}
-MODELS="string ctype stdlib stdio printf scanf unistd math locale error process time fd"
+MODELS="string ctype stdlib stdio printf scanf unistd math locale error process time fd thread"
 
 status=0
 echo "== bitcode build (augur's command, -Wall -Werror)"
@@ -37,11 +37,11 @@ for m in $MODELS; do
     objs="$objs $out/model_$m.o"
 done
 for t in shim test_main test_string test_ctype test_stdlib test_printf test_scanf test_stdio \
-         test_unistd test_math test_locale test_process test_files; do
+         test_unistd test_math test_locale test_process test_files test_thread; do
     $CC -c -O0 -g -Wall -Wno-format -Wno-format-security -Wno-format-extra-args \
         -Wno-deprecated-declarations -I"$here" "$here/$t.c" -o "$out/$t.o"
     objs="$objs $out/$t.o"
 done
-$CC $objs -lm -o "$out/libc-tests"
+$CC $objs -lm -lpthread -o "$out/libc-tests"
 "$out/libc-tests" || status=1
 exit $status
