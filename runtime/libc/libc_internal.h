@@ -451,6 +451,7 @@ int tolower(int c);
 int toupper(int c);
 unsigned long long strtoull(const char *s, char **end, int base);
 long long strtoll(const char *s, char **end, int base);
+char *getenv(const char *name);
 
 /* ---- stdio (stdio.c) ------------------------------------------------- */
 typedef struct _IO_FILE FILE;

@@ -1,4 +1,4 @@
-//! The C library's locale, multibyte and process functions, used the way GNU coreutils
+//! The C library's locale, multibyte, process and option-parsing functions, used the way GNU
 //! uses them: exact outcomes, and every test replays natively against glibc.
 
 mod common;
@@ -211,5 +211,27 @@ int main(int argc, char **argv) {
         .as_str()
         .unwrap()
         .ends_with("prog: Try 'prog --help' for more information.\n")));
+    r.assert_native_replay_passes();
+}
+
+#[test]
+fn getopt_long_permutes_operands_like_glibc() {
+    let src = r#"
+#include <getopt.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  static struct option const longopts[] = {{"lines", no_argument, NULL, 'l'}, {NULL, 0, NULL, 0}};
+  int c, lines = 0;
+  while ((c = getopt_long(argc, argv, "l", longopts, NULL)) != -1)
+    if (c == 'l') lines++; else return 1;
+  printf("lines=%d operands:", lines);
+  for (int i = optind; i < argc; i++) printf(" %s", argv[i]);
+  putchar('\n');
+  return 0;
+}
+"#;
+    let r = run_c(src, &["--", "a", "-l", "b", "--lines", "--", "-l"]);
+    assert_eq!(r.exit_codes(), vec![0]);
+    assert_eq!(r.tests[0]["stdout"], "lines=2 operands: a b -l\n");
     r.assert_native_replay_passes();
 }
