@@ -1,5 +1,5 @@
 //! The C library's locale, multibyte, process and option-parsing functions, used the way GNU
-//! uses them: exact outcomes, and every test replays natively against glibc.
+//! coreutils uses them: exact outcomes, and every test replays natively against glibc.
 
 mod common;
 use common::*;
