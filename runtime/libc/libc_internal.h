@@ -34,6 +34,7 @@
 #define strcmp model_strcmp
 #define strncmp model_strncmp
 #define strcoll model_strcoll
+#define strxfrm model_strxfrm
 #define strchr model_strchr
 #define strrchr model_strrchr
 #define strstr model_strstr

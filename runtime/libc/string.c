@@ -154,6 +154,15 @@ int strcoll(const char *a, const char *b)
     return strcmp(a, b);
 }
 
+/* In the C locale collation is byte order: the transformed string is the string. */
+size_t strxfrm(char *dst, const char *src, size_t n)
+{
+    size_t len = strlen(src);
+    if (len < n)
+        memcpy(dst, src, len + 1);
+    return len;
+}
+
 char *strchr(const char *s, int c)
 {
     char ch = (char)c;

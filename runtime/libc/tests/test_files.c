@@ -46,6 +46,7 @@ void *model_rawmemchr(const void *, int);
 char *model_strchrnul(const char *, int);
 intmax_t model_strtoimax(const char *, char **, int);
 uintmax_t model_strtoumax(const char *, char **, int);
+size_t model_strxfrm(char *, const char *, size_t);
 
 /* Run the same descriptor calls on glibc and on the models: same results, same errno. */
 #define SAME(call_g, call_m, what)                                                        \
@@ -247,6 +248,12 @@ static void test_string_variants(void)
     CHECK(rawmemchr(s, 'c') == model_rawmemchr(s, 'c'), "rawmemchr");
     CHECK(strchrnul(s, 'c') == model_strchrnul(s, 'c'), "strchrnul");
     CHECK(strchrnul(s, 'z') == model_strchrnul(s, 'z'), "strchrnul absent");
+    memset(g, 'x', sizeof g);
+    memset(m, 'x', sizeof m);
+    CHECK(strxfrm(g, "abc", 16) == model_strxfrm(m, "abc", 16) && memcmp(g, m, 16) == 0,
+          "strxfrm");
+    CHECK(strxfrm(g, "abcdef", 3) == model_strxfrm(m, "abcdef", 3), "strxfrm too small");
+    CHECK(strxfrm(NULL, "abcdef", 0) == model_strxfrm(NULL, "abcdef", 0), "strxfrm length");
     CHECK(strtoimax("-42x", NULL, 10) == model_strtoimax("-42x", NULL, 10), "strtoimax");
     CHECK(strtoumax("0x1F", NULL, 0) == model_strtoumax("0x1F", NULL, 0), "strtoumax");
 }
