@@ -7,7 +7,7 @@
 //! given standard input are regular files (seekable, of their size); an absent standard
 //! input is `/dev/null` (a character device, empty, every seek gives 0); standard output
 //! and error are regular files holding what was written, always appended to (a seek
-//! elsewhere is ESPIPE: a deviation). dup'd descriptors keep their own offsets.
+//! elsewhere is ESPIPE: a deviation). dup'd descriptors share their offset, as in POSIX.
 
 use augur_engine::Param::{Int, Ptr};
 use augur_engine::{Byte, ObjKind};
@@ -106,14 +106,15 @@ fn write(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     match &mut st.env.fds[fd] {
         Some(Descriptor::Stdout) => st.stdout.extend(bytes),
         Some(Descriptor::Stderr) => st.stderr.extend(bytes),
-        Some(Descriptor::File { file, pos }) => {
-            if pos.saturating_add(n) > augur_engine::MAX_OBJECT_SIZE {
+        Some(Descriptor::File { file, offset }) => {
+            let (file, offset) = (*file, *offset);
+            let at = st.env.offsets[offset];
+            if at.saturating_add(n) > augur_engine::MAX_OBJECT_SIZE {
                 set_errno(st, EFBIG);
                 return Ok(ret(-1, w));
             }
-            let (file, at) = (*file, *pos as usize);
-            *pos += n;
-            write_file(&mut st.env.files[file].1, at, &bytes);
+            st.env.offsets[offset] += n;
+            write_file(&mut st.env.files[file].1, at as usize, &bytes);
         }
         // Writes to standard input (a terminal's descriptor is read-write) are dropped.
         _ => {}
@@ -138,23 +139,21 @@ fn read(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         set_errno(st, EBADF);
         return Ok(ret(-1, w));
     };
-    let (contents, pos): (Contents, u64) = match st.env.fds[fd] {
-        Some(Descriptor::Stdin(pos)) => (st.env.stdin.clone(), pos),
-        Some(Descriptor::File { file, pos }) => (st.env.files[file].1.clone(), pos),
+    let (contents, offset): (Contents, usize) = match st.env.fds[fd] {
+        Some(Descriptor::Stdin(offset)) => (st.env.stdin.clone(), offset),
+        Some(Descriptor::File { file, offset }) => (st.env.files[file].1.clone(), offset),
         _ => {
             set_errno(st, EBADF);
             return Ok(ret(-1, w));
         }
     };
+    let pos = st.env.offsets[offset];
     let k = n.min((contents.len() as u64).saturating_sub(pos));
     if k > 0 {
         let r = ex.resolve(st, &c.args[1], k, true)?;
         ex.write_bytes(st, &r, &contents[pos as usize..(pos + k) as usize]);
     }
-    match &mut st.env.fds[fd] {
-        Some(Descriptor::Stdin(p)) | Some(Descriptor::File { pos: p, .. }) => *p += k,
-        _ => {}
-    }
+    st.env.offsets[offset] += k;
     Ok(ret(k as i64, w))
 }
 
@@ -191,7 +190,9 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     if flags & O_TRUNC != 0 {
         st.env.files[file].1 = Contents::from(Vec::new());
     }
-    match install(st, Descriptor::File { file, pos: 0 }, 0) {
+    st.env.offsets.push(0);
+    let offset = st.env.offsets.len() - 1;
+    match install(st, Descriptor::File { file, offset }, 0) {
         Some(fd) => Ok(ret(fd as i64, w)),
         None => {
             set_errno(st, EMFILE);
@@ -208,12 +209,19 @@ fn lseek(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         set_errno(st, EBADF);
         return Ok(ret(-1, w));
     };
-    let (pos, len) = match st.env.fds[fd] {
-        Some(Descriptor::File { file, pos }) => (pos, st.env.files[file].1.len()),
+    // (offset number of a seekable descriptor, position, length)
+    let (offset, pos, len) = match st.env.fds[fd] {
+        Some(Descriptor::File { file, offset }) => (
+            Some(offset),
+            st.env.offsets[offset],
+            st.env.files[file].1.len(),
+        ),
         Some(Descriptor::Stdin(_)) if st.env.stdin.is_empty() => return Ok(ret(0, w)),
-        Some(Descriptor::Stdin(pos)) => (pos, st.env.stdin.len()),
-        Some(Descriptor::Stdout) => (st.stdout.len() as u64, st.stdout.len()),
-        Some(Descriptor::Stderr) | None => (st.stderr.len() as u64, st.stderr.len()),
+        Some(Descriptor::Stdin(offset)) => {
+            (Some(offset), st.env.offsets[offset], st.env.stdin.len())
+        }
+        Some(Descriptor::Stdout) => (None, st.stdout.len() as u64, st.stdout.len()),
+        Some(Descriptor::Stderr) | None => (None, st.stderr.len() as u64, st.stderr.len()),
     };
     let base = match whence {
         0 => 0,
@@ -228,11 +236,11 @@ fn lseek(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         set_errno(st, EINVAL);
         return Ok(ret(-1, w));
     };
-    match &mut st.env.fds[fd] {
-        Some(Descriptor::File { pos, .. }) | Some(Descriptor::Stdin(pos)) => *pos = new as u64,
+    match offset {
+        Some(o) => st.env.offsets[o] = new as u64,
         // Output is only ever appended: staying at the end is the one position allowed.
-        _ if new as u64 == pos => {}
-        _ => {
+        None if new as u64 == pos => {}
+        None => {
             set_errno(st, ESPIPE);
             return Ok(ret(-1, w));
         }
