@@ -7,7 +7,7 @@ use common::*;
 
 #[test]
 fn stdio_unlocked_variants_and_close_stdout_like_coreutils() {
-    let src = r#"
+    let headers = r#"
 #define _GNU_SOURCE
 #include <errno.h>
 #include <error.h>
@@ -15,19 +15,8 @@ fn stdio_unlocked_variants_and_close_stdout_like_coreutils() {
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <unistd.h>
-/* gnulib's close_stream and coreutils' close_stdout, verbatim in spirit. */
-static int close_stream(FILE *s) {
-  int some_pending = __fpending(s) != 0, prev_fail = ferror(s) != 0;
-  int fclose_fail = fclose(s) != 0;
-  if (prev_fail || (fclose_fail && (some_pending || errno != EBADF))) {
-    if (!fclose_fail) errno = 0;
-    return EOF;
-  }
-  return 0;
-}
-static void close_stdout(void) {
-  if (close_stream(stdout) != 0) { error(0, errno, "write error"); _exit(1); }
-}
+"#;
+    let body = r#"
 int main(void) {
   atexit(close_stdout);
   int c, lines = 0, bytes = 0;
@@ -46,7 +35,8 @@ int main(void) {
   exit(0);
 }
 "#;
-    let r = run_c(src, &["--sym-stdin", "2"]);
+    let src = [headers, CLOSE_STDOUT_C, body].concat();
+    let r = run_c(&src, &["--sym-stdin", "2"]);
     assert_eq!(r.status, 0, "{}", r.stderr);
     assert!(
         r.exit_codes().iter().all(|c| *c == 0),
@@ -210,17 +200,7 @@ int main(void) {
     assert_eq!(r.exit_codes(), vec![0]);
     // The first two bytes reversed (ftruncate dropped the third), whatever they are.
     let t = &r.tests[0];
-    let stdin: Vec<u8> = t["objects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|o| o["name"] == "stdin")
-        .unwrap()["bytes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b.as_u64().unwrap() as u8)
-        .collect();
+    let stdin = object_bytes(t, "stdin");
     let want: Vec<u8> = stdin[..2].iter().rev().copied().collect();
     assert_eq!(t["stdout"].as_str().unwrap().as_bytes(), &want[..]);
     r.assert_native_replay_passes();

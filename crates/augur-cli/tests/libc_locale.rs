@@ -118,7 +118,7 @@ fn coreutils_style_wc_runs_without_false_alarms() {
     // The calls GNU wc makes first (setlocale, bindtextdomain, textdomain,
     // atexit(close_stdout), getopt_long, fstat, posix_fadvise, read, mbrtowc, iswspace,
     // iswprint, __fpending, fclose, error), on symbolic options and input.
-    let src = r#"
+    let headers = r#"
 #define _GNU_SOURCE
 #include <errno.h>
 #include <error.h>
@@ -135,18 +135,8 @@ fn coreutils_style_wc_runs_without_false_alarms() {
 #include <wchar.h>
 #include <wctype.h>
 #define _(s) gettext(s)
-static int close_stream(FILE *s) {
-  int some_pending = __fpending(s) != 0, prev_fail = ferror(s) != 0;
-  int fclose_fail = fclose(s) != 0;
-  if (prev_fail || (fclose_fail && (some_pending || errno != EBADF))) {
-    if (!fclose_fail) errno = 0;
-    return EOF;
-  }
-  return 0;
-}
-static void close_stdout(void) {
-  if (close_stream(stdout) != 0) { error(0, errno, _("write error")); _exit(1); }
-}
+"#;
+    let body = r#"
 static struct option const longopts[] = {
   {"bytes", no_argument, NULL, 'c'}, {"lines", no_argument, NULL, 'l'},
   {"words", no_argument, NULL, 'w'}, {NULL, 0, NULL, 0}};
@@ -194,7 +184,8 @@ int main(int argc, char **argv) {
   return EXIT_SUCCESS;
 }
 "#;
-    let r = run_c(src, &["--sym-args", "0", "1", "2", "--sym-stdin", "2"]);
+    let src = [headers, CLOSE_STDOUT_C, body].concat();
+    let r = run_c(&src, &["--sym-args", "0", "1", "2", "--sym-stdin", "2"]);
     assert_eq!(r.status, 0, "{}", r.stderr);
     assert_eq!(r.tests.len(), 570);
     assert!(
