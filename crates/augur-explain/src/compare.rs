@@ -10,7 +10,7 @@ use crate::show;
 use crate::wp::{Conjunct, Kind};
 use crate::{SrcLine, Which};
 use augur_expr::{ExprId, ExprPool};
-use augur_solver::SolverChain;
+use augur_solver::{SolverChain, SolverConfig};
 use std::collections::BTreeSet;
 
 /// Expressions longer than this many characters are shortened in report files.
@@ -166,7 +166,9 @@ impl Checker {
 pub fn compare(golden: &Side, buggy: &Side, exact: bool, timeout_ms: Option<u64>) -> Comparison {
     let mut ck = Checker {
         pool: ExprPool::new(),
-        solver: SolverChain::new(timeout_ms),
+        solver: SolverChain::new(SolverConfig::with_timeout(
+            timeout_ms.map(std::time::Duration::from_millis),
+        )),
         queries: 0,
         undecided: 0,
     };

@@ -255,7 +255,11 @@ fn explore(config: SolverConfig) -> (Vec<String>, crate::SolverStats) {
 #[test]
 fn every_layer_set_gives_the_same_answers() {
     let (full, stats) = explore(SolverConfig::default());
-    assert!(full.iter().all(|a| a.ends_with("value ok true model ok true")), "{full:?}");
+    assert!(
+        full.iter()
+            .all(|a| a.ends_with("value ok true model ok true")),
+        "{full:?}"
+    );
     assert!(full.iter().any(|a| a.starts_with("feasible true/true")));
     assert!(full.iter().any(|a| a.starts_with("feasible true/false")));
     assert!(full.iter().any(|a| a.starts_with("feasible false/true")));

@@ -97,7 +97,7 @@ impl FromStr for Layers {
                 )),
                 (None, _) => Err(format!(
                     "unknown solver layer `{name}` (known: {}, all, none)",
-                    Layers::ALL
+                    Layer::ALL.map(Layer::name).join(", ")
                 )),
             }
         })
@@ -176,7 +176,7 @@ mod tests {
         let err = "fast,cache".parse::<Layers>().unwrap_err();
         assert_eq!(
             err,
-            "unknown solver layer `cache` (known: fast,independence,query-cache,cex-cache, all, none)"
+            "unknown solver layer `cache` (known: fast, independence, query-cache, cex-cache, all, none)"
         );
         assert!("".parse::<Layers>().unwrap_err().contains("empty"));
         assert!("fast,,cex-cache".parse::<Layers>().is_err());

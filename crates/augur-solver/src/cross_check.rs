@@ -20,7 +20,11 @@ pub(crate) struct CrossCheck {
 
 impl CrossCheck {
     /// The layer in front of `inner`; its own Z3 calls stop after `timeout`.
-    pub(crate) fn new(inner: Box<dyn Solver>, timeout: Option<Duration>, stats: SharedStats) -> Self {
+    pub(crate) fn new(
+        inner: Box<dyn Solver>,
+        timeout: Option<Duration>,
+        stats: SharedStats,
+    ) -> Self {
         CrossCheck {
             inner,
             translator: Translator::default(),
@@ -125,7 +129,11 @@ mod tests {
         let (liar, _) = Recorder::new(false);
         let mut cc = CrossCheck::new(Box::new(liar), None, stats.clone());
         for q in [vec![five], vec![five, lt3], vec![lt9]] {
-            assert_eq!(cc.check(&p, &q), Ok(SatResult::Unsat), "answers pass through");
+            assert_eq!(
+                cc.check(&p, &q),
+                Ok(SatResult::Unsat),
+                "answers pass through"
+            );
         }
         assert_eq!(stats.borrow().cross_check_mismatches, 2);
         // Always sat with all-zero bytes: wrong for x == 5 (a bad model) and for

@@ -47,7 +47,7 @@ impl QueryLog {
         let script = pool.to_smtlib2(constraints);
         let written = self
             .create()
-            .and_then(|mut f| write!(f, "{script}; answer: {answer}\n"));
+            .and_then(|mut f| writeln!(f, "{script}; answer: {answer}"));
         if let Err(e) = written {
             if !self.failed {
                 tracing::error!("cannot write a query to {}: {e}", self.dir.display());

@@ -99,12 +99,11 @@ impl Executor {
             .iter()
             .map(|f| handlers.get(&f.name))
             .collect();
-        let timeout = opts.solver_timeout.map(|d| d.as_millis() as u64);
         Executor {
             coverage: Coverage::new(&program),
             program,
             pool: ExprPool::new(),
-            solver: SolverChain::new(timeout),
+            solver: SolverChain::new(opts.solver.clone()),
             rng: Rng::new(opts.seed),
             searcher: Interleaved::new(&opts.search),
             opts,
