@@ -4,7 +4,7 @@
 use crate::session::{self, ExploreArgs};
 use crate::{outdir, seed};
 use augur_engine::{Executor, MemorySink, Options, SeedInput};
-use augur_env::entry::EnvSpec;
+use augur_env::EnvSpec;
 use augur_explain::trace::{files_named, Recorder, Watch};
 use augur_explain::{Execution, Settings, Variable};
 use clap::Args;
@@ -283,7 +283,7 @@ pub fn run(a: ExplainArgs) -> Result<(), String> {
     let mut buggy = record(&common, &a.buggy, buggy_crit, work.path())?;
     let mut report = augur_explain::explain(&mut golden, &mut buggy, &settings)?;
     report.figures.time_s = started.elapsed().as_secs_f64();
-    report.figures.peak_memory_mib = augur_engine::stats::peak_rss_mib();
+    report.figures.peak_memory_mib = augur_engine::peak_rss_mib();
 
     let out = outdir::prepare(a.output_dir.as_deref())?;
     let write = |name: &str, json: serde_json::Value| {

@@ -145,7 +145,7 @@ impl ExploreArgs {
     }
 
     /// The symbolic environment asked for on the command line.
-    pub fn env_spec(&self) -> Result<augur_env::entry::EnvSpec, String> {
+    pub fn env_spec(&self) -> Result<augur_env::EnvSpec, String> {
         let sym_args = match self.sym_args.as_deref() {
             None => None,
             Some([min, max, n]) if min <= max && *max <= 100 => {
@@ -166,7 +166,7 @@ impl ExploreArgs {
                 Ok((name.to_string(), n))
             })
             .collect::<Result<_, String>>()?;
-        Ok(augur_env::entry::EnvSpec {
+        Ok(augur_env::EnvSpec {
             sym_arg: self.sym_arg.clone(),
             sym_args,
             sym_stdin: self.sym_stdin,
@@ -190,8 +190,8 @@ pub fn workdir() -> Result<tempfile::TempDir, String> {
 
 /// How C inputs are compiled for analysis (augur's runtime headers first).
 pub fn compile_options(cflags: Vec<String>) -> Result<CompileOptions, String> {
-    let runtime = augur_env::runtime::runtime_dir()
-        .map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
+    let runtime =
+        augur_env::runtime_dir().map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
     Ok(CompileOptions {
         cflags,
         include_dirs: vec![runtime],
@@ -205,7 +205,7 @@ pub fn load_inputs(
     work: &Path,
 ) -> Result<Program, String> {
     let compile = compile_options(cflags)?;
-    let libc = augur_env::runtime::libc_bitcode(&compile.include_dirs[0])?;
+    let libc = augur_env::libc_bitcode(&compile.include_dirs[0])?;
     let bc = augur_ir::build_bitcode(inputs, &[libc], &compile, work).map_err(|e| e.to_string())?;
     augur_ir::load_program(&bc).map_err(|e| e.to_string())
 }
@@ -237,10 +237,10 @@ pub fn stop_on_ctrl_c(ex: &Executor) {
 pub fn start(
     ex: &mut Executor,
     entry: FuncId,
-    spec: &augur_env::entry::EnvSpec,
+    spec: &augur_env::EnvSpec,
     argv: &[String],
     seed: Option<SeedInput>,
 ) {
     let st = ex.initial_state(seed);
-    augur_env::entry::start(ex, st, entry, spec, argv);
+    augur_env::start(ex, st, entry, spec, argv);
 }

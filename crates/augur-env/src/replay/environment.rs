@@ -19,14 +19,6 @@ pub fn is_arg_name(name: &str) -> bool {
         .is_some_and(|d| d.len() >= 2 && d.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// Whether the object `name` describes the environment rather than a symbolic input made
-/// by the program (the replay runtime skips these; KLEE's `model_version` included).
-pub fn is_environment_object(name: &str) -> bool {
-    matches!(name, "n_args" | "stdin" | "model_version")
-        || name.starts_with("file:")
-        || is_arg_name(name)
-}
-
 /// The little-endian int of an `n_args` object (negative counts as 0).
 fn count_of(bytes: &[u8]) -> usize {
     let mut b = [0u8; 4];
@@ -133,20 +125,12 @@ mod tests {
     }
 
     #[test]
-    fn reserved_names() {
-        for n in [
-            "n_args",
-            "arg00",
-            "arg17",
-            "arg123",
-            "stdin",
-            "file:x",
-            "model_version",
-        ] {
-            assert!(is_environment_object(n), "{n}");
+    fn argument_names() {
+        for n in ["arg00", "arg17", "arg123"] {
+            assert!(is_arg_name(n), "{n}");
         }
-        for n in ["x", "arg", "arg0", "argv", "args00", "nondet", "stdin2"] {
-            assert!(!is_environment_object(n), "{n}");
+        for n in ["arg", "arg0", "argv", "args00", "arg0x"] {
+            assert!(!is_arg_name(n), "{n}");
         }
     }
 
