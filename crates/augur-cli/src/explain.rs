@@ -7,6 +7,7 @@ use augur_engine::{Executor, MemorySink, Options, SeedInput};
 use augur_env::EnvSpec;
 use augur_explain::trace::{files_named, Recorder, Watch};
 use augur_explain::{Execution, Settings, Variable};
+use augur_solver::SolverConfig;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -267,7 +268,10 @@ pub fn run(a: ExplainArgs) -> Result<(), String> {
     let buggy_crit = criterion_for(&criteria, &a.buggy, "buggy")?;
     let settings = Settings {
         exact: a.exact,
-        solver_timeout_ms: Some(implication_timeout.as_millis() as u64),
+        solver: SolverConfig {
+            timeout: Some(implication_timeout),
+            ..opts.solver.clone()
+        },
         variables: golden_crit
             .zip(buggy_crit)
             .map(|(g, b)| (g.variable(), b.variable())),

@@ -161,14 +161,12 @@ impl Checker {
     }
 }
 
-/// Compare the golden and buggy weakest preconditions (solver queries limited to
-/// `timeout_ms` each).
-pub fn compare(golden: &Side, buggy: &Side, exact: bool, timeout_ms: Option<u64>) -> Comparison {
+/// Compare the golden and buggy weakest preconditions (solver queries through the chain
+/// `solver` describes).
+pub fn compare(golden: &Side, buggy: &Side, exact: bool, solver: &SolverConfig) -> Comparison {
     let mut ck = Checker {
         pool: ExprPool::new(),
-        solver: SolverChain::new(SolverConfig::with_timeout(
-            timeout_ms.map(std::time::Duration::from_millis),
-        )),
+        solver: SolverChain::new(solver.clone()),
         queries: 0,
         undecided: 0,
     };

@@ -200,8 +200,9 @@ pub struct Variable {
 pub struct Settings {
     /// Check each conjunct against the whole other formula instead of pairwise.
     pub exact: bool,
-    /// Timeout of each solver query, in milliseconds.
-    pub solver_timeout_ms: Option<u64>,
+    /// The solver chain of the tautology and implication queries (its timeout bounds
+    /// each query).
+    pub solver: augur_solver::SolverConfig,
     /// The variable watched in each run (golden, buggy) when the user named the
     /// criterion (the recorders were given the line).
     pub variables: Option<(Variable, Variable)>,
@@ -265,7 +266,7 @@ pub fn explain(
             conjuncts: &bw.conjuncts,
         },
         settings.exact,
-        settings.solver_timeout_ms,
+        &settings.solver,
     );
     let figures = Figures {
         slice_size: (gw.slice_size, bw.slice_size),
