@@ -77,6 +77,7 @@ pub struct Executor {
     next_memory_check: Instant,
     global_addrs: Vec<u64>,
     extensions: Vec<Option<Box<dyn Extension>>>,
+    entry_return: Option<FuncId>,
     intercepted_by: Vec<Option<u16>>,
 }
 
@@ -132,6 +133,7 @@ impl Executor {
             global_addrs: Vec::new(),
             intercepted_by: vec![None; program_len],
             extensions: Vec::new(),
+            entry_return: None,
         }
     }
 
@@ -589,6 +591,13 @@ impl Executor {
     /// The address of a global variable in every state of this run.
     pub fn global_addr(&self, g: augur_ir::GlobalId) -> u64 {
         self.global_addrs[g.0 as usize]
+    }
+
+    /// When the entry function returns a value, call `func` with it instead of ending the
+    /// path (C's `exit(main(...))`: `func` is the program's `exit`, which runs the `atexit`
+    /// handlers and does not return).
+    pub fn set_entry_return(&mut self, func: FuncId) {
+        self.entry_return = Some(func);
     }
 
     /// The function whose address is `addr`, if it is one.
