@@ -20,6 +20,7 @@ pub mod import;
 pub mod lockstep;
 pub mod printf;
 pub mod reads;
+pub mod record;
 pub mod report;
 pub mod show;
 pub mod slice;
