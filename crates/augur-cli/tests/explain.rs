@@ -491,7 +491,7 @@ fn printed_integer_is_the_postcondition() {
     // rest of the slice as context.
     r.assert_singled_out(&golden, &buggy, "int discount");
     let context = &r.report["unexplained"][0]["context_lines"];
-    assert_eq!(context.as_array().unwrap().len(), 5, "{context}");
+    assert_eq!(context.as_array().unwrap().len(), 4, "{context}");
     assert!(
         r.stdout.contains("its slice also runs through"),
         "{}",

@@ -18,13 +18,17 @@ pub mod criterion;
 pub mod deps;
 pub mod import;
 pub mod lockstep;
+pub mod macros;
+pub mod pairing;
 pub mod printf;
+pub mod rank;
 pub mod reads;
 pub mod record;
 pub mod report;
 pub mod show;
 pub mod slice;
 pub mod trace;
+pub mod versions;
 pub mod wp;
 
 use augur_engine::Byte;
@@ -57,7 +61,7 @@ impl Which {
 }
 
 /// A line of the user's source.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SrcLine {
     /// The file, as the compiler recorded it.
     pub file: String,
@@ -146,16 +150,31 @@ impl Execution {
         if !augur_engine::is_user_file(file) {
             return None;
         }
+        Some(SrcLine {
+            file: self.shown(file),
+            line: l.line,
+        })
+    }
+
+    /// `file` as lines name it: relative to the current directory when it is below it.
+    fn shown(&self, file: &str) -> String {
         let relative = self.cwd.as_ref().and_then(|d| {
             std::path::Path::new(file)
                 .strip_prefix(d)
                 .ok()
                 .map(|p| p.display().to_string())
         });
-        Some(SrcLine {
-            file: relative.unwrap_or_else(|| file.to_string()),
-            line: l.line,
-        })
+        relative.unwrap_or_else(|| file.to_string())
+    }
+
+    /// The user's source files of the program, as lines name them.
+    pub fn user_files(&self) -> Vec<String> {
+        self.prog
+            .files
+            .iter()
+            .filter(|f| augur_engine::stats::is_user_file(f))
+            .map(|f| self.shown(f))
+            .collect()
     }
 
     /// The entry of the user's code that led to entry `i`: `i` itself when it is in the
@@ -276,11 +295,32 @@ pub fn explain(
         undecided: cmp.undecided,
         ..figures
     };
-    // Nothing singled out (constant or input-independent values, or every conjunct
-    // implied): where the two computations of the observed value part.
+    let versions = versions::Versions::new(&golden.user_files(), &buggy.user_files());
+    // Where the two computations of the observed value part, and of each unexplained
+    // branch condition and its counterpart in the other run.
     let mut unexplained = cmp.unexplained;
-    if unexplained.is_empty() {
-        unexplained = lockstep::localise(golden, &gc.deps, buggy, &bc.deps);
+    let mut values = lockstep::localise(golden, &gc.deps, buggy, &bc.deps);
+    let pairing = pairing::Pairing::new(golden, buggy);
+    for u in unexplained.iter().filter(|u| u.kind == wp::Kind::Branch) {
+        if let Some((g, b)) = pairing.branch_pair(golden, buggy, &versions, u) {
+            values.extend(lockstep::localise(golden, &[g], buggy, &[b]));
+        }
     }
-    Ok(Report::differ(figures, (gc.what, bc.what), unexplained))
+    for v in values {
+        if !unexplained
+            .iter()
+            .any(|u| u.kind == wp::Kind::Value && u.lines == v.lines)
+        {
+            unexplained.push(v);
+        }
+    }
+    let gm = macros::Macros::scan(&golden.user_files(), versions::read_lines);
+    let bm = macros::Macros::scan(&buggy.user_files(), versions::read_lines);
+    let ranked = rank::cut(&mut unexplained, &versions, &gm, &bm);
+    Ok(Report::differ(
+        figures,
+        (gc.what, bc.what),
+        unexplained,
+        ranked,
+    ))
 }

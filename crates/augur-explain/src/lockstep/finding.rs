@@ -4,6 +4,7 @@
 use super::run::{Known, Run};
 use super::{Origin, Why};
 use crate::compare::Unexplained;
+use crate::rank::weight;
 use crate::wp::Kind;
 use crate::{Execution, SrcLine, Which};
 use std::collections::BTreeSet;
@@ -73,5 +74,10 @@ pub(super) fn finding(
         kind: Kind::Value,
         context: context.union(&lines).cloned().collect(),
         lines,
+        weight: match o.why {
+            Why::Divergence => weight::DIVERGENCE,
+            _ => weight::VALUE_ORIGIN,
+        },
+        entry: None,
     }
 }
