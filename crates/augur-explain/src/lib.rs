@@ -299,11 +299,11 @@ pub fn explain(
     // Where the two computations of the observed value part, and of each unexplained
     // branch condition and its counterpart in the other run.
     let mut unexplained = cmp.unexplained;
-    let mut values = lockstep::localise(golden, &gc.deps, buggy, &bc.deps);
+    let mut values = lockstep::localise(golden, &gc.deps, buggy, &bc.deps, &versions);
     let pairing = pairing::Pairing::new(golden, buggy);
     for u in unexplained.iter().filter(|u| u.kind == wp::Kind::Branch) {
         if let Some((g, b)) = pairing.branch_pair(golden, buggy, &versions, u) {
-            values.extend(lockstep::localise(golden, &[g], buggy, &[b]));
+            values.extend(lockstep::localise(golden, &[g], buggy, &[b], &versions));
         }
     }
     for v in values {

@@ -61,8 +61,11 @@ struct Evidence<'a> {
 }
 
 impl Evidence<'_> {
+    /// A line weighs as much as the strongest evidence on it: many findings on one
+    /// line (a loop's iterations, the bytes of one parsed number) are one place.
     fn add(&mut self, l: &SrcLine, w: u32) {
-        *self.weight.entry(l.clone()).or_default() += w;
+        let at = self.weight.entry(l.clone()).or_default();
+        *at = (*at).max(w);
     }
 
     /// Pass the weight of lines expanding a macro defined differently in the two

@@ -166,7 +166,11 @@ pub fn compute(x: &mut Execution, crit: &Criterion, focus: &[BTreeSet<SrcLine>])
                     expr: cond,
                     kind: Kind::Branch,
                     lines,
-                    focus: x.line(i).into_iter().collect(),
+                    // A branch of augur's libc models is not the user's decision.
+                    focus: match x.user_call_site(i) == i {
+                        true => x.line(i).into_iter().collect(),
+                        false => BTreeSet::new(),
+                    },
                     entry: Some(i),
                 },
             );

@@ -66,6 +66,23 @@ pub(super) fn finding(
             });
             format!("{value} (computed differently{})", last.unwrap_or_default())
         }
+        Why::Control => {
+            let branches: BTreeSet<SrcLine> = [gr.deciding_branch(g), br.deciding_branch(b)]
+                .into_iter()
+                .flatten()
+                .collect();
+            if !branches.is_empty() {
+                lines = branches;
+            }
+            format!(
+                "{value} (defined on lines that are not versions of one line; decided at {})",
+                lines
+                    .iter()
+                    .map(|l| format!("{}:{}", l.file, l.line))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
     };
     Unexplained {
         side: Which::Buggy,
@@ -76,6 +93,7 @@ pub(super) fn finding(
         lines,
         weight: match o.why {
             Why::Divergence => weight::DIVERGENCE,
+            Why::Control => weight::BRANCH,
             _ => weight::VALUE_ORIGIN,
         },
         entry: None,

@@ -2,7 +2,11 @@
 //! way except for a constant. From the criterion, the dynamic data dependences of both
 //! runs are walked backwards in parallel (the value printed ← the load ← the store ← the
 //! call's return ← the `ret` ...), pairing the defining instructions operand position by
-//! operand position and following only the operands whose concrete values differ. The
+//! operand position and following only the operands whose concrete values differ; two
+//! loads of the same place (object size and offset) follow the stores that wrote it, in
+//! whatever function and however long before, two loads of different places follow
+//! their addresses. The walk starts from the criterion's definitions, or from the
+//! conditions of a pair of branches (see [`crate::pairing`]). The
 //! walk stops at the first pair whose values differ because of something that is not a
 //! differing dependence: an immediate or constant operand, another operation, memory
 //! nobody stored to (a global's initial value), or a structural divergence (the two
@@ -13,6 +17,7 @@ mod finding;
 mod run;
 
 use crate::compare::Unexplained;
+use crate::versions::Versions;
 use crate::Execution;
 use augur_ir::{Callee, Inst, Operand};
 use run::{Known, Node, Run};
@@ -43,6 +48,9 @@ enum Why {
     InitialMemory,
     /// Different kinds of instruction define the two values.
     Divergence,
+    /// The two values are defined at lines that are not versions of one line: a
+    /// branch decided which definition reaches the use (see [`crate::versions`]).
+    Control,
 }
 
 /// What one pair of definitions leads to.
@@ -100,12 +108,27 @@ fn differ(a: Known, b: Known) -> bool {
 struct Walk<'a> {
     g: Run<'a>,
     b: Run<'a>,
+    versions: &'a Versions,
 }
 
 impl Walk<'_> {
+    /// Are the two definitions of `p` at lines that are not versions of one line?
+    fn misplaced(&self, p: &Pair) -> bool {
+        let (Some(gl), Some(bl)) = (self.g.x.line(p.g.def), self.b.x.line(p.b.def)) else {
+            return false;
+        };
+        self.versions.counterpart(&bl).is_some_and(|(c, _)| c != gl)
+    }
+
     /// The pairs of dependences of `p` whose values differ, and whether `p` differs by
     /// itself.
     fn step(&self, p: &Pair) -> Step {
+        if self.misplaced(p) {
+            return Step {
+                origin: Some(Why::Control),
+                ..Step::default()
+            };
+        }
         let (gi, bi) = (self.g.inst(p.g.def), self.b.inst(p.b.def));
         if discriminant(gi) != discriminant(bi) {
             return Step {
@@ -119,7 +142,9 @@ impl Walk<'_> {
                 ..Step::default()
             };
         }
-        if let Inst::Load { .. } = gi {
+        // A load of the same place follows the stores to it; loads of different
+        // places part where their addresses are computed.
+        if matches!(gi, Inst::Load { .. }) && self.g.place(p.g.def) == self.b.place(p.b.def) {
             return self.load(p);
         }
         let (gs, bs) = (self.g.slots(p.g), self.b.slots(p.b));
@@ -209,10 +234,12 @@ pub fn localise(
     gdeps: &[u32],
     buggy: &Execution,
     bdeps: &[u32],
+    versions: &Versions,
 ) -> Vec<Unexplained> {
     let w = Walk {
         g: Run { x: golden },
         b: Run { x: buggy },
+        versions,
     };
     let mut stack: Vec<(Pair, Option<Pair>)> = gdeps
         .iter()
