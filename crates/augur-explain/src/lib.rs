@@ -172,7 +172,7 @@ impl Execution {
         self.prog
             .files
             .iter()
-            .filter(|f| augur_engine::stats::is_user_file(f))
+            .filter(|f| augur_engine::is_user_file(f))
             .map(|f| self.shown(f))
             .collect()
     }
