@@ -751,10 +751,10 @@ const DEFINE: &str = r#"#include <stdio.h>
 int main(int argc, char **argv)
 {
     int n = atoi(argv[1]);
+    const char *size = "small";
     if (ABOVE(n))
-        printf("big\n");
-    else
-        printf("small\n");
+        size = "big";
+    printf("%d is %s\n", n, size);
     return 0;
 }
 "#;

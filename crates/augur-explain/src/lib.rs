@@ -227,6 +227,30 @@ pub struct Settings {
     pub variables: Option<(Variable, Variable)>,
 }
 
+/// Where the two computations of the observed values (defined by `deps`, golden and
+/// buggy) part, and those of each unexplained branch condition and its counterpart in
+/// the other run (one branch per line: a loop's iterations point at the same places).
+fn value_findings(
+    golden: &Execution,
+    buggy: &Execution,
+    deps: (&[u32], &[u32]),
+    unexplained: &[compare::Unexplained],
+    versions: &versions::Versions,
+) -> Vec<compare::Unexplained> {
+    let mut values = lockstep::localise(golden, deps.0, buggy, deps.1, versions);
+    let pairing = pairing::Pairing::new(golden, buggy);
+    let mut done = std::collections::BTreeSet::new();
+    for u in unexplained.iter().filter(|u| u.kind == wp::Kind::Branch) {
+        if !done.insert((u.side.name(), u.lines.clone())) {
+            continue;
+        }
+        if let Some((g, b)) = pairing.branch_pair(golden, buggy, versions, u) {
+            values.extend(lockstep::localise(golden, &[g], buggy, &[b], versions));
+        }
+    }
+    values
+}
+
 /// Explain why `buggy` behaves differently from `golden`.
 pub fn explain(
     golden: &mut Execution,
@@ -296,16 +320,8 @@ pub fn explain(
         ..figures
     };
     let versions = versions::Versions::new(&golden.user_files(), &buggy.user_files());
-    // Where the two computations of the observed value part, and of each unexplained
-    // branch condition and its counterpart in the other run.
     let mut unexplained = cmp.unexplained;
-    let mut values = lockstep::localise(golden, &gc.deps, buggy, &bc.deps, &versions);
-    let pairing = pairing::Pairing::new(golden, buggy);
-    for u in unexplained.iter().filter(|u| u.kind == wp::Kind::Branch) {
-        if let Some((g, b)) = pairing.branch_pair(golden, buggy, &versions, u) {
-            values.extend(lockstep::localise(golden, &[g], buggy, &[b], &versions));
-        }
-    }
+    let values = value_findings(golden, buggy, (&gc.deps, &bc.deps), &unexplained, &versions);
     for v in values {
         if !unexplained
             .iter()
