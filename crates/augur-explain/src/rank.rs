@@ -45,7 +45,8 @@ pub struct Ranked {
     pub context: BTreeSet<SrcLine>,
 }
 
-/// One place: a buggy line and its golden counterparts (or a line of one program).
+/// One place: a buggy line and its golden counterparts (or a line of one program),
+/// weighing as its heaviest line, more when the versions differ there.
 #[derive(Default)]
 struct Place {
     lines: BTreeSet<SrcLine>,
@@ -86,7 +87,7 @@ impl Evidence<'_> {
                     continue;
                 }
                 for d in g.into_iter().chain(b) {
-                    self.add(&d.at, w + weight::CHANGED);
+                    self.add(&d.at, w);
                     self.derived
                         .entry(l.clone())
                         .or_default()
@@ -107,7 +108,7 @@ impl Evidence<'_> {
             };
             let p = places.entry(key).or_default();
             p.lines.insert(l.clone());
-            p.weight += w;
+            p.weight = p.weight.max(*w);
             if let Some((c, same)) = other {
                 p.lines.insert(c);
                 p.changed |= !same;
@@ -188,4 +189,61 @@ pub fn cut(
     }
     findings.sort_by_key(|f| f.lines.iter().map(rank).min().unwrap_or(LEAD));
     Ranked { lead, context }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wp::Kind;
+
+    fn at(file: &str, line: u32) -> SrcLine {
+        SrcLine {
+            file: file.to_string(),
+            line,
+        }
+    }
+
+    fn finding(side: Which, lines: &[SrcLine], context: &[SrcLine], weight: u32) -> Unexplained {
+        Unexplained {
+            side,
+            constraint: String::new(),
+            short: String::new(),
+            kind: Kind::Branch,
+            lines: lines.iter().cloned().collect(),
+            context: context.iter().cloned().collect(),
+            weight,
+            entry: None,
+        }
+    }
+
+    #[test]
+    fn changed_define_leads_and_the_rest_is_context() {
+        let dir = std::env::temp_dir().join(format!("augur-rank-{}", std::process::id()));
+        let (g, b) = (dir.join("g/p.c"), dir.join("b/p.c"));
+        let src = "#define K 5\nint f(int x) {\n  int y = x + 1;\n  return y > K;\n}\n";
+        for (p, s) in [(&g, src.to_string()), (&b, src.replace("K 5", "K 6"))] {
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, s).unwrap();
+        }
+        let (g, b) = (g.display().to_string(), b.display().to_string());
+        let versions = Versions::new(std::slice::from_ref(&g), std::slice::from_ref(&b));
+        let scan = |f: &String| Macros::scan(std::slice::from_ref(f), crate::versions::read_lines);
+        let mut findings = vec![
+            finding(Which::Buggy, &[at(&b, 4)], &[at(&b, 3)], weight::BRANCH),
+            finding(Which::Golden, &[at(&g, 3)], &[], weight::SLICE),
+        ];
+        let ranked = cut(&mut findings, &versions, &scan(&g), &scan(&b));
+        std::fs::remove_dir_all(&dir).unwrap();
+        // The #define lines (the use's weight and a change), then the use.
+        assert_eq!(
+            ranked.lead,
+            vec![at(&b, 1), at(&g, 1), at(&b, 4), at(&g, 4)]
+        );
+        assert_eq!(ranked.context, BTreeSet::from([at(&b, 3), at(&g, 3)]));
+        assert_eq!(
+            findings[0].lines,
+            BTreeSet::from([at(&b, 1), at(&g, 1), at(&b, 4), at(&g, 4)])
+        );
+        assert!(findings[1].lines.is_empty());
+    }
 }
