@@ -237,15 +237,15 @@ fn value_findings(
     unexplained: &[compare::Unexplained],
     versions: &versions::Versions,
 ) -> Vec<compare::Unexplained> {
-    let mut values = lockstep::localise(golden, deps.0, buggy, deps.1, versions);
-    let pairing = pairing::Pairing::new(golden, buggy);
+    let pairing = pairing::Pairing::new(golden, buggy, versions);
+    let mut values = lockstep::localise(&pairing, deps.0, deps.1);
     let mut done = std::collections::BTreeSet::new();
     for u in unexplained.iter().filter(|u| u.kind == wp::Kind::Branch) {
         if !done.insert((u.side.name(), u.lines.clone())) {
             continue;
         }
-        if let Some((g, b)) = pairing.branch_pair(golden, buggy, versions, u) {
-            values.extend(lockstep::localise(golden, &[g], buggy, &[b], versions));
+        if let Some((g, b)) = u.entry.and_then(|e| pairing.conditions(u.side, e)) {
+            values.extend(lockstep::localise(&pairing, &[g], &[b]));
         }
     }
     values

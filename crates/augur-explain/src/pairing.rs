@@ -3,7 +3,6 @@
 //! corresponding line of the other program (see [`Versions`]; the same line of the
 //! same-named file when the sources do not correspond).
 
-use crate::compare::Unexplained;
 use crate::versions::Versions;
 use crate::{Execution, SrcLine, Which};
 use augur_ir::Inst;
@@ -28,10 +27,16 @@ fn branches(x: &Execution) -> Branches {
     out
 }
 
-/// The branches of both runs by line.
-pub struct Pairing {
-    golden: Branches,
-    buggy: Branches,
+/// Both runs, their sources' correspondence, and their branches by line.
+pub struct Pairing<'a> {
+    /// The golden run.
+    pub golden: &'a Execution,
+    /// The buggy run.
+    pub buggy: &'a Execution,
+    /// How their sources correspond.
+    pub versions: &'a Versions,
+    golden_branches: Branches,
+    buggy_branches: Branches,
 }
 
 /// The line of the other program standing for `l`.
@@ -47,36 +52,38 @@ fn other_line(versions: &Versions, other: &Execution, l: &SrcLine) -> Option<Src
     Some(SrcLine { file, line: l.line })
 }
 
-impl Pairing {
+impl<'a> Pairing<'a> {
     /// Index the branches of both runs.
-    pub fn new(golden: &Execution, buggy: &Execution) -> Pairing {
+    pub fn new(golden: &'a Execution, buggy: &'a Execution, versions: &'a Versions) -> Self {
         Pairing {
-            golden: branches(golden),
-            buggy: branches(buggy),
+            golden,
+            buggy,
+            versions,
+            golden_branches: branches(golden),
+            buggy_branches: branches(buggy),
         }
     }
 
-    /// For an unexplained branch condition: the definitions of the branch's condition
-    /// in the golden and the buggy run (its own run's and its counterpart's).
-    pub fn branch_pair(
-        &self,
-        golden: &Execution,
-        buggy: &Execution,
-        versions: &Versions,
-        u: &Unexplained,
-    ) -> Option<(u32, u32)> {
-        let ((mine, mb), (other, ob)) = match u.side {
-            Which::Golden => ((golden, &self.golden), (buggy, &self.buggy)),
-            Which::Buggy => ((buggy, &self.buggy), (golden, &self.golden)),
+    /// For branch entry `e` of the `side` run: the definitions of its condition and of
+    /// its counterpart's in the other run, as (golden, buggy).
+    pub fn conditions(&self, side: Which, e: u32) -> Option<(u32, u32)> {
+        let ((mine, mb), (other, ob)) = match side {
+            Which::Golden => (
+                (self.golden, &self.golden_branches),
+                (self.buggy, &self.buggy_branches),
+            ),
+            Which::Buggy => (
+                (self.buggy, &self.buggy_branches),
+                (self.golden, &self.golden_branches),
+            ),
         };
-        let e = u.entry?;
         let line = mine.line(e)?;
         let k = mb.get(&line)?.iter().position(|&i| i == e)?;
-        let theirs = ob.get(&other_line(versions, other, &line)?)?;
+        let theirs = ob.get(&other_line(self.versions, other, &line)?)?;
         let f = *theirs.get(k).or(theirs.last())?;
         let cond = |x: &Execution, i: u32| *x.graph.operands[i as usize].first()?;
         let (a, b) = (cond(mine, e)?, cond(other, f)?);
-        Some(match u.side {
+        Some(match side {
             Which::Golden => (a, b),
             Which::Buggy => (b, a),
         })

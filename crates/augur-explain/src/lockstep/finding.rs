@@ -67,10 +67,13 @@ pub(super) fn finding(
             format!("{value} (computed differently{})", last.unwrap_or_default())
         }
         Why::Control => {
-            let branches: BTreeSet<SrcLine> = [gr.deciding_branch(g), br.deciding_branch(b)]
-                .into_iter()
-                .flatten()
-                .collect();
+            let branches: BTreeSet<SrcLine> = [
+                gr.deciding_branch(g).and_then(|i| golden.line(i)),
+                br.deciding_branch(b).and_then(|i| buggy.line(i)),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
             if !branches.is_empty() {
                 lines = branches;
             }

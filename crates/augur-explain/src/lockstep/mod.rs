@@ -17,8 +17,8 @@ mod finding;
 mod run;
 
 use crate::compare::Unexplained;
-use crate::versions::Versions;
-use crate::Execution;
+use crate::pairing::Pairing;
+use crate::Which;
 use augur_ir::{Callee, Inst, Operand};
 use run::{Known, Node, Run};
 use rustc_hash::FxHashSet;
@@ -108,7 +108,7 @@ fn differ(a: Known, b: Known) -> bool {
 struct Walk<'a> {
     g: Run<'a>,
     b: Run<'a>,
-    versions: &'a Versions,
+    pairing: &'a Pairing<'a>,
 }
 
 impl Walk<'_> {
@@ -117,7 +117,29 @@ impl Walk<'_> {
         let (Some(gl), Some(bl)) = (self.g.x.line(p.g.def), self.b.x.line(p.b.def)) else {
             return false;
         };
-        self.versions.counterpart(&bl).is_some_and(|(c, _)| c != gl)
+        self.pairing
+            .versions
+            .counterpart(&bl)
+            .is_some_and(|(c, _)| c != gl)
+    }
+
+    /// The pairs of conditions of the branches that decided the golden entries `g` and
+    /// the buggy entries `b` (each paired with its counterpart in the other run).
+    fn deciding_conditions(&self, g: &[u32], b: &[u32]) -> Vec<Pair> {
+        let golden = g
+            .iter()
+            .map(|&i| (Which::Golden, self.g.deciding_branch(i)));
+        let buggy = b.iter().map(|&i| (Which::Buggy, self.b.deciding_branch(i)));
+        golden
+            .chain(buggy)
+            .filter_map(|(side, br)| self.pairing.conditions(side, br?))
+            .map(|(g, b)| Pair {
+                g: Node { def: g, reg: None },
+                b: Node { def: b, reg: None },
+                gv: self.g.consumed_value(g),
+                bv: self.b.consumed_value(b),
+            })
+            .collect()
     }
 
     /// The pairs of dependences of `p` whose values differ, and whether `p` differs by
@@ -126,7 +148,7 @@ impl Walk<'_> {
         if self.misplaced(p) {
             return Step {
                 origin: Some(Why::Control),
-                ..Step::default()
+                next: self.deciding_conditions(&[p.g.def], &[p.b.def]),
             };
         }
         let (gi, bi) = (self.g.inst(p.g.def), self.b.inst(p.b.def));
@@ -194,14 +216,18 @@ impl Walk<'_> {
     }
 
     /// A pair of loads: the stores that defined the bytes read, paired in order; memory
-    /// no instruction stored to on both sides is where the values come from.
+    /// no instruction stored to on both sides is where the values come from. When one
+    /// side stored where the other did not (or more often), the branches that decided
+    /// the stores are followed into their conditions.
     fn load(&self, p: &Pair) -> Step {
         let (gm, bm) = (self.g.memory_defs(p.g.def), self.b.memory_defs(p.b.def));
-        let origin = match (gm.is_empty(), bm.is_empty(), gm.len() == bm.len()) {
-            (true, true, _) => Some(Why::InitialMemory),
-            (_, _, false) => Some(Why::Divergence),
-            _ => None,
-        };
+        if gm.len() != bm.len() {
+            return Step {
+                origin: Some(Why::Divergence),
+                next: self.deciding_conditions(&gm, &bm),
+            };
+        }
+        let origin = (gm.is_empty() && bm.is_empty()).then_some(Why::InitialMemory);
         let next = gm
             .iter()
             .zip(&bm)
@@ -229,17 +255,12 @@ struct Origin {
 /// each run, paired in order) part, as unexplained findings of the buggy program (kind
 /// [`Kind::Value`]), each singling out the lines of the two instructions (and, for a
 /// structural divergence, of the last pair that still matched).
-pub fn localise(
-    golden: &Execution,
-    gdeps: &[u32],
-    buggy: &Execution,
-    bdeps: &[u32],
-    versions: &Versions,
-) -> Vec<Unexplained> {
+pub fn localise(pairing: &Pairing, gdeps: &[u32], bdeps: &[u32]) -> Vec<Unexplained> {
+    let (golden, buggy) = (pairing.golden, pairing.buggy);
     let w = Walk {
         g: Run { x: golden },
         b: Run { x: buggy },
-        versions,
+        pairing,
     };
     let mut stack: Vec<(Pair, Option<Pair>)> = gdeps
         .iter()

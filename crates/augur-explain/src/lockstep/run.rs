@@ -125,11 +125,11 @@ impl Run<'_> {
         Some((obj.size, addr - obj.base))
     }
 
-    /// The line of the conditional branch entry `i` is control dependent on, if it is one.
-    pub(super) fn deciding_branch(&self, i: u32) -> Option<crate::SrcLine> {
+    /// The conditional branch entry `i` is control dependent on, if it is one.
+    pub(super) fn deciding_branch(&self, i: u32) -> Option<u32> {
         let c = self.x.graph.control[i as usize]?;
         match self.inst(c) {
-            Inst::CondBr { .. } | Inst::Switch { .. } => self.x.line(c),
+            Inst::CondBr { .. } | Inst::Switch { .. } => Some(c),
             _ => None,
         }
     }
