@@ -804,3 +804,35 @@ fn dropped_sub_condition_is_reported_at_the_buggy_line() {
         r.stdout
     );
 }
+
+/// A fee charged on every call but the first, the first call told by an argument: a
+/// wrong argument decides which call skips the store.
+const FEES: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+
+static int total;
+
+static void charge(int v, int first)
+{
+    if (!first)
+        total = total + 1;
+    total = total + v;
+}
+
+int main(int argc, char **argv)
+{
+    int n = atoi(argv[1]);
+    for (int k = 0; k < 3; k++) {
+        charge(n, k == 0); /* FIRST */
+        printf("%d\n", total);
+    }
+    return 0;
+}
+"#;
+
+#[test]
+fn wrong_argument_deciding_a_store_is_reported() {
+    let buggy = FEES.replace("k == 0); /* FIRST */", "k == 2); /* FIRST */");
+    let r = explain(FEES, &buggy, &["--", "5"]);
+    r.assert_names("buggy", line_of(&buggy, "FIRST"));
+}
