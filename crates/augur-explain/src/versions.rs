@@ -1,15 +1,13 @@
 //! The two programs' sources as versions of one program: which buggy file corresponds to
 //! which golden one (the same file name, or the only user file of each), and line by
-//! line, through a longest common subsequence of their lines, which lines correspond and
+//! line, through a line diff (Myers', by `diffy`), which lines correspond and
 //! which changed. A changed line corresponds to the line at the same position of the
 //! other side's changed block; a deleted one to the line where it would be.
 
 use crate::{SrcLine, Which};
+use diffy::DiffOptions;
 use rustc_hash::FxHashMap;
 use std::path::Path;
-
-/// Lines compared at most (golden × buggy lines, after the common ends) to pair a file.
-const MAX_CELLS: usize = 40_000_000;
 
 /// The line of the other version corresponding to one line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,66 +43,58 @@ pub fn read_lines(file: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Per line of `a` and of `b`: the corresponding line of the other.
-fn correspond(a: &[String], b: &[String]) -> Option<(Vec<Counterpart>, Vec<Counterpart>)> {
-    let pre = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let suf = a[pre..]
-        .iter()
-        .rev()
-        .zip(b[pre..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    let (ma, mb) = (&a[pre..a.len() - suf], &b[pre..b.len() - suf]);
-    if ma.len().saturating_mul(mb.len()) > MAX_CELLS {
-        return None;
-    }
-    // lcs[i][j]: longest common subsequence of ma[i..] and mb[j..].
-    let w = mb.len() + 1;
-    let mut lcs = vec![0u32; (ma.len() + 1) * w];
-    for i in (0..ma.len()).rev() {
-        for j in (0..mb.len()).rev() {
-            lcs[i * w + j] = if ma[i] == mb[j] {
-                lcs[(i + 1) * w + j + 1] + 1
-            } else {
-                lcs[(i + 1) * w + j].max(lcs[i * w + j + 1])
-            };
-        }
-    }
-    // Matched pairs (0-based, whole files), in order, with the common ends.
-    let mut matched: Vec<(usize, usize)> = (0..pre).map(|k| (k, k)).collect();
-    let (mut i, mut j) = (0, 0);
-    while i < ma.len() && j < mb.len() {
-        if ma[i] == mb[j] {
-            matched.push((pre + i, pre + j));
-            (i, j) = (i + 1, j + 1);
-        } else if lcs[(i + 1) * w + j] >= lcs[i * w + j + 1] {
-            i += 1;
-        } else {
-            j += 1;
-        }
-    }
-    matched.extend((0..suf).map(|k| (a.len() - suf + k, b.len() - suf + k)));
+/// Per line of `a` and of `b`: the corresponding line of the other (through a line
+/// diff: lines outside its hunks match one to one, a hunk's lines are changed).
+fn correspond(a: &[String], b: &[String]) -> (Vec<Counterpart>, Vec<Counterpart>) {
+    let (ta, tb) = (a.join("\n") + "\n", b.join("\n") + "\n");
+    let patch = DiffOptions::new().set_context_len(0).create_patch(&ta, &tb);
     let mut g2b = vec![None; a.len()];
     let mut b2g = vec![None; b.len()];
-    let (mut ga, mut gb) = (0, 0);
-    for &(x, y) in matched.iter().chain([(a.len(), b.len())].iter()) {
-        // The changed block a[ga..x] against b[gb..y].
-        changed_block(&mut g2b, ga..x, gb..y, b.len());
-        changed_block(&mut b2g, gb..y, ga..x, a.len());
-        if x < a.len() {
-            g2b[x] = Some(Counterpart {
-                line: y as u32 + 1,
-                same: true,
-            });
-            b2g[y] = Some(Counterpart {
-                line: x as u32 + 1,
-                same: true,
-            });
-        }
-        (ga, gb) = (x + 1, y + 1);
+    let (mut x, mut y) = (0, 0);
+    for h in patch.hunks() {
+        // Unified-diff ranges: 1-based, an empty one names the line before it.
+        let start = |r: diffy::HunkRange| r.start() - usize::from(r.len() > 0);
+        let (o, n) = (h.old_range(), h.new_range());
+        let (os, ns) = (start(o), start(n));
+        same_run(&mut g2b, &mut b2g, (x, y), os.saturating_sub(x));
+        changed_block(&mut g2b, os..os + o.len(), ns..ns + n.len(), b.len());
+        changed_block(&mut b2g, ns..ns + n.len(), os..os + o.len(), a.len());
+        (x, y) = (os + o.len(), ns + n.len());
     }
-    let done = |v: Vec<Option<Counterpart>>| v.into_iter().map(|c| c.expect("mapped")).collect();
-    Some((done(g2b), done(b2g)))
+    same_run(&mut g2b, &mut b2g, (x, y), a.len().saturating_sub(x));
+    let done = |v: Vec<Option<Counterpart>>, other: usize| {
+        v.into_iter()
+            .map(|c| {
+                c.unwrap_or(Counterpart {
+                    line: other.max(1) as u32,
+                    same: false,
+                })
+            })
+            .collect()
+    };
+    (done(g2b, b.len()), done(b2g, a.len()))
+}
+
+/// Lines `x..x + count` of one side and `y..y + count` of the other are the same.
+fn same_run(
+    g2b: &mut [Option<Counterpart>],
+    b2g: &mut [Option<Counterpart>],
+    (x, y): (usize, usize),
+    count: usize,
+) {
+    for k in 0..count {
+        let (Some(g), Some(b)) = (g2b.get_mut(x + k), b2g.get_mut(y + k)) else {
+            return;
+        };
+        *g = Some(Counterpart {
+            line: (y + k) as u32 + 1,
+            same: true,
+        });
+        *b = Some(Counterpart {
+            line: (x + k) as u32 + 1,
+            same: true,
+        });
+    }
 }
 
 /// Map the changed lines `from` of one side onto the changed lines `to` of the other
@@ -148,14 +138,13 @@ impl Versions {
                 ([], 1, 1) => &buggy[0],
                 _ => continue,
             };
-            if let Some((g2b, b2g)) = correspond(&v.texts[g], &v.texts[b]) {
-                v.pairs.push(FilePair {
-                    golden: g.clone(),
-                    buggy: b.clone(),
-                    g2b,
-                    b2g,
-                });
-            }
+            let (g2b, b2g) = correspond(&v.texts[g], &v.texts[b]);
+            v.pairs.push(FilePair {
+                golden: g.clone(),
+                buggy: b.clone(),
+                g2b,
+                b2g,
+            });
         }
         v
     }
@@ -212,12 +201,20 @@ mod tests {
     fn changed_and_deleted_lines_have_counterparts() {
         let a = lines("a\nb\nc\nd\ne");
         let b = lines("a\nB\nc\ne");
-        let (g2b, b2g) = correspond(&a, &b).unwrap();
+        let (g2b, b2g) = correspond(&a, &b);
         let at = |v: &[Counterpart]| v.iter().map(|c| (c.line, c.same)).collect::<Vec<_>>();
         assert_eq!(
             at(&g2b),
             vec![(1, true), (2, false), (3, true), (4, false), (4, true)]
         );
         assert_eq!(at(&b2g), vec![(1, true), (2, false), (3, true), (5, true)]);
+    }
+
+    #[test]
+    fn inserted_line_points_where_it_would_be() {
+        let (g2b, b2g) = correspond(&lines("a\nc"), &lines("a\nb\nc"));
+        let at = |v: &[Counterpart]| v.iter().map(|c| (c.line, c.same)).collect::<Vec<_>>();
+        assert_eq!(at(&g2b), vec![(1, true), (3, true)]);
+        assert_eq!(at(&b2g), vec![(1, true), (2, false), (2, true)]);
     }
 }
