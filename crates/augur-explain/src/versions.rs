@@ -53,7 +53,7 @@ fn correspond(a: &[String], b: &[String]) -> (Vec<Counterpart>, Vec<Counterpart>
     let (mut x, mut y) = (0, 0);
     for h in patch.hunks() {
         // Unified-diff ranges: 1-based, an empty one names the line before it.
-        let start = |r: diffy::HunkRange| r.start() - usize::from(r.len() > 0);
+        let start = |r: diffy::HunkRange| r.start() - usize::from(!r.is_empty());
         let (o, n) = (h.old_range(), h.new_range());
         let (os, ns) = (start(o), start(n));
         same_run(&mut g2b, &mut b2g, (x, y), os.saturating_sub(x));
