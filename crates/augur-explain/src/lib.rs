@@ -5,10 +5,12 @@
 //! records every instruction; [`deps`] turns a trace into a dynamic dependence graph;
 //! [`criterion`] finds where the runs' behaviour differs; [`slice`] and [`wp`] compute
 //! the weakest precondition of that observation along the backward dynamic slice;
-//! [`compare`] keeps the conjuncts the other program does not explain; [`report`] writes
-//! them with their source lines. When nothing is left unexplained (the observed
-//! values are constants, or every conjunct is implied), [`lockstep`] walks
-//! both runs' data dependences together to the instruction where the values part.
+//! [`compare`] keeps the conjuncts the other program does not explain; [`lockstep`]
+//! walks both runs' data dependences together (through memory, into deciding branches)
+//! to the instructions where the values part, from the criterion and from each
+//! unexplained branch ([`pairing`]); [`rank`] weighs all these findings' lines into
+//! places (with [`versions`] and [`macros`]) and cuts the report to the strongest few;
+//! [`record`] runs one program while recording; [`report`] writes the result.
 
 #![warn(missing_docs)]
 
