@@ -7,6 +7,8 @@ use augur_ir::{CompileOptions, FuncId, Program};
 use augur_solver::SolverConfig;
 use clap::Args;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Options of a symbolic exploration (shared by `run`, `diff`, ...).
@@ -248,8 +250,18 @@ pub fn program_name(input: &Path) -> String {
 
 /// Make Ctrl-C stop the executor's run, keeping everything found.
 pub fn stop_on_ctrl_c(ex: &Executor) {
-    let flag = ex.interrupt_flag();
-    let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
+    set_on_ctrl_c(ex.interrupt_flag());
+}
+
+/// A flag Ctrl-C sets, for drivers that run several executors.
+pub fn ctrl_c_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    set_on_ctrl_c(flag.clone());
+    flag
+}
+
+fn set_on_ctrl_c(flag: Arc<AtomicBool>) {
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
 }
 
 /// Create the initial states (one per symbolic argument count) calling `entry` with
