@@ -5,8 +5,8 @@ use crate::session::{self, ExploreArgs};
 use crate::{outdir, seed};
 use augur_engine::{Options, SeedInput};
 use augur_env::EnvSpec;
-use augur_explain::record::Run;
-use augur_explain::trace::Watch;
+use augur_explain::Run;
+use augur_explain::Watch;
 use augur_explain::{Execution, Settings, Variable};
 use augur_solver::SolverConfig;
 use clap::Args;
@@ -231,7 +231,7 @@ fn record(
         watch,
         interrupt: c.interrupt.clone(),
     };
-    augur_explain::record::record(program, run)
+    augur_explain::record(program, run)
 }
 
 /// Run `augur explain`.

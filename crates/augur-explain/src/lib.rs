@@ -10,28 +10,33 @@
 //! to the instructions where the values part, from the criterion and from each
 //! unexplained branch ([`pairing`]); [`rank`] weighs all these findings' lines into
 //! places (with [`versions`] and [`macros`]) and cuts the report to the strongest few;
-//! [`record`] runs one program while recording; [`report`] writes the result.
+//! [`record`] runs one program while recording; [`report`] writes the result. The modules
+//! are private; what the command line uses is re-exported here.
 
 #![warn(missing_docs)]
 
-pub mod align;
-pub mod compare;
-pub mod criterion;
-pub mod deps;
-pub mod import;
-pub mod lockstep;
-pub mod macros;
-pub mod pairing;
-pub mod printf;
-pub mod rank;
-pub mod reads;
-pub mod record;
-pub mod report;
-pub mod show;
-pub mod slice;
-pub mod trace;
-pub mod versions;
-pub mod wp;
+mod align;
+mod compare;
+mod criterion;
+mod deps;
+mod import;
+mod lockstep;
+mod macros;
+mod pairing;
+mod printf;
+mod rank;
+mod reads;
+mod record;
+mod report;
+mod show;
+mod slice;
+mod trace;
+mod versions;
+mod wp;
+
+pub use record::{record, Run};
+pub use report::{Figures, Report};
+pub use trace::Watch;
 
 use augur_engine::Byte;
 use augur_engine::Outcome;
@@ -39,7 +44,6 @@ use augur_expr::ExprPool;
 use augur_ir::Program;
 use criterion::Observation;
 use deps::{Graph, Probe};
-use report::{Figures, Report};
 use std::rc::Rc;
 use trace::{End, Trace};
 
