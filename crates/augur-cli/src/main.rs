@@ -4,6 +4,7 @@ mod diff;
 mod explain;
 mod outdir;
 mod progress;
+mod record;
 mod replay;
 mod run;
 mod seed;
@@ -32,6 +33,9 @@ enum Command {
     /// Explain why a program fails on an input, against a reference program: the source
     /// lines behind the difference.
     Explain(explain::ExplainArgs),
+    /// Build a program natively, instrumented to log what its hard-to-resolve functions
+    /// return (`--list`: the functions and why; `--show LOG`: a log).
+    Record(record::RecordArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +60,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::Record(args) => record::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
