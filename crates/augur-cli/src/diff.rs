@@ -158,7 +158,7 @@ impl DiffProgress for Bar {
 
 /// Run `augur diff`.
 pub fn run(a: DiffArgs) -> Result<(), String> {
-    let mut opts = a.explore.options()?;
+    let opts = a.explore.options()?;
     let spec = a.explore.env_spec()?;
     let selected = OutputSelection::parse(&a.outputs)?;
     if !(a.timeout.is_finite() && a.timeout > 0.0) {
@@ -177,7 +177,6 @@ pub fn run(a: DiffArgs) -> Result<(), String> {
     } else {
         merged_meta(&a, work.path())?
     };
-    opts.meta_revisions = p.meta_revisions;
     let entry = session::entry_function(&p.program, &a.explore.entry, &a.inputs[0])?;
     let out = outdir::prepare(a.output_dir.as_deref())?;
     let mut argv = vec![p.argv0];
@@ -186,6 +185,7 @@ pub fn run(a: DiffArgs) -> Result<(), String> {
         names: p.names,
         program: p.program,
         opts,
+        meta_revisions: p.meta_revisions,
         start: Start { entry, argv, spec },
         natives: p.natives,
         native_timeout: Duration::from_secs_f64(a.timeout),
@@ -347,10 +347,10 @@ fn show_object(bytes: &[u8]) -> String {
     // A short object with a single printable byte is more likely a number (100 is 'd').
     let min_text = if bytes.len() <= 8 { 2 } else { 1 };
     if text_len >= min_text && bytes[text_len..].iter().all(|b| *b == 0) {
-        return format!("{:?}", augur_engine::output::escape_bytes(bytes));
+        return format!("{:?}", augur_engine::escape_bytes(bytes));
     }
     if bytes.is_empty() || bytes.len() > 8 {
         return augur_diff::rerun::show_output("", bytes);
     }
-    augur_engine::bytes::signed_le(bytes).to_string()
+    augur_engine::signed_le(bytes).to_string()
 }

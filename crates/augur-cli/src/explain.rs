@@ -283,7 +283,7 @@ pub fn run(a: ExplainArgs) -> Result<(), String> {
     let mut buggy = record(&common, &a.buggy, buggy_crit, work.path())?;
     let mut report = augur_explain::explain(&mut golden, &mut buggy, &settings)?;
     report.figures.time_s = started.elapsed().as_secs_f64();
-    report.figures.peak_memory_mib = augur_engine::stats::peak_rss_mib();
+    report.figures.peak_memory_mib = augur_engine::peak_rss_mib();
 
     let out = outdir::prepare(a.output_dir.as_deref())?;
     let write = |name: &str, json: serde_json::Value| {

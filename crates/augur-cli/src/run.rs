@@ -2,8 +2,8 @@
 
 use crate::session::{self, ExploreArgs};
 use crate::{outdir, progress::Progress, seed};
-use augur_engine::output::{summary_json, write_summary, FileSink};
 use augur_engine::Executor;
+use augur_engine::{summary_json, write_summary, FileSink};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -75,8 +75,8 @@ fn testcomp_sink(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let meta = augur_engine::testcomp::metadata_xml(&name, &hash, entry);
-    let sink = augur_engine::testcomp::TestCompSink::new(dir, &meta, next)
+    let meta = augur_engine::metadata_xml(&name, &hash, entry);
+    let sink = augur_engine::TestCompSink::new(dir, &meta, next)
         .map_err(|e| format!("{}: cannot write Test-Comp tests: {e}", dir.display()))?;
     Ok(Box::new(sink))
 }

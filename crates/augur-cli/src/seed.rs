@@ -1,6 +1,6 @@
 //! Reading a test (augur's JSON or KLEE's `.ktest`) as the input of a seeded run.
 
-use augur_engine::ktest::KTest;
+use augur_engine::KTest;
 use augur_engine::SeedInput;
 use std::path::Path;
 

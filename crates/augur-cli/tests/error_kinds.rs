@@ -204,3 +204,45 @@ int main(void) {
     );
     assert!(r.tests.iter().any(|t| t["stdout"] == "9\n"));
 }
+
+#[test]
+fn misuses_of_make_symbolic_end_their_paths_with_clear_errors() {
+    // KLEE's test/Feature/MakeSymbolicAPI.c, with implicit declarations as there.
+    let src = r#"
+int main() {
+  unsigned a, b, c;
+  char *p;
+  const char *invalid_pointer = (const char *)0xf;
+  klee_make_symbolic(&a, sizeof(a), "");
+  klee_make_symbolic(&p, sizeof(p), "p");
+  if (a == 2)
+    klee_make_symbolic(&c, sizeof(c), invalid_pointer); /* INVALID */
+  if (a == 3)
+    klee_make_symbolic(&c, sizeof(c), p); /* SYMBOLIC */
+  klee_make_symbolic(&b, sizeof(b)); /* MISSING */
+  return 0;
+}
+"#;
+    let r = expect_errors(
+        src,
+        &[],
+        &[
+            ("user", "INVALID"),
+            ("user", "SYMBOLIC"),
+            ("unsupported", "MISSING"),
+        ],
+    );
+    let messages: Vec<&str> = r.summary["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["message"].as_str().unwrap())
+        .collect();
+    assert!(messages.contains(&"invalid string pointer 0xf passed as a name"));
+    assert!(messages.contains(&"symbolic string pointer passed as a name"));
+    assert!(messages.contains(
+        &"`klee_make_symbolic` called with 2 arguments; augur's model takes 3 (pointer, integer, pointer)"
+    ));
+    // An empty name is renamed, as KLEE does.
+    assert_eq!(r.tests[0]["objects"][0]["name"], "unnamed");
+}

@@ -4,7 +4,7 @@
 //! differently.
 
 use crate::halts::Halt;
-use augur_engine::bytes::byte_expr;
+use augur_engine::byte_expr;
 use augur_engine::Executor;
 use augur_expr::{ExprId, ExprPool};
 use augur_solver::SolverError;

@@ -3,6 +3,7 @@
 //! not yet told apart), run every test on every revision, cluster, and build the tree.
 
 use crate::difftest::{solve, DiffInput};
+use crate::extension::DiffExtension;
 use crate::halts::{Halt, HaltCollector, OutputSelection};
 use crate::report::Report;
 use crate::rerun::{common_view, show_output, Natives, Observation, Rerunner, Start};
@@ -27,6 +28,9 @@ pub struct DiffConfig {
     pub program: Program,
     /// Exploration options (limits, search).
     pub opts: Options,
+    /// Revisions of a hand-written meta program (its `augur_meta` sites fork into
+    /// revisions 1..N-1); 1 for a meta program built from revisions.
+    pub meta_revisions: u32,
     /// Where runs start.
     pub start: Start,
     /// The revisions compiled natively.
@@ -82,13 +86,6 @@ impl TestSink for NoTests {
     fn write(&mut self, _: &TestCase) {}
 }
 
-/// The handlers of a meta program: augur's environment plus the stubs' functions.
-pub fn handler_table() -> augur_engine::HandlerTable {
-    let mut t = augur_env::handlers();
-    crate::handlers::register(&mut t);
-    t
-}
-
 /// Run `augur diff`. `interrupt` (Ctrl-C) stops exploring; the halted paths found are
 /// still paired, and a second interrupt stops pairing. With `--max-time`, pairing may take
 /// as long again. Everything found is kept; differential tests are written into
@@ -98,7 +95,7 @@ pub fn run(
     interrupt: Arc<AtomicBool>,
     progress: &mut dyn DiffProgress,
 ) -> Result<DiffOutcome, String> {
-    let handlers = handler_table();
+    let handlers = augur_env::handlers();
     let (mut ex, halts) = explore(&cfg, &handlers, &interrupt, progress);
     let complete = ex.stats.paths_partial == 0
         && ex.stats.forks_suppressed == 0
@@ -111,6 +108,7 @@ pub fn run(
     let mut rerunner = rerunner(
         cfg.program.clone(),
         &cfg.opts,
+        cfg.meta_revisions,
         &handlers,
         cfg.start,
         cfg.natives,
@@ -188,10 +186,10 @@ fn explore(
     progress: &mut dyn DiffProgress,
 ) -> (Executor, Vec<Halt>) {
     let mut opts = cfg.opts.clone();
-    opts.inputs_by_order = true;
     opts.pin_invalid_pointers = false;
     opts.exit_codes = EXIT_CODES;
     let mut ex = Executor::new(cfg.program.clone(), handlers, opts, Box::new(NoTests));
+    ex.add_extension(Box::new(DiffExtension::new(cfg.meta_revisions)));
     ex.set_interrupt_flag(interrupt.clone());
     let collector = HaltCollector::new(cfg.selected);
     let halts = collector.halts.clone();
@@ -208,6 +206,7 @@ fn explore(
 fn rerunner(
     program: augur_ir::Program,
     explore: &Options,
+    meta_revisions: u32,
     handlers: &augur_engine::HandlerTable,
     start: Start,
     natives: Natives,
@@ -216,12 +215,12 @@ fn rerunner(
     let opts = Options {
         search: vec![augur_engine::SearchKind::Dfs],
         solver_timeout: explore.solver_timeout,
-        meta_revisions: explore.meta_revisions,
         externals: explore.externals,
         ptr_size: explore.ptr_size,
         ..Options::default()
     };
-    let ex = Executor::new(program, handlers, opts, Box::new(NoTests));
+    let mut ex = Executor::new(program, handlers, opts, Box::new(NoTests));
+    ex.add_extension(Box::new(DiffExtension::new(meta_revisions)));
     Rerunner::new(ex, start, natives, selected)
 }
 

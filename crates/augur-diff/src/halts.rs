@@ -2,8 +2,9 @@
 //! `augur diff` compares between revisions: the revision, the path condition, the inputs,
 //! and the outputs selected with `--outputs`.
 
-use augur_engine::memory::Byte;
-use augur_engine::{Observer, Outcome, OutputKind, State};
+use crate::extension::{DiffPath, OutputKind};
+use augur_engine::Byte;
+use augur_engine::{Observer, Outcome, State};
 use augur_expr::{ArrayId, Assignment, ExprId};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -101,13 +102,13 @@ impl Halt {
             outputs.push(("stderr".into(), st.stderr.clone()));
         }
         outputs.extend(
-            st.outputs
+            DiffPath::outputs_of(st)
                 .iter()
                 .filter(|o| selected.keeps(o.kind))
                 .map(|o| (o.name.clone(), o.bytes.clone())),
         );
         Some(Halt {
-            revision: st.revision,
+            revision: DiffPath::revision_of(st),
             constraints: st.constraints.clone(),
             inputs: st
                 .symbolics

@@ -4,8 +4,8 @@
 use crate::driver::{DiffOutcome, DiffTest};
 use crate::meta::Sites;
 use crate::tree::TestSplit;
-use augur_engine::output::{summary_json, write_file};
 use augur_engine::Executor;
+use augur_engine::{summary_json, write_file};
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
 

@@ -4,9 +4,10 @@
 //! replay runtime, which observes the exit status or crash, standard output and
 //! `augur_output` annotations). Revisions are told apart by both.
 
+use crate::extension::DiffPath;
 use crate::halts::{Halt, HaltCollector, OutputSelection};
-use augur_engine::memory::Byte;
-use augur_engine::output::escape_bytes;
+use augur_engine::escape_bytes;
+use augur_engine::Byte;
 use augur_engine::{Executor, SeedInput};
 use augur_env::entry::EnvSpec;
 use augur_env::replay::judge::{describe, judge, Expect, Verdict};
@@ -202,7 +203,10 @@ impl Rerunner {
         let mut st = self.ex.initial_state(Some(SeedInput {
             objects: objects.to_vec(),
         }));
-        st.revision = revision;
+        st.ext.insert(DiffPath {
+            revision,
+            ..DiffPath::default()
+        });
         let s = &self.start;
         augur_env::entry::start(&mut self.ex, st, s.entry, &s.spec, &s.argv);
         self.ex.run(&mut |_| {});

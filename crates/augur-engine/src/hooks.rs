@@ -1,5 +1,6 @@
 //! Observer hooks: how drivers (diff, explain, repro, inject) watch an execution without
-//! forking the interpreter. Every method has an empty default.
+//! forking the interpreter. Every method has an empty default. (To act on an execution,
+//! a driver adds an [`crate::extension::Extension`].)
 
 use crate::outcome::Outcome;
 use crate::state::State;
@@ -19,8 +20,9 @@ pub trait Observer {
     fn on_return(&mut self, _st: &State, _ret: Option<&Value>) {}
     /// A load (`write == false`) or store of `size` bytes at `addr`.
     fn on_memory(&mut self, _st: &State, _addr: &Value, _size: u64, _write: bool) {}
-    /// A state forked into `a` (condition true) and `b` (condition false).
-    fn on_fork(&mut self, _a: &State, _b: &State) {}
+    /// `st` forked off `child` (each already holds its own side's condition); called once
+    /// per new state, at every fork site.
+    fn on_fork(&mut self, _st: &State, _child: &State) {}
     /// A path ended.
     fn on_terminate(&mut self, _st: &State, _outcome: &Outcome) {}
 }

@@ -1,30 +1,48 @@
 //! augur-engine: the symbolic executor. Execution states with copy-on-write memory, an
 //! interpreter over augur-ir programs, forking at feasible branches, searchers, error
-//! detection, limits, observer hooks for drivers, and finished paths as test cases.
+//! detection, limits, observer hooks and extensions for drivers, and finished paths as
+//! test cases.
+//!
+//! The modules are private: what drivers use is re-exported here. A driver creates an
+//! [`Executor`] with a [`HandlerTable`] of special functions and a [`TestSink`], watches it
+//! through [`Observer`]s, acts on it through an [`Extension`] (intercepting calls, keeping
+//! per-path data in [`State::ext`]), forks with [`Executor::fork`] / [`Executor::split`],
+//! and reads results through [`TestCase`], [`RunStats`] and the output helpers.
 
-pub mod bytes;
-pub mod executor;
-pub mod handlers;
-pub mod hooks;
-pub mod ktest;
-pub mod memory;
-pub mod options;
-pub mod outcome;
-pub mod output;
-pub mod rng;
-pub mod searcher;
-pub mod state;
-pub mod stats;
-pub mod testcase;
-pub mod testcomp;
-pub mod value;
-pub mod wide;
+mod bytes;
+mod executor;
+mod extension;
+mod handlers;
+mod hooks;
+mod ktest;
+mod memory;
+mod options;
+mod outcome;
+mod output;
+mod rng;
+mod searcher;
+mod state;
+mod stats;
+mod testcase;
+mod testcomp;
+mod value;
+mod wide;
 
-pub use executor::{Exec, Executor, Flow};
-pub use handlers::{Call, Handler, HandlerTable};
+pub use bytes::{
+    byte_expr, bytes_to_scalar, bytes_to_value, scalar_to_bytes, scalar_width, signed_le,
+    value_to_bytes, zero_value,
+};
+pub use executor::{Exec, Executor, Flow, Forked, Offset, Resolved, Split};
+pub use extension::{Extension, Extensions, Intercepted};
+pub use handlers::{Call, Handler, HandlerTable, Param, Signature};
 pub use hooks::Observer;
+pub use ktest::KTest;
+pub use memory::{Byte, MemObject, Memory, ObjKind, MAX_OBJECT_SIZE};
 pub use options::{ExternalPolicy, Options, SearchKind};
 pub use outcome::{ErrorKind, Outcome, PathError, StackFrame};
-pub use state::{NamedOutput, OutputKind, SeedInput, State};
+pub use output::{escape_bytes, summary_json, write_file, write_summary, FileSink};
+pub use state::{Contents, Descriptor, EnvData, Frame, JumpTarget, SeedInput, State, StateId};
+pub use stats::{is_user_file, peak_rss_mib, Coverage, ErrorSummary, RunStats};
 pub use testcase::{MemorySink, TestCase, TestSink};
+pub use testcomp::{metadata_xml, TestCompSink};
 pub use value::Value;

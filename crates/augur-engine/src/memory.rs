@@ -3,7 +3,7 @@
 //! object it does not change (copy-on-write per object).
 
 use augur_expr::{ExprId, ExprPool};
-use augur_ir::LocId;
+use augur_ir::{FuncId, LocId};
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -123,9 +123,21 @@ const REGION_SHIFT: u32 = 32;
 /// The largest object the model holds.
 pub const MAX_OBJECT_SIZE: u64 = 1 << 31;
 /// Where function addresses live (not backed by objects).
-pub const FUNC_BASE: u64 = 0x0001_0000;
+const FUNC_BASE: u64 = 0x0001_0000;
 /// Distance between two function addresses.
-pub const FUNC_STRIDE: u64 = 16;
+const FUNC_STRIDE: u64 = 16;
+
+/// The address of function `f` (the same in every state).
+pub fn function_addr(f: FuncId) -> u64 {
+    FUNC_BASE + f.0 as u64 * FUNC_STRIDE
+}
+
+/// The function of a program of `count` functions whose address is `addr`, if any.
+pub fn function_at(addr: u64, count: usize) -> Option<FuncId> {
+    let rel = addr.checked_sub(FUNC_BASE)?;
+    (rel % FUNC_STRIDE == 0 && rel / FUNC_STRIDE < count as u64)
+        .then_some(FuncId((rel / FUNC_STRIDE) as u32))
+}
 
 /// The address space of one state: objects by region number in a persistent vector.
 #[derive(Clone, Debug, Default)]

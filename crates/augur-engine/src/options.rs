@@ -62,16 +62,9 @@ pub struct Options {
     pub ptr_size: u64,
     /// Instructions a state runs before the searcher chooses again.
     pub batch: u64,
-    /// Number of revisions of a hand-written meta program (`augur_meta` sites fork a base
-    /// state into revisions 1..N-1); 1 for an ordinary program.
-    pub meta_revisions: u32,
-    /// The i-th symbolic input created on any path is one and the same input when its name
-    /// agrees (sizes may differ: they share their first bytes), so path conditions of
-    /// different paths can be conjoined (`augur diff` pairs paths of different revisions).
-    pub inputs_by_order: bool,
     /// Pin a symbolic pointer to its invalid example value on an out-of-bounds error path
     /// (the test then reproduces that very access). Off, a path whose condition already
-    /// implies the error keeps every input that makes it (as `augur diff` needs).
+    /// implies the error keeps every input that makes it (for comparing paths' conditions).
     pub pin_invalid_pointers: bool,
     /// Distinct exit codes one path may fork into when its exit code is symbolic; 1 makes
     /// the code concrete (as KLEE does).
@@ -92,8 +85,6 @@ impl Default for Options {
             externals: ExternalPolicy::Error,
             ptr_size: 16,
             batch: 10_000,
-            meta_revisions: 1,
-            inputs_by_order: false,
             pin_invalid_pointers: true,
             exit_codes: 1,
         }

@@ -31,6 +31,9 @@ pub enum ErrorKind {
     UnmodeledExternal,
     /// An assumption that is false on its path.
     InvalidAssume,
+    /// A misuse of augur's or KLEE's API: an invalid or symbolic pointer where a special
+    /// function needs a string, for example.
+    User,
     /// Something augur itself cannot execute (unsupported instruction, solver failure).
     Unsupported,
 }
@@ -52,6 +55,7 @@ impl ErrorKind {
             ErrorKind::BadFunctionPointer => "bad-function-pointer",
             ErrorKind::UnmodeledExternal => "unmodeled-external",
             ErrorKind::InvalidAssume => "invalid-assume",
+            ErrorKind::User => "user",
             ErrorKind::Unsupported => "unsupported",
         }
     }

@@ -2,11 +2,11 @@
 //! symbolic inputs created on the path. Cloning a state (forking) copies the frames and
 //! shares memory objects until one side writes them.
 
+use crate::extension::Extensions;
 use crate::memory::Memory;
 use crate::value::Value;
 use augur_expr::{ArrayId, Assignment, ExprId};
 use augur_ir::{BlockId, FuncId, Reg};
-use std::any::Any;
 use std::rc::Rc;
 
 /// One activation record.
@@ -67,43 +67,14 @@ pub struct State {
     pub seed: Option<Rc<SeedInput>>,
     /// Concrete values of this path's symbolic arrays in seeded mode.
     pub seed_values: Assignment,
-    /// Driver-owned extension data (revision, trace, recorded values ...).
-    pub ext: Option<Rc<dyn Any>>,
+    /// Drivers' per-path data (revision, position in a log ...), cloned on fork.
+    pub ext: Extensions,
     /// Bytes written to standard output, in order.
     pub stdout: Vec<crate::memory::Byte>,
     /// Bytes written to standard error.
     pub stderr: Vec<crate::memory::Byte>,
     /// The program's outside world (standard input, files, descriptors, errno).
     pub env: EnvData,
-    /// The revision of a meta program this path runs (0: the base, and every revision
-    /// that has not diverged from it on this path). Kept outside the path condition.
-    pub revision: u32,
-    /// On a base path (revision 0): the revisions (bit r) whose own code this path has
-    /// already passed by, running the base's instead; it no longer stands for them.
-    pub left_behind: u64,
-    /// Named outputs recorded on the path (`augur_output`, observed function results), in
-    /// order.
-    pub outputs: Vec<NamedOutput>,
-}
-
-/// Where a named output comes from.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum OutputKind {
-    /// An `augur_output` annotation in the program.
-    Annotation,
-    /// A result of an observed function (return value, pointer argument's pointee).
-    Function,
-}
-
-/// An output value recorded on a path, compared between revisions by `augur diff`.
-#[derive(Clone, Debug)]
-pub struct NamedOutput {
-    /// Its name, unique on the path (e.g. `sum`, `add:ret#2`).
-    pub name: Rc<str>,
-    /// Where it comes from.
-    pub kind: OutputKind,
-    /// Its bytes.
-    pub bytes: Vec<crate::memory::Byte>,
 }
 
 /// The contents of a modelled input (standard input or a file), shared between states.

@@ -1,14 +1,17 @@
 //! The engine as drivers use it: observer hooks see every instruction, branch, call,
 //! return, fork and path end; seeded mode follows exactly the seed's path.
 
-use augur_engine::bytes::bytes_to_scalar;
-use augur_engine::memory::Byte;
-use augur_engine::state::SeedInput;
+use augur_engine::bytes_to_scalar;
+use augur_engine::Byte;
+use augur_engine::SeedInput;
 use augur_engine::{
-    Call, Exec, Executor, HandlerTable, MemorySink, Observer, Options, Outcome, State, Value,
+    Call, Exec, Executor, HandlerTable, MemorySink, Observer, Options, Outcome, Signature, State,
+    Value,
 };
+use augur_engine::{ErrorKind, Extension, Intercepted};
 use augur_expr::ExprId;
-use augur_ir::FuncId;
+use augur_ir::{FuncId, Function};
+use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -66,28 +69,65 @@ impl Observer for Counter {
     }
 }
 
-/// Run SRC (optionally seeded) with a counting observer.
-fn run(seed: Option<SeedInput>) -> (Counts, Vec<augur_engine::TestCase>) {
+/// What a run left: the observer's counts, the tests and the run's fork counter.
+struct Run {
+    counts: Counts,
+    tests: Vec<augur_engine::TestCase>,
+    forks: u64,
+}
+
+/// Run `src` (optionally seeded) with `input()` as a special function and a counting
+/// observer; `setup` adds what a driver would (extensions).
+fn explore(
+    src: &str,
+    opts: Options,
+    seed: Option<SeedInput>,
+    setup: impl FnOnce(&mut Executor),
+) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let c = dir.path().join("p.c");
-    std::fs::write(&c, SRC).unwrap();
+    std::fs::write(&c, src).unwrap();
     let bc = augur_ir::build_bitcode(&[c], &[], &Default::default(), dir.path()).unwrap();
     let program = augur_ir::load_program(&bc).unwrap();
     let main = program.func_named("main").unwrap();
     let mut handlers = HandlerTable::default();
-    handlers.add("input", input);
+    handlers.add("input", Signature::of(&[]), input);
     let sink = MemorySink::default();
     let tests = sink.0.clone();
-    let mut ex = Executor::new(program, &handlers, Options::default(), Box::new(sink));
+    let mut ex = Executor::new(program, &handlers, opts, Box::new(sink));
     let counts = Rc::new(RefCell::new(Counts::default()));
     ex.add_observer(Box::new(Counter(counts.clone())));
+    setup(&mut ex);
     let mut st = ex.initial_state(seed);
     ex.start_call(&mut st, main, vec![]).unwrap();
     ex.enqueue(st);
     ex.run(&mut |_| {});
     let counts = std::mem::take(&mut *counts.borrow_mut());
     let tests = tests.borrow().clone();
-    (counts, tests)
+    Run {
+        counts,
+        tests,
+        forks: ex.stats.forks,
+    }
+}
+
+/// Run SRC (optionally seeded) with a counting observer.
+fn run(seed: Option<SeedInput>) -> (Counts, Vec<augur_engine::TestCase>) {
+    let r = explore(SRC, Options::default(), seed, |_| {});
+    (r.counts, r.tests)
+}
+
+/// The exit codes of a run's tests, sorted.
+fn exit_codes(tests: &[augur_engine::TestCase]) -> Vec<i64> {
+    let mut codes: Vec<i64> = tests
+        .iter()
+        .map(|t| match t.outcome {
+            Outcome::Exit(code) => code,
+            ref other => panic!("unexpected {other:?}"),
+        })
+        .collect();
+    codes.sort();
+    codes
 }
 
 #[test]
@@ -129,4 +169,98 @@ fn seeded_mode_follows_the_seed_path_only() {
     };
     let (_, tests) = run(Some(seed));
     assert_eq!(tests[0].outcome, Outcome::Exit(0));
+}
+
+/// A driver's per-path data: how many times the path called `tick()`.
+#[derive(Clone, Default)]
+struct Ticks(u32);
+
+/// A driver intercepting `tick()`: each call returns the path's count of calls so far.
+struct Ticker;
+
+impl Extension for Ticker {
+    fn intercepts(&self, f: &Function) -> bool {
+        f.name == "tick"
+    }
+
+    fn call(&mut self, _: &mut Executor, st: &mut State, _: &Call) -> Exec<Intercepted> {
+        let ticks = st.ext.get_or_default::<Ticks>();
+        ticks.0 += 1;
+        Ok(Intercepted::Result(Some(Value::con(ticks.0 as u128, 32))))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+#[test]
+fn extension_data_is_kept_per_path_across_a_fork() {
+    let src = "int input(void);\n\
+int tick(void);\n\
+int main(void) {\n\
+  int x = input();\n\
+  tick();\n\
+  if (x > 10) { tick(); tick(); }\n\
+  return tick();\n\
+}\n";
+    let r = explore(src, Options::default(), None, |ex| {
+        ex.add_extension(Box::new(Ticker))
+    });
+    // One tick shared before the fork; then 1 more on one side, 3 more on the other.
+    assert_eq!(exit_codes(&r.tests), vec![2, 4]);
+    assert_eq!(r.counts.forks, 1);
+}
+
+const SWITCHES: &str = "int input(void);\n\
+int main(void) {\n\
+  int x = input(), r = 0;\n\
+  switch (x & 7) { case 1: r = 10; break; case 2: r = 20; break; case 3: r = 30; break; }\n\
+  switch ((x >> 3) & 7) { case 1: r += 1; break; case 2: r += 2; break; }\n\
+  return r;\n\
+}\n";
+
+#[test]
+fn switches_fork_through_the_primitive() {
+    let r = explore(SWITCHES, Options::default(), None, |_| {});
+    // 4 targets of the first switch times 3 of the second.
+    assert_eq!(r.tests.len(), 12);
+    assert_eq!(r.forks, 11);
+    assert_eq!(r.counts.forks, r.forks, "observers see every fork");
+    assert_eq!(exit_codes(&r.tests)[11], 32);
+}
+
+#[test]
+fn max_forks_bounds_switches() {
+    for limit in [0, 1, 2, 5] {
+        let opts = Options {
+            max_forks: Some(limit),
+            ..Options::default()
+        };
+        let r = explore(SWITCHES, opts, None, |_| {});
+        assert_eq!(r.forks, limit, "--max-forks {limit}");
+        assert_eq!(r.counts.forks, r.forks, "observers see every fork");
+        assert_eq!(r.tests.len() as u64, limit + 1);
+    }
+}
+
+#[test]
+fn a_modelled_function_declared_otherwise_ends_its_path_as_unsupported() {
+    // `input` is modelled with no parameters; this program declares it with one.
+    let src = "int input(int);\n\
+int main(void) { return input(3); }\n";
+    let r = explore(src, Options::default(), None, |_| {});
+    assert_eq!(r.tests.len(), 1);
+    match &r.tests[0].outcome {
+        Outcome::Error(e) => {
+            assert_eq!(e.kind, ErrorKind::Unsupported);
+            assert!(
+                e.message.contains("declared with 1 parameters"),
+                "{}",
+                e.message
+            );
+            assert_eq!(e.line, 2);
+        }
+        other => panic!("unexpected {other:?}"),
+    }
 }

@@ -1,15 +1,16 @@
 //! The malloc family on the engine's heap objects: every block is a separate object, never
 //! reused, so use-after-free, double free and invalid free are caught.
 
-use augur_engine::memory::{ObjKind, MAX_OBJECT_SIZE};
-use augur_engine::{Call, ErrorKind, Exec, Executor, HandlerTable, State, Value};
+use augur_engine::Param::{Int, Ptr};
+use augur_engine::{Call, ErrorKind, Exec, Executor, HandlerTable, Signature, State, Value};
+use augur_engine::{ObjKind, MAX_OBJECT_SIZE};
 
 /// Register the allocation functions.
 pub fn register(t: &mut HandlerTable) {
-    t.add("malloc", malloc);
-    t.add("calloc", calloc);
-    t.add("realloc", realloc);
-    t.add("free", free);
+    t.add("malloc", Signature::of(&[Int]), malloc);
+    t.add("calloc", Signature::of(&[Int, Int]), calloc);
+    t.add("realloc", Signature::of(&[Ptr, Int]), realloc);
+    t.add("free", Signature::of(&[Ptr]), free);
 }
 
 /// A new heap block; a request beyond the model's largest object fails like malloc (NULL).

@@ -7,9 +7,9 @@
 //! each, the last one 0); `stdin`; `file:NAME` per symbolic file.
 
 use crate::intrinsics::{fresh_bytes, fresh_scalar};
-use augur_engine::bytes::{bytes_to_value, scalar_to_bytes};
-use augur_engine::memory::{Byte, ObjKind};
-use augur_engine::state::EnvData;
+use augur_engine::EnvData;
+use augur_engine::{bytes_to_value, scalar_to_bytes};
+use augur_engine::{Byte, ObjKind};
 use augur_engine::{Exec, Executor, State, Value};
 use augur_ir::{FuncId, LocId, Ty};
 use std::rc::Rc;
@@ -86,18 +86,22 @@ pub fn prepare_env(
     let Some((n_args, min, max)) = counts else {
         return Ok(vec![(st, args)]);
     };
-    let mut out = Vec::new();
-    for k in min..=max {
-        let mut s = st.clone();
-        s.id = ex.fresh_state_id();
-        let kc = ex.pool.constant(k as u128, 32);
-        let is_k = ex.pool.eq(n_args, kc);
-        if ex.add_constraint(&mut s, is_k)? {
-            let mut a = args.clone();
-            a.extend(optional[..k as usize].iter().cloned());
-            out.push((s, a));
-        }
-    }
+    let counts: Vec<u32> = (min..=max).collect();
+    let cases: Vec<_> = counts
+        .iter()
+        .map(|&k| {
+            let kc = ex.pool.constant(k as u128, 32);
+            ex.pool.eq(n_args, kc)
+        })
+        .collect();
+    let forked = ex.fork(&mut st, &cases)?;
+    let argv_of = |case: usize| {
+        let mut a = args.clone();
+        a.extend(optional[..counts[case] as usize].iter().cloned());
+        a
+    };
+    let mut out = vec![(st, argv_of(forked.taken))];
+    out.extend(forked.others.into_iter().map(|(i, s)| (s, argv_of(i))));
     Ok(out)
 }
 
@@ -150,7 +154,7 @@ pub fn call_entry(
         let envp = place(st, &[Byte::C(0); 8], "envp");
         let given = [argc, argv, Value::con(envp as u128, 64)];
         for (i, (_, ty)) in f.params.iter().enumerate() {
-            let w = augur_engine::bytes::scalar_width(&prog, *ty);
+            let w = augur_engine::scalar_width(&prog, *ty);
             args.push(match &given.get(i) {
                 Some(Value::Con { bits, .. }) => Value::con(*bits, w),
                 _ => Value::con(0, w),
@@ -166,7 +170,7 @@ pub fn call_entry(
                     Value::con(place(st, &bytes, &name) as u128, 64)
                 }
                 Ty::Int(_) | Ty::Float(_) => {
-                    let w = augur_engine::bytes::scalar_width(&prog, *ty);
+                    let w = augur_engine::scalar_width(&prog, *ty);
                     fresh_scalar(ex, st, &name, w)
                 }
                 _ => {

@@ -1,26 +1,35 @@
 //! augur's and KLEE's intrinsics: symbolic inputs, assumptions, assertions.
 
-use augur_engine::executor::Split;
-use augur_engine::memory::Byte;
-use augur_engine::{Call, ErrorKind, Exec, Executor, HandlerTable, State, Value};
+use augur_engine::Byte;
+use augur_engine::Param::{Int, Ptr};
+use augur_engine::Split;
+use augur_engine::{Call, ErrorKind, Exec, Executor, HandlerTable, Signature, State, Value};
 use augur_expr::ExprId;
 
 /// Register the intrinsics.
 pub fn register(t: &mut HandlerTable) {
-    t.add("augur_make_symbolic", make_symbolic);
-    t.add("klee_make_symbolic", make_symbolic);
-    t.add("augur_assume", assume);
-    t.add("klee_assume", assume);
-    t.add("augur_assert", assert);
-    t.add("augur_int", int);
-    t.add("klee_int", int);
-    t.add("augur_range", range);
-    t.add("klee_range", range);
-    t.add("klee_is_symbolic", is_symbolic);
-    t.add("klee_warning", ignore);
-    t.add("klee_warning_once", ignore);
-    t.add("klee_prefer_cex", ignore);
-    t.add("klee_print_expr", ignore);
+    t.add(
+        "augur_make_symbolic",
+        Signature::of(&[Ptr, Int, Ptr]),
+        make_symbolic,
+    );
+    t.add(
+        "klee_make_symbolic",
+        Signature::of(&[Ptr, Int, Ptr]),
+        make_symbolic,
+    );
+    t.add("augur_assume", Signature::of(&[Int]), assume);
+    t.add("klee_assume", Signature::of(&[Int]), assume);
+    t.add("augur_assert", Signature::of(&[Int]), assert);
+    t.add("augur_int", Signature::of(&[Ptr]), int);
+    t.add("klee_int", Signature::of(&[Ptr]), int);
+    t.add("augur_range", Signature::of(&[Int, Int, Ptr]), range);
+    t.add("klee_range", Signature::of(&[Int, Int, Ptr]), range);
+    t.add("klee_is_symbolic", Signature::of(&[Int]), is_symbolic);
+    t.add("klee_warning", Signature::of(&[Ptr]), ignore);
+    t.add("klee_warning_once", Signature::of(&[Ptr]), ignore);
+    t.add("klee_prefer_cex", Signature::of(&[Ptr, Int]), ignore);
+    t.add("klee_print_expr", Signature::variadic(&[Ptr]), ignore);
 }
 
 /// A call that has no effect on the path.
@@ -43,15 +52,12 @@ pub fn fresh_bytes(ex: &mut Executor, st: &mut State, name: &str, size: u64) -> 
 /// A fresh symbolic scalar of `width` bits named `name`.
 pub fn fresh_scalar(ex: &mut Executor, st: &mut State, name: &str, width: u32) -> Value {
     let bytes = fresh_bytes(ex, st, name, width.div_ceil(8) as u64);
-    augur_engine::bytes::bytes_to_scalar(&mut ex.pool, &bytes, width)
+    augur_engine::bytes_to_scalar(&mut ex.pool, &bytes, width)
 }
 
 fn make_symbolic(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let size = ex.concretize(st, &c.args[1])? as u64;
-    let name = match c.args.get(2) {
-        Some(p) if p.as_con() != Some(0) => ex.read_c_string(st, p, 256)?,
-        _ => "unnamed".to_string(),
-    };
+    let name = name_arg(ex, st, &c.args[2], "unnamed")?;
     let r = ex.resolve(st, &c.args[0], size, true)?;
     let bytes = fresh_bytes(ex, st, &name, size);
     ex.write_bytes(st, &r, &bytes);
@@ -102,20 +108,49 @@ fn assert(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     Ok(None)
 }
 
-fn name_arg(ex: &mut Executor, st: &mut State, v: Option<&Value>, default: &str) -> Exec<String> {
-    match v {
-        Some(p) if p.as_con() != Some(0) => ex.read_c_string(st, p, 256),
-        _ => Ok(default.to_string()),
+/// The name a string argument of an intrinsic gives: `default` for NULL or "" (as KLEE
+/// renames an empty name); a symbolic pointer or one outside every live object is a
+/// `user` error on the path, as in KLEE.
+fn name_arg(ex: &mut Executor, st: &mut State, v: &Value, default: &str) -> Exec<String> {
+    let addr = match v {
+        Value::Sym(_) => {
+            return Err(ex.error(
+                st,
+                ErrorKind::User,
+                "symbolic string pointer passed as a name".into(),
+            ))
+        }
+        v => v.as_con().unwrap_or(0) as u64,
+    };
+    if addr == 0 {
+        return Ok(default.to_string());
     }
+    let valid = st
+        .mem
+        .find(addr)
+        .is_some_and(|o| !o.freed && addr - o.base < o.size);
+    if !valid {
+        return Err(ex.error(
+            st,
+            ErrorKind::User,
+            format!("invalid string pointer 0x{addr:x} passed as a name"),
+        ));
+    }
+    let name = ex.read_c_string(st, v, 256)?;
+    Ok(if name.is_empty() {
+        default.to_string()
+    } else {
+        name
+    })
 }
 
 fn int(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
-    let name = name_arg(ex, st, c.args.first(), "int")?;
+    let name = name_arg(ex, st, &c.args[0], "int")?;
     Ok(Some(fresh_scalar(ex, st, &name, 32)))
 }
 
 fn range(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
-    let name = name_arg(ex, st, c.args.get(2), "range")?;
+    let name = name_arg(ex, st, &c.args[2], "range")?;
     let v = fresh_scalar(ex, st, &name, 32);
     let e = v.expr(&mut ex.pool);
     let lo = c.args[0].expr(&mut ex.pool);

@@ -2,17 +2,18 @@
 //! `longjmp` unwinds to that frame and resumes there with `setjmp` returning the value.
 //! Locals live in memory at -O0, so, as in C, they keep the values they had at the jump.
 
-use augur_engine::state::JumpTarget;
-use augur_engine::{Call, ErrorKind, Exec, Executor, HandlerTable, State, Value};
+use augur_engine::JumpTarget;
+use augur_engine::Param::{Int, Ptr};
+use augur_engine::{Call, ErrorKind, Exec, Executor, HandlerTable, Signature, State, Value};
 use augur_ir::Inst;
 
 /// Register the jump functions (glibc's names included).
 pub fn register(t: &mut HandlerTable) {
     for name in ["setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp"] {
-        t.add(name, setjmp);
+        t.add(name, Signature::variadic(&[Ptr]), setjmp);
     }
     for name in ["longjmp", "_longjmp", "siglongjmp", "__longjmp_chk"] {
-        t.add(name, longjmp);
+        t.add(name, Signature::of(&[Ptr, Int]), longjmp);
     }
 }
 
@@ -27,7 +28,7 @@ fn setjmp(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     };
     st.env.jump_targets.retain(|t| t.buf != buf);
     st.env.jump_targets.push(target);
-    let width = augur_engine::bytes::scalar_width(&ex.program, c.ret_ty);
+    let width = augur_engine::scalar_width(&ex.program, c.ret_ty);
     Ok(Some(Value::con(0, width)))
 }
 

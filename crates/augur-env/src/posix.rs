@@ -1,9 +1,10 @@
 //! The system primitives under the libc models (`runtime/libc/augur_sys.h`): reads from
 //! standard input and modelled files, writes captured per path, descriptors, errno.
 
-use augur_engine::memory::{Byte, ObjKind};
-use augur_engine::state::{Contents, Descriptor};
-use augur_engine::{Call, Exec, Executor, HandlerTable, Outcome, State, Value};
+use augur_engine::Param::{Int, Ptr};
+use augur_engine::{Byte, ObjKind};
+use augur_engine::{Call, Exec, Executor, HandlerTable, Outcome, Signature, State, Value};
+use augur_engine::{Contents, Descriptor};
 use augur_ir::LocId;
 
 /// errno values the primitives set.
@@ -12,13 +13,13 @@ const ENOENT: u128 = 2;
 
 /// Register the primitives.
 pub fn register(t: &mut HandlerTable) {
-    t.add("augur_sys_write", write);
-    t.add("augur_sys_read", read);
-    t.add("augur_sys_open", open);
-    t.add("augur_sys_close", close);
-    t.add("augur_errno_location", errno_location);
-    t.add("_exit", exit_now);
-    t.add("_Exit", exit_now);
+    t.add("augur_sys_write", Signature::of(&[Int, Ptr, Int]), write);
+    t.add("augur_sys_read", Signature::of(&[Int, Ptr, Int]), read);
+    t.add("augur_sys_open", Signature::of(&[Ptr, Int]), open);
+    t.add("augur_sys_close", Signature::of(&[Int]), close);
+    t.add("augur_errno_location", Signature::of(&[]), errno_location);
+    t.add("_exit", Signature::of(&[Int]), exit_now);
+    t.add("_Exit", Signature::of(&[Int]), exit_now);
 }
 
 fn ret(v: i64, ty_width: u32) -> Option<Value> {
@@ -26,7 +27,7 @@ fn ret(v: i64, ty_width: u32) -> Option<Value> {
 }
 
 fn width(ex: &Executor, c: &Call) -> u32 {
-    augur_engine::bytes::scalar_width(&ex.program, c.ret_ty)
+    augur_engine::scalar_width(&ex.program, c.ret_ty)
 }
 
 /// The path's errno cell (allocated on first use).

@@ -1,15 +1,26 @@
 //! Process control: exit, abort, failed C assertions.
 
-use augur_engine::{Call, ErrorKind, Exec, Executor, HandlerTable, Outcome, State, Value};
+use augur_engine::Param::{Int, Ptr};
+use augur_engine::{
+    Call, ErrorKind, Exec, Executor, HandlerTable, Outcome, Signature, State, Value,
+};
 
 /// Register the process-control functions.
 pub fn register(t: &mut HandlerTable) {
     // `exit` itself is the C model (runtime/libc/exit.c): atexit handlers, then `_exit`.
-    t.add("klee_silent_exit", exit);
-    t.add("abort", abort);
-    t.add("klee_abort", abort);
-    t.add("__assert_fail", assert_fail);
-    t.add("klee_report_error", report_error);
+    t.add("klee_silent_exit", Signature::of(&[Int]), exit);
+    t.add("abort", Signature::of(&[]), abort);
+    t.add("klee_abort", Signature::of(&[]), abort);
+    t.add(
+        "__assert_fail",
+        Signature::of(&[Ptr, Ptr, Int, Ptr]),
+        assert_fail,
+    );
+    t.add(
+        "klee_report_error",
+        Signature::of(&[Ptr, Int, Ptr, Ptr]),
+        report_error,
+    );
 }
 
 fn exit(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {

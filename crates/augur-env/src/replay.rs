@@ -10,7 +10,7 @@ pub mod environment;
 pub mod judge;
 pub mod native;
 
-use augur_engine::ktest::KTest;
+use augur_engine::KTest;
 use environment::environment;
 use judge::{judge, uncheckable, Expect, Verdict};
 use native::NativeRun;

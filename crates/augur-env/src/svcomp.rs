@@ -2,16 +2,17 @@
 //! object), `__VERIFIER_assume`, `reach_error`.
 
 use crate::intrinsics::{assume, fresh_scalar};
-use augur_engine::{Call, ErrorKind, Exec, Executor, HandlerTable, State, Value};
+use augur_engine::Param::Int;
+use augur_engine::{Call, ErrorKind, Exec, Executor, HandlerTable, Signature, State, Value};
 
 /// Register the SV-COMP functions.
 pub fn register(t: &mut HandlerTable) {
     for name in NONDET {
-        t.add(name, nondet);
+        t.add(name, Signature::of(&[]), nondet);
     }
-    t.add("__VERIFIER_assume", assume);
-    t.add("reach_error", reach_error);
-    t.add("__VERIFIER_error", reach_error);
+    t.add("__VERIFIER_assume", Signature::of(&[Int]), assume);
+    t.add("reach_error", Signature::of(&[]), reach_error);
+    t.add("__VERIFIER_error", Signature::of(&[]), reach_error);
 }
 
 const NONDET: &[&str] = &[
@@ -34,7 +35,7 @@ const NONDET: &[&str] = &[
 ];
 
 fn nondet(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
-    let width = augur_engine::bytes::scalar_width(&ex.program, c.ret_ty);
+    let width = augur_engine::scalar_width(&ex.program, c.ret_ty);
     Ok(Some(fresh_scalar(ex, st, "nondet", width)))
 }
 

@@ -6,7 +6,7 @@ use crate::deps::{concrete, vararg_slots};
 use crate::printf::{self, IntConversion};
 use crate::slice::{backward, Follow};
 use crate::{Execution, Variable};
-use augur_engine::memory::Byte;
+use augur_engine::Byte;
 use augur_engine::{Outcome, Value};
 use augur_expr::{ExprId, ExprPool};
 use augur_ir::{Inst, IntOp};

@@ -26,7 +26,7 @@ pub mod slice;
 pub mod trace;
 pub mod wp;
 
-use augur_engine::memory::Byte;
+use augur_engine::Byte;
 use augur_engine::Outcome;
 use augur_expr::ExprPool;
 use augur_ir::Program;
@@ -142,7 +142,7 @@ impl Execution {
     pub fn line(&self, i: u32) -> Option<SrcLine> {
         let l = self.prog.loc(self.trace.entries[i as usize].user_loc)?;
         let file = self.prog.file(l.file);
-        if !augur_engine::stats::is_user_file(file) {
+        if !augur_engine::is_user_file(file) {
             return None;
         }
         let relative = self.cwd.as_ref().and_then(|d| {
@@ -166,7 +166,7 @@ impl Execution {
             let l = self.prog.func(e.func).locs[e.pc as usize];
             self.prog
                 .loc(l)
-                .is_some_and(|s| augur_engine::stats::is_user_file(self.prog.file(s.file)))
+                .is_some_and(|s| augur_engine::is_user_file(self.prog.file(s.file)))
         };
         let mut at = i;
         while !in_user_code(at) {

@@ -3,7 +3,7 @@
 //! it touched a symbolic value (one depending on the input bytes).
 
 use crate::printf;
-use augur_engine::memory::{Byte, Memory};
+use augur_engine::{Byte, Memory};
 use augur_engine::{Observer, Outcome, State, Value};
 use augur_expr::{Assignment, ExprId};
 use augur_ir::{FuncId, Inst, LocId, Operand, Program};
@@ -122,7 +122,7 @@ impl Recorder {
         let user_files = prog
             .files
             .iter()
-            .map(|f| augur_engine::stats::is_user_file(f))
+            .map(|f| augur_engine::is_user_file(f))
             .collect();
         let rec = Recorder {
             prog,

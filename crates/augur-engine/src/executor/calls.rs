@@ -4,8 +4,9 @@
 use super::step::Split;
 use super::{intrinsics, Exec, Executor, Flow};
 use crate::bytes::{bytes_to_value, scalar_to_bytes, zero_value};
+use crate::extension::Intercepted;
 use crate::handlers::Call;
-use crate::memory::{ObjKind, FUNC_BASE, FUNC_STRIDE};
+use crate::memory::ObjKind;
 use crate::options::ExternalPolicy;
 use crate::outcome::{ErrorKind, Outcome};
 use crate::state::{Frame, State};
@@ -50,12 +51,6 @@ pub(super) fn call(
 /// The function a pointer value designates; with a symbolic pointer that may designate
 /// several, also a forked state that redoes the call for the others.
 fn function_target(ex: &mut Executor, st: &mut State, v: &Value) -> Exec<(FuncId, Option<State>)> {
-    let nfuncs = ex.program.functions.len() as u64;
-    let as_func = |addr: u64| -> Option<FuncId> {
-        let rel = addr.checked_sub(FUNC_BASE)?;
-        (rel % FUNC_STRIDE == 0 && rel / FUNC_STRIDE < nfuncs)
-            .then_some(FuncId((rel / FUNC_STRIDE) as u32))
-    };
     let bad = |ex: &Executor, st: &State, addr: u64| {
         ex.error(
             st,
@@ -64,7 +59,8 @@ fn function_target(ex: &mut Executor, st: &mut State, v: &Value) -> Exec<(FuncId
         )
     };
     match v {
-        Value::Con { bits, .. } => as_func(*bits as u64)
+        Value::Con { bits, .. } => ex
+            .function_at(*bits as u64)
             .map(|f| (f, None))
             .ok_or_else(|| bad(ex, st, *bits as u64)),
         Value::Sym(e) => {
@@ -74,7 +70,7 @@ fn function_target(ex: &mut Executor, st: &mut State, v: &Value) -> Exec<(FuncId
             } else {
                 ex.query(|s, p| s.value(p, &st.constraints, e))? as u64
             };
-            let Some(f) = as_func(example) else {
+            let Some(f) = ex.function_at(example) else {
                 let c = ex.pool.constant(example as u128, 64);
                 let eq = ex.pool.eq(e, c);
                 st.constraints.push(eq);
@@ -111,15 +107,29 @@ fn invoke(
     }
     let prog = ex.program.clone();
     let func = prog.func(f);
-    if let Some(h) = ex.handlers[f.0 as usize] {
-        let ret = h(
-            ex,
-            st,
-            &Call {
-                args: &args,
-                ret_ty,
-            },
-        )?;
+    let call = Call {
+        func: f,
+        args: &args,
+        ret_ty,
+    };
+    let special = match &ex.handlers[f.0 as usize] {
+        Some(Ok(special)) => {
+            if let Some(why) = special.sig.mismatch_with_args(&ex.pool, &func.name, &args) {
+                return Err(ex.error(st, ErrorKind::Unsupported, why));
+            }
+            Some(*special)
+        }
+        Some(Err(why)) => return Err(ex.error(st, ErrorKind::Unsupported, why.clone())),
+        None => None,
+    };
+    let ret = match ex.intercept(st, &call)? {
+        Intercepted::Result(ret) => Some(ret),
+        Intercepted::Proceed => match special {
+            Some(special) => Some((special.handler)(ex, st, &call)?),
+            None => None,
+        },
+    };
+    if let Some(ret) = ret {
         if let (Some(d), Some(v)) = (dst, ret) {
             st.set(d, v);
         }

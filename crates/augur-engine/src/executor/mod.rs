@@ -14,9 +14,11 @@ mod ints;
 mod step;
 
 pub use access::{Offset, Resolved};
-pub use step::Split;
+pub use step::{Forked, Split};
 
-use crate::handlers::HandlerTable;
+use crate::extension::Extension;
+use crate::extension::Intercepted;
+use crate::handlers::{Call, HandlerTable, Special};
 use crate::hooks::Observer;
 use crate::options::Options;
 use crate::outcome::{ErrorKind, Outcome, PathError, StackFrame};
@@ -62,7 +64,8 @@ pub struct Executor {
     pub stats: RunStats,
     /// Covered instructions and lines.
     pub coverage: Coverage,
-    handlers: Vec<Option<crate::handlers::Handler>>,
+    /// Per function: its handler, or why the program's declaration does not fit it.
+    handlers: Vec<Option<Result<Special, String>>>,
     observers: Vec<Box<dyn Observer>>,
     states: FxHashMap<StateId, (u64, State)>,
     searcher: Interleaved,
@@ -73,7 +76,8 @@ pub struct Executor {
     started: Instant,
     next_memory_check: Instant,
     global_addrs: Vec<u64>,
-    inputs_by_order: FxHashMap<(usize, String), ArrayId>,
+    extensions: Vec<Option<Box<dyn Extension>>>,
+    intercepted_by: Vec<Option<u16>>,
 }
 
 fn frame_loc(prog: &Program, f: &Frame, at_pc: u32) -> LocId {
@@ -94,10 +98,17 @@ impl Executor {
         sink: Box<dyn TestSink>,
     ) -> Self {
         let program = Rc::new(program);
+        let program_len = program.functions.len();
         let handler_vec = program
             .functions
             .iter()
-            .map(|f| handlers.get(&f.name))
+            .map(|f| {
+                let special = handlers.get(&f.name)?;
+                Some(match special.sig.mismatch_with(&program, f) {
+                    None => Ok(special),
+                    Some(why) => Err(why),
+                })
+            })
             .collect();
         let timeout = opts.solver_timeout.map(|d| d.as_millis() as u64);
         Executor {
@@ -119,7 +130,8 @@ impl Executor {
             started: Instant::now(),
             next_memory_check: Instant::now(),
             global_addrs: Vec::new(),
-            inputs_by_order: FxHashMap::default(),
+            intercepted_by: vec![None; program_len],
+            extensions: Vec::new(),
         }
     }
 
@@ -136,6 +148,40 @@ impl Executor {
     /// Register an observer (driver hook).
     pub fn add_observer(&mut self, o: Box<dyn Observer>) {
         self.observers.push(o);
+    }
+
+    /// Add a driver's extension. Calls of the functions it intercepts go to it first (an
+    /// extension added earlier wins a function both intercept).
+    pub fn add_extension(&mut self, e: Box<dyn Extension>) {
+        let index = self.extensions.len() as u16;
+        for (f, by) in self.program.functions.iter().zip(&mut self.intercepted_by) {
+            if by.is_none() && e.intercepts(f) {
+                *by = Some(index);
+            }
+        }
+        self.extensions.push(Some(e));
+    }
+
+    /// The added extension of type `T`, if any (for its per-run data).
+    pub fn extension<T: Extension>(&self) -> Option<&T> {
+        self.extensions
+            .iter()
+            .flatten()
+            .find_map(|e| e.as_any().downcast_ref())
+    }
+
+    /// Offer a call to the extension intercepting its function, if one does.
+    fn intercept(&mut self, st: &mut State, call: &Call) -> Exec<Intercepted> {
+        let Some(i) = self.intercepted_by[call.func.0 as usize] else {
+            return Ok(Intercepted::Proceed);
+        };
+        let slot = i as usize;
+        let mut e = self.extensions[slot]
+            .take()
+            .expect("an extension's call does not call back into an extension");
+        let result = e.call(self, st, call);
+        self.extensions[slot] = Some(e);
+        result
     }
 
     /// Number of states waiting to run.
@@ -383,24 +429,12 @@ impl Executor {
     /// seeded mode the array's concrete bytes come from the seed, by creation order.
     pub fn new_symbolic(&mut self, st: &mut State, name: &str, size: u64) -> ArrayId {
         let index = st.symbolics.len();
-        let array = if self.opts.inputs_by_order {
-            // One array per (creation index, name): a path asking for more bytes than an
-            // earlier one grows it, so the bytes both have are the same input.
-            let key = (index, name.to_string());
-            match self.inputs_by_order.get(&key) {
-                Some(a) => {
-                    self.pool.grow_array(*a, size);
-                    *a
-                }
-                None => {
-                    let a = self.pool.new_array(name, size);
-                    self.inputs_by_order.insert(key, a);
-                    a
-                }
-            }
-        } else {
-            self.pool.new_array(name, size)
-        };
+        let chosen = self
+            .extensions
+            .iter_mut()
+            .flatten()
+            .find_map(|e| e.input_array(&mut self.pool, index, name, size));
+        let array = chosen.unwrap_or_else(|| self.pool.new_array(name, size));
         st.symbolics.push(Symbolic {
             name: self.pool.array_name(array).to_string(),
             array,
@@ -543,13 +577,10 @@ impl Executor {
             cov_gen: 0,
             seed: seed.map(Rc::new),
             seed_values: Default::default(),
-            ext: None,
+            ext: Default::default(),
             stdout: Vec::new(),
             stderr: Vec::new(),
             env: crate::state::EnvData::new(Rc::from(Vec::new()), Vec::new()),
-            revision: 0,
-            left_behind: 0,
-            outputs: Vec::new(),
         };
         globals::layout_globals(self, &mut st);
         st
@@ -558,6 +589,11 @@ impl Executor {
     /// The address of a global variable in every state of this run.
     pub fn global_addr(&self, g: augur_ir::GlobalId) -> u64 {
         self.global_addrs[g.0 as usize]
+    }
+
+    /// The function whose address is `addr`, if it is one.
+    pub fn function_at(&self, addr: u64) -> Option<FuncId> {
+        crate::memory::function_at(addr, self.program.functions.len())
     }
 
     /// Push a call of `func` with `args` onto `st` (no caller register receives the result).

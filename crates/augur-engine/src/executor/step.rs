@@ -2,7 +2,7 @@
 
 use super::{calls, floats, ints, Exec, Executor, Flow};
 use crate::bytes::zero_value;
-use crate::memory::{FUNC_BASE, FUNC_STRIDE};
+use crate::memory::function_addr;
 use crate::outcome::{ErrorKind, Outcome};
 use crate::state::State;
 use crate::value::Value;
@@ -20,10 +20,17 @@ pub enum Split {
     False,
 }
 
+/// The result of forking a state over several cases ([`Executor::fork`]).
+pub struct Forked {
+    /// The case the state itself took.
+    pub taken: usize,
+    /// A new state for each other feasible case, with the case's index.
+    pub others: Vec<(usize, State)>,
+}
+
 impl Executor {
-    /// Split `st` on `cond` in place (see [`Split`]); the constraint of the side taken is
-    /// added. In seeded mode only the side the seed takes is followed. When both sides are
-    /// feasible but a fork limit is reached, one side is chosen at random (as KLEE does).
+    /// Split `st` on `cond` in place (see [`Split`]): [`Executor::fork`] over `cond` and its
+    /// negation, asking the solver about both sides in one query.
     pub fn split(&mut self, st: &mut State, cond: ExprId) -> Exec<Split> {
         if let Some(c) = self.pool.as_const(cond) {
             return Ok(if c != 0 { Split::True } else { Split::False });
@@ -35,38 +42,89 @@ impl Executor {
         } else {
             self.query(|s, p| s.branch_feasibility(p, &st.constraints, cond))?
         };
-        match (can_t, can_f) {
-            (true, true) => {
-                let depth_ok = self.opts.max_depth.is_none_or(|d| st.depth < d);
-                let forks_ok = self.opts.max_forks.is_none_or(|n| self.stats.forks < n);
-                if !depth_ok || !forks_ok {
-                    self.stats.forks_suppressed += 1;
-                    let take_true = self.rng.below(2) == 0;
-                    st.constraints.push(if take_true { cond } else { not });
-                    return Ok(if take_true { Split::True } else { Split::False });
-                }
+        let feasible: Vec<(usize, ExprId)> = [(0, cond, can_t), (1, not, can_f)]
+            .into_iter()
+            .filter(|c| c.2)
+            .map(|(i, c, _)| (i, c))
+            .collect();
+        let mut forked = self.fork_feasible(st, feasible)?;
+        Ok(match (forked.taken, forked.others.pop()) {
+            (_, Some((_, other))) => Split::Both(Box::new(other)),
+            (0, None) => Split::True,
+            _ => Split::False,
+        })
+    }
+
+    /// Fork `st` over `cases`, conditions no two of which hold at once (the constant true
+    /// makes a plain copy, which the caller tells apart by its driver data). Only feasible
+    /// cases are kept (in seeded mode, the seed's); `st` takes the first, each other gets a
+    /// new state, and each side's condition joins its path condition. Forks never exceed
+    /// `--max-forks`, nor a path's depth `--max-depth`: past them, as many feasible cases as
+    /// they allow (at least one) are chosen at random, as KLEE does. Forks are counted and shown to the observers. `Err(Dropped)` when no case
+    /// is feasible.
+    pub fn fork(&mut self, st: &mut State, cases: &[ExprId]) -> Exec<Forked> {
+        let mut feasible = Vec::new();
+        for (i, &c) in cases.iter().enumerate() {
+            let ok = match self.pool.as_const(c) {
+                Some(v) => v != 0,
+                None if st.seed.is_some() => self.pool.eval(c, &st.seed_values) != 0,
+                None => self.query(|s, p| s.may_be_true(p, &st.constraints, c))?,
+            };
+            if ok {
+                feasible.push((i, c));
+            }
+        }
+        self.fork_feasible(st, feasible)
+    }
+
+    /// The fork itself, over cases known to be feasible.
+    fn fork_feasible(&mut self, st: &mut State, mut cases: Vec<(usize, ExprId)>) -> Exec<Forked> {
+        if cases.is_empty() {
+            return Err(Outcome::Dropped);
+        }
+        let room = match self.opts.max_depth {
+            Some(d) if st.depth >= d => 0,
+            _ => self
+                .opts
+                .max_forks
+                .map_or(u64::MAX, |n| n.saturating_sub(self.stats.forks)),
+        };
+        if cases.len() as u64 - 1 > room {
+            // Keep as many cases as the limits allow, chosen at random.
+            self.stats.forks_suppressed += 1;
+            let mut kept = Vec::new();
+            while kept.len() as u64 <= room {
+                let pick = self.rng.below(cases.len() as u64) as usize;
+                kept.push(cases.remove(pick));
+            }
+            kept.sort_unstable_by_key(|c| c.0);
+            cases = kept;
+        }
+        let mut others = Vec::with_capacity(cases.len() - 1);
+        if cases.len() > 1 {
+            st.depth += 1;
+            for &(i, c) in &cases[1..] {
                 self.stats.forks += 1;
-                let mut f = st.clone();
-                f.id = self.fresh_state_id();
-                for s in [&mut *st, &mut f] {
-                    s.depth += 1;
-                }
-                st.constraints.push(cond);
-                f.constraints.push(not);
-                for o in &mut self.observers {
-                    o.on_fork(st, &f);
-                }
-                Ok(Split::Both(Box::new(f)))
+                let mut child = st.clone();
+                child.id = self.fresh_state_id();
+                self.constrain(&mut child, c);
+                others.push((i, child));
             }
-            (true, false) => {
-                st.constraints.push(cond);
-                Ok(Split::True)
+        }
+        let (taken, c) = cases[0];
+        self.constrain(st, c);
+        for (_, child) in &others {
+            for o in &mut self.observers {
+                o.on_fork(st, child);
             }
-            (false, true) => {
-                st.constraints.push(not);
-                Ok(Split::False)
-            }
-            (false, false) => Err(Outcome::Dropped),
+        }
+        Ok(Forked { taken, others })
+    }
+
+    /// Add a condition known to be feasible to the path (nothing for the constant true).
+    fn constrain(&self, st: &mut State, c: ExprId) {
+        if self.pool.as_const(c).is_none() {
+            st.constraints.push(c);
         }
     }
 
@@ -77,7 +135,7 @@ impl Executor {
             Const::Addr { base, offset } => {
                 let b = match base {
                     AddrBase::Global(g) => self.global_addr(*g),
-                    AddrBase::Func(f) => FUNC_BASE + f.0 as u64 * FUNC_STRIDE,
+                    AddrBase::Func(f) => function_addr(*f),
                 };
                 Value::con(b.wrapping_add(*offset as u64) as u128, 64)
             }
@@ -443,28 +501,16 @@ impl Executor {
             }
         }
         targets.push((default, none_matches));
-        let mut feasible: Vec<State> = Vec::new();
-        for (target, cond) in targets {
-            let mut candidate = st.clone();
-            if !self.add_constraint(&mut candidate, cond)? {
-                continue;
-            }
-            self.goto(&mut candidate, target);
-            feasible.push(candidate);
-        }
-        if feasible.is_empty() {
-            return Err(Outcome::Dropped);
-        }
-        let mut rest = feasible.split_off(1);
-        *st = feasible.pop().expect("one feasible target");
-        if rest.is_empty() {
+        let conds: Vec<ExprId> = targets.iter().map(|t| t.1).collect();
+        let forked = self.fork(st, &conds)?;
+        self.goto(st, targets[forked.taken].0);
+        if forked.others.is_empty() {
             return Ok(Flow::Continue);
         }
-        st.depth += 1;
-        for s in &mut rest {
-            s.id = self.fresh_state_id();
-            s.depth = st.depth;
-            self.stats.forks += 1;
+        let mut rest = Vec::with_capacity(forked.others.len());
+        for (i, mut s) in forked.others {
+            self.goto(&mut s, targets[i].0);
+            rest.push(s);
         }
         Ok(Flow::Forked(rest))
     }

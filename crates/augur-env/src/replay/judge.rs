@@ -1,7 +1,7 @@
 //! Comparing a native run with what `augur run` predicted for the test.
 
 use super::native::{NativeRun, Status, EXIT_ASSUME, EXIT_NO_OBJECT, EXIT_REACH_ERROR};
-use augur_engine::output::escape_bytes;
+use augur_engine::escape_bytes;
 
 /// What a test predicts (from its JSON `outcome` and `stdout`).
 #[derive(Clone, Debug, PartialEq, Eq)]

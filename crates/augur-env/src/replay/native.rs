@@ -2,7 +2,7 @@
 //! on one test's inputs in a scratch directory.
 
 use super::environment::{check_file_name, Environment};
-use augur_engine::ktest::KTest;
+use augur_engine::KTest;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
