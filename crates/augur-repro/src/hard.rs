@@ -64,7 +64,7 @@ pub fn is_user_function(prog: &Program, id: FuncId) -> bool {
     f.is_defined()
         && prog
             .loc(f.loc)
-            .is_some_and(|l| augur_engine::stats::is_user_file(prog.file(l.file)))
+            .is_some_and(|l| augur_engine::is_user_file(prog.file(l.file)))
 }
 
 /// Whether a function is the user's own or comes from elsewhere (libc, libm, ...).
