@@ -8,3 +8,4 @@ pub mod hard;
 pub mod log;
 pub mod signature;
 pub mod taint;
+pub mod report;
