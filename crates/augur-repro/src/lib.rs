@@ -6,6 +6,9 @@
 pub mod build;
 pub mod hard;
 pub mod log;
-pub mod signature;
-pub mod taint;
+pub mod reexec;
 pub mod report;
+pub mod signature;
+pub mod symcon;
+pub mod taint;
+pub mod verify;

@@ -53,7 +53,9 @@ fn asan_kinds(what: &str, line: &str) -> Vec<&'static str> {
         let null = line
             .split("address ")
             .nth(1)
-            .and_then(|a| u64::from_str_radix(a.trim_start_matches("0x").split(' ').next()?, 16).ok())
+            .and_then(|a| {
+                u64::from_str_radix(a.trim_start_matches("0x").split(' ').next()?, 16).ok()
+            })
             .is_some_and(|a| a < 4096);
         if null {
             vec!["null-dereference"]
@@ -124,7 +126,9 @@ fn sanitizer_frame(line: &str) -> Option<Frame> {
 /// A gdb frame: `#N  [0xADDR in ]FUNC (ARGS) at FILE:LINE` (or `from LIB`).
 fn gdb_frame(line: &str) -> Option<Frame> {
     let rest = line.trim_start().strip_prefix('#')?;
-    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start();
+    let rest = rest
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_start();
     let rest = match rest.split_once(" in ") {
         Some((addr, r)) if addr.starts_with("0x") => r,
         _ => rest,
@@ -159,8 +163,16 @@ fn parse_json(text: &str) -> Result<Report, String> {
         })
         .collect();
     let known = [
-        "assertion", "abort", "reach-error", "null-dereference", "out-of-bounds",
-        "use-after-free", "double-free", "invalid-free", "division-by-zero", "unreachable",
+        "assertion",
+        "abort",
+        "reach-error",
+        "null-dereference",
+        "out-of-bounds",
+        "use-after-free",
+        "double-free",
+        "invalid-free",
+        "division-by-zero",
+        "unreachable",
         "bad-function-pointer",
     ];
     Ok(Report {
@@ -184,7 +196,10 @@ pub fn parse(text: &str) -> Result<Report, String> {
         if let Some(i) = l.find("ERROR: AddressSanitizer: ") {
             let what = &l[i + "ERROR: AddressSanitizer: ".len()..];
             kinds = asan_kinds(what, l);
-            headline = format!("AddressSanitizer: {}", what.split(" on ").next().unwrap_or(what));
+            headline = format!(
+                "AddressSanitizer: {}",
+                what.split(" on ").next().unwrap_or(what)
+            );
             format = Some(Format::Sanitizer);
             break;
         }
@@ -196,7 +211,10 @@ pub fn parse(text: &str) -> Result<Report, String> {
             break;
         }
         if let Some(i) = l.find("received signal ") {
-            let sig = l[i + "received signal ".len()..].split([',', ' ']).next().unwrap_or("");
+            let sig = l[i + "received signal ".len()..]
+                .split([',', ' '])
+                .next()
+                .unwrap_or("");
             kinds = signal_kinds(sig);
             headline = sig.to_string();
             format = Some(Format::Gdb);
@@ -214,7 +232,10 @@ pub fn parse(text: &str) -> Result<Report, String> {
     });
     // The first stack only (ASan follows it with allocation and free stacks).
     let mut frames = Vec::new();
-    for l in lines.iter().skip_while(|l| !l.trim_start().starts_with("#0 ")) {
+    for l in lines
+        .iter()
+        .skip_while(|l| !l.trim_start().starts_with("#0 "))
+    {
         if !l.trim_start().starts_with('#') {
             if format == Format::Sanitizer {
                 break;
@@ -228,7 +249,10 @@ pub fn parse(text: &str) -> Result<Report, String> {
         frames.extend(f);
     }
     if frames.is_empty() {
-        return Err("no stack frames in it (an ASan/UBSan report, gdb `bt` output or an augur test JSON)".into());
+        return Err(
+            "no stack frames in it (an ASan/UBSan report, gdb `bt` output or an augur test JSON)"
+                .into(),
+        );
     }
     Ok(Report {
         format,
@@ -240,7 +264,11 @@ pub fn parse(text: &str) -> Result<Report, String> {
 
 /// Does the program's file path `path` name the report's `file`?
 fn same_file(path: &str, file: &str) -> bool {
-    let (a, b) = if path.len() >= file.len() { (path, file) } else { (file, path) };
+    let (a, b) = if path.len() >= file.len() {
+        (path, file)
+    } else {
+        (file, path)
+    };
     a == b || (a.ends_with(b) && a[..a.len() - b.len()].ends_with('/'))
 }
 
@@ -338,8 +366,14 @@ WRITE of size 1 at 0x55d0 thread T0
         assert_eq!(r.format, Format::Gdb);
         assert!(r.kinds.contains(&"out-of-bounds"));
         let names: Vec<&str> = r.frames.iter().map(|f| f.function.as_str()).collect();
-        assert_eq!(names, ["store", "process", "main", "__libc_start_call_main"]);
-        assert_eq!((r.frames[2].file.as_str(), r.frames[2].line), ("prog.c", 27));
+        assert_eq!(
+            names,
+            ["store", "process", "main", "__libc_start_call_main"]
+        );
+        assert_eq!(
+            (r.frames[2].file.as_str(), r.frames[2].line),
+            ("prog.c", 27)
+        );
     }
 
     #[test]
@@ -349,7 +383,9 @@ WRITE of size 1 at 0x55d0 thread T0
         let r = parse(j).unwrap();
         assert_eq!(r.kinds, vec!["division-by-zero"]);
         assert_eq!(r.frames[1].function, "main");
-        assert!(parse("hello\nworld\n").unwrap_err().starts_with("no stack frames"));
+        assert!(parse("hello\nworld\n")
+            .unwrap_err()
+            .starts_with("no stack frames"));
         assert!(parse(r#"{"outcome":{"kind":"exit"}}"#).is_err());
     }
 }
