@@ -1,13 +1,14 @@
-/* A checksum over the input decides whether a record is processed. */
-#include <string.h>
-
+/* A checksum (a 64-bit hash) of the input unlocks a code path: only the secret's hash
+ * is in the program. */
 static char table[16];
 
-unsigned checksum(const char *s) {
-  unsigned h = 2166136261u;
+unsigned long long checksum(const char *s) {
+  unsigned long long h = 1469598103934665603ull;
   for (int i = 0; s[i]; i++) {
     h ^= (unsigned char)s[i];
-    h *= 16777619u;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
   }
   return h;
 }
@@ -17,8 +18,7 @@ void store(const char *s, int slot) {
 }
 
 void process(const char *s) {
-  unsigned h = checksum(s);
-  if (h % 64 == 17 && s[0] == 'k')
+  if (checksum(s) == 0x992b3fb3af34ee44ull && s[0] == 'k')
     store(s, 16 + s[1] % 8);
 }
 

@@ -16,10 +16,14 @@ int steps(long n) {
   return c;
 }
 
+void record_steps(int s) {
+  hist[s] += 1; /* s can be past the histogram */
+}
+
 void count(long n) {
   int s = steps(n);
   if (s > 100 && n < 1000)
-    hist[s] += 1; /* s can be past the histogram */
+    record_steps(s);
 }
 
 int main(int argc, char **argv) {

@@ -4,10 +4,14 @@ extern int vendor_score(int code);
 
 int totals[10];
 
+void add_total(int s, int code) {
+  totals[s] += code; /* s can be past the totals */
+}
+
 void tally(int code) {
   int s = vendor_score(code);
   if (s > 9 && code % 3 == 1)
-    totals[s] += code; /* s can be past the totals */
+    add_total(s, code);
 }
 
 int main(int argc, char **argv) {

@@ -9,10 +9,14 @@ int depth_of(const char *s, int i) {
 
 int slots[4];
 
+void set_slot(int d) {
+  slots[d] = 1; /* past the slots */
+}
+
 void mark(const char *s) {
   int d = depth_of(s, 0);
   if (d == 6)
-    slots[d] = 1; /* past the slots */
+    set_slot(d);
 }
 
 int main(int argc, char **argv) {
