@@ -138,6 +138,14 @@ fn assert_log_private(field: &Field) {
     assert!(o.status.success(), "{}", text(&o));
 }
 
+/// The field run of `case` after checking the analysis' choice, its log checked private.
+fn recorded(case: &'static Case) -> Field {
+    assert_hard(case);
+    let field = Field::run(case);
+    assert_log_private(&field);
+    field
+}
+
 /// The reproduction verified natively: status, the test written, the frames matched.
 fn assert_reproduced(r: &(i32, Json, String), status: &str, frames: usize) {
     let (code, json, out) = r;
@@ -181,9 +189,7 @@ static CHECKSUM: Case = Case {
 
 #[test]
 fn checksum_needs_the_log() {
-    assert_hard(&CHECKSUM);
-    let field = Field::run(&CHECKSUM);
-    assert_log_private(&field);
+    let field = recorded(&CHECKSUM);
     let r = field.repro_with_log();
     assert_reproduced(&r, "with-log", 3);
     assert_eq!(r.1["hard_calls_substituted"], 1);
@@ -201,9 +207,7 @@ static MATH: Case = Case {
 
 #[test]
 fn math_functions_on_input_doubles() {
-    assert_hard(&MATH);
-    let field = Field::run(&MATH);
-    assert_log_private(&field);
+    let field = recorded(&MATH);
     let r = field.repro_with_log();
     assert_reproduced(&r, "with-log", 3);
     assert_eq!(r.1["hard_calls_substituted"], 3);
@@ -219,9 +223,7 @@ static COLLATZ: Case = Case {
 
 #[test]
 fn collatz_loop() {
-    assert_hard(&COLLATZ);
-    let field = Field::run(&COLLATZ);
-    assert_log_private(&field);
+    let field = recorded(&COLLATZ);
     assert_reproduced(&field.repro_with_log(), "with-log", 3);
 }
 
@@ -235,9 +237,7 @@ static RECURSIVE: Case = Case {
 
 #[test]
 fn recursive_function() {
-    assert_hard(&RECURSIVE);
-    let field = Field::run(&RECURSIVE);
-    assert_log_private(&field);
+    let field = recorded(&RECURSIVE);
     let r = field.repro_with_log();
     assert_reproduced(&r, "with-log", 3);
     // The stack alone suffices here too: the recursion is shallow.
@@ -254,9 +254,7 @@ static ENVIRONMENT: Case = Case {
 
 #[test]
 fn environment_functions() {
-    assert_hard(&ENVIRONMENT);
-    let field = Field::run(&ENVIRONMENT);
-    assert_log_private(&field);
+    let field = recorded(&ENVIRONMENT);
     let r = field.repro_with_log();
     assert_reproduced(&r, "with-log", 3);
     assert_eq!(
@@ -277,9 +275,7 @@ static EXTERNAL: Case = Case {
 
 #[test]
 fn external_without_model() {
-    assert_hard(&EXTERNAL);
-    let field = Field::run(&EXTERNAL);
-    assert_log_private(&field);
+    let field = recorded(&EXTERNAL);
     assert_reproduced(&field.repro_with_log(), "with-log", 3);
 }
 

@@ -58,8 +58,9 @@ pub struct SearchPenalty(pub u32);
 pub const RETURN_COST: u32 = 1;
 const FAR: u32 = u32::MAX / 4;
 
-/// Does the program's file path `path` name the goal's `file`?
-fn same_file(path: &str, file: &str) -> bool {
+/// Does the program's file path `path` name `file` (the same path, or one ends with the
+/// other at a `/`)?
+pub fn same_file(path: &str, file: &str) -> bool {
     let (a, b) = if path.len() >= file.len() {
         (path, file)
     } else {

@@ -3,6 +3,7 @@
 //! matched to the program's functions by name and file:line. Frames of libc, the
 //! sanitizer runtime or anything else outside the program are skipped.
 
+use augur_engine::same_file;
 use augur_ir::Program;
 
 /// One frame of a report.
@@ -260,16 +261,6 @@ pub fn parse(text: &str) -> Result<Report, String> {
         headline,
         frames,
     })
-}
-
-/// Does the program's file path `path` name the report's `file`?
-fn same_file(path: &str, file: &str) -> bool {
-    let (a, b) = if path.len() >= file.len() {
-        (path, file)
-    } else {
-        (file, path)
-    };
-    a == b || (a.ends_with(b) && a[..a.len() - b.len()].ends_with('/'))
 }
 
 /// A frame matched to the program: the user's function, and a line it has code on.

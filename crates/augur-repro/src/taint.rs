@@ -159,10 +159,8 @@ impl Flow {
                     }
                     nonlinear = false;
                 }
-                Inst::Store { addr, val, .. } => {
-                    if self.op_tainted(val) {
-                        changed |= self.taint_slot_of(addr);
-                    }
+                Inst::Store { addr, val, .. } if self.op_tainted(val) => {
+                    changed |= self.taint_slot_of(addr);
                 }
                 Inst::Call { callee, args, .. } => {
                     let name = match callee {
