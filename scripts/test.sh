@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Set up (if needed) and run every test: the libc models against glibc, then the workspace
-# (unit and end-to-end tests); ends with one line totalling the cargo tests.
+# Set up (if needed) and run every test: formatting and lints (cargo fmt --check, clippy with
+# warnings as errors), the libc models against glibc, then the workspace (unit and
+# end-to-end tests); ends with one line totalling the cargo tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
+cargo fmt --all --check
+cargo clippy --workspace --all-targets -q -- -D warnings
 bash runtime/libc/tests/run.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -5,10 +5,10 @@
 use crate::outdir;
 use crate::progress::Progress;
 use crate::session::{self, ExploreArgs};
-use augur_diff::driver::{self, DiffConfig, DiffProgress};
-use augur_diff::halts::OutputSelection;
-use augur_diff::meta::{self, RevisionProgram};
-use augur_diff::rerun::{LazyNative, Natives, Start};
+use augur_diff::{
+    DiffConfig, DiffOutcome, DiffProgress, LazyNative, Natives, OutputSelection, RevisionProgram,
+    Sites, Start, MAX_REVISIONS,
+};
 use augur_engine::Executor;
 use clap::Args;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -68,7 +68,7 @@ fn is_source(p: &Path) -> bool {
 /// A revision from a file or a directory of files.
 fn revision_at(path: &Path) -> Result<Revision, String> {
     let files = if path.is_dir() {
-        augur_diff::patch::base_files(path)
+        augur_diff::base_files(path)
             .map_err(|e| e.to_string())?
             .into_iter()
             .filter(|f| is_source(f))
@@ -95,8 +95,7 @@ fn revisions(a: &DiffArgs, work: &Path) -> Result<Vec<Revision>, String> {
     let mut revs = Vec::new();
     for p in &a.patches {
         let dir = work.join(format!("patched{}", revs.len() + 1));
-        let files =
-            augur_diff::patch::apply_patch(&a.inputs[0], p, &dir).map_err(|e| e.to_string())?;
+        let files = augur_diff::apply_patch(&a.inputs[0], p, &dir).map_err(|e| e.to_string())?;
         revs.push(Revision {
             name: p.display().to_string(),
             files: files.into_iter().filter(|f| is_source(f)).collect(),
@@ -198,7 +197,7 @@ pub fn run(a: DiffArgs) -> Result<(), String> {
     let flag = interrupt.clone();
     let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
     let mut bar = Bar(Progress::new());
-    let outcome = driver::run(cfg, interrupt, &mut bar)?;
+    let outcome = augur_diff::run(cfg, interrupt, &mut bar)?;
     bar.0.finish();
     print_result(&out, &outcome)
 }
@@ -210,7 +209,7 @@ struct Prepared {
     /// The meta program.
     program: augur_ir::Program,
     /// Its dispatched and observed functions.
-    sites: meta::Sites,
+    sites: Sites,
     /// The revisions compiled natively.
     natives: Natives,
     /// Revisions of a hand-written meta program (1 for a merged one).
@@ -240,7 +239,7 @@ fn merged_meta(a: &DiffArgs, work: &Path) -> Result<Prepared, String> {
             changed_files,
         })
         .collect();
-    let m = meta::build(&parts).map_err(|e| format!("{}: {e}", revs[0].name))?;
+    let m = augur_diff::merge(&parts).map_err(|e| format!("{}: {e}", revs[0].name))?;
     let natives = Natives::PerRevision(
         revs.iter()
             .map(|r| LazyNative::new(r.files.clone(), a.explore.cflags()))
@@ -262,14 +261,14 @@ fn hand_written_meta(a: &DiffArgs, work: &Path) -> Result<Prepared, String> {
     let input = &a.inputs[0];
     let program = session::load_inputs(std::slice::from_ref(input), a.explore.cflags(), work)?;
     let n = match a.revisions {
-        Some(n) if (2..=meta::MAX_REVISIONS as u32).contains(&n) => n,
+        Some(n) if (2..=MAX_REVISIONS as u32).contains(&n) => n,
         Some(n) => {
             return Err(format!(
                 "--revisions {n}: give between 2 and {}",
-                meta::MAX_REVISIONS
+                MAX_REVISIONS
             ))
         }
-        None => augur_diff::handwritten::hand_written_revisions(&program).ok_or_else(|| {
+        None => augur_diff::hand_written_revisions(&program).ok_or_else(|| {
             format!(
                 "{}: one file is a hand-written meta program, but no `augur_meta(site)` result \
                  is compared with a revision number (give --revisions N, or BASE and REV files)",
@@ -289,7 +288,7 @@ fn hand_written_meta(a: &DiffArgs, work: &Path) -> Result<Prepared, String> {
     Ok(Prepared {
         names,
         program,
-        sites: meta::Sites::default(),
+        sites: Sites::default(),
         natives,
         meta_revisions: n,
         argv0: stem,
@@ -297,7 +296,7 @@ fn hand_written_meta(a: &DiffArgs, work: &Path) -> Result<Prepared, String> {
 }
 
 /// The classes and the tree on the terminal.
-fn print_result(out: &Path, o: &driver::DiffOutcome) -> Result<(), String> {
+fn print_result(out: &Path, o: &DiffOutcome) -> Result<(), String> {
     let summary: serde_json::Value = std::fs::read(out.join("summary.json"))
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
@@ -350,7 +349,7 @@ fn show_object(bytes: &[u8]) -> String {
         return format!("{:?}", augur_engine::escape_bytes(bytes));
     }
     if bytes.is_empty() || bytes.len() > 8 {
-        return augur_diff::rerun::show_output("", bytes);
+        return augur_diff::show_output("", bytes);
     }
     augur_engine::signed_le(bytes).to_string()
 }

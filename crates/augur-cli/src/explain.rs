@@ -4,7 +4,7 @@
 use crate::session::{self, ExploreArgs};
 use crate::{outdir, seed};
 use augur_engine::{Executor, MemorySink, Options, SeedInput};
-use augur_env::entry::EnvSpec;
+use augur_env::EnvSpec;
 use augur_explain::trace::{files_named, Recorder, Watch};
 use augur_explain::{Execution, Settings, Variable};
 use clap::Args;
@@ -116,7 +116,8 @@ fn criterion_for<'a>(
 fn input(a: &ExplainArgs) -> Result<(EnvSpec, SeedInput), String> {
     let e = &a.explore;
     if !e.sym_arg.is_empty()
-        || e.sym_args.is_some()
+        || !e.sym_args.is_empty()
+        || e.sym_files.is_some()
         || e.sym_stdin.is_some()
         || !e.sym_file.is_empty()
     {
@@ -176,7 +177,7 @@ fn input(a: &ExplainArgs) -> Result<(EnvSpec, SeedInput), String> {
             .filter(|o| is_arg(&o.0))
             .map(|o| o.1.len().saturating_sub(1) as u64)
             .collect(),
-        sym_args: None,
+        sym_args: Vec::new(),
         sym_stdin: objects
             .iter()
             .find(|o| o.0 == "stdin")

@@ -1,6 +1,6 @@
 //! `augur replay`: run tests on the natively compiled program and check their outcomes.
 
-use augur_env::replay::{replay, split_inputs, ReplayOptions};
+use augur_env::{replay, split_inputs, ReplayOptions};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;

@@ -49,15 +49,19 @@ pub struct ExploreArgs {
     /// A symbolic argument of up to N bytes (repeatable; after the concrete arguments).
     #[arg(long, value_name = "N")]
     pub sym_arg: Vec<u64>,
-    /// Between MIN and MAX more symbolic arguments of up to N bytes each.
-    #[arg(long, num_args = 3, value_names = ["MIN", "MAX", "N"])]
-    pub sym_args: Option<Vec<u64>>,
+    /// Between MIN and MAX more symbolic arguments of up to N bytes each (repeatable: each
+    /// group follows the previous one and the `--sym-arg`s in argv).
+    #[arg(long, num_args = 3, value_names = ["MIN", "MAX", "N"], action = clap::ArgAction::Append)]
+    pub sym_args: Vec<u64>,
     /// Standard input is N symbolic bytes.
     #[arg(long, value_name = "N")]
     pub sym_stdin: Option<u64>,
     /// Opening NAME reads N symbolic bytes (repeatable).
     #[arg(long, value_name = "NAME:N")]
     pub sym_file: Vec<String>,
+    /// N symbolic files of LEN bytes each, named A, B, C ... (as KLEE's `--sym-files`).
+    #[arg(long, num_args = 2, value_names = ["N", "LEN"])]
+    pub sym_files: Option<Vec<u64>>,
     /// Calls of external functions with no model: error, or havoc (a fresh symbolic result).
     #[arg(long, default_value = "error", value_parser = ["error", "havoc"])]
     pub externals: String,
@@ -112,15 +116,25 @@ impl ExploreArgs {
     }
 
     /// The symbolic environment asked for on the command line.
-    pub fn env_spec(&self) -> Result<augur_env::entry::EnvSpec, String> {
-        let sym_args = match self.sym_args.as_deref() {
-            None => None,
-            Some([min, max, n]) if min <= max && *max <= 100 => {
-                Some((*min as u32, *max as u32, *n))
-            }
-            Some(_) => return Err("--sym-args MIN MAX N needs MIN <= MAX <= 100".into()),
-        };
-        let sym_files = self
+    pub fn env_spec(&self) -> Result<augur_env::EnvSpec, String> {
+        let sym_args = self
+            .sym_args
+            .chunks(3)
+            .map(|g| match g {
+                [min, max, n] if min <= max && *max <= 100 => Ok((*min as u32, *max as u32, *n)),
+                _ => Err(format!(
+                    "--sym-args {}: needs MIN MAX N with MIN <= MAX <= 100",
+                    g.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+                )),
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let combinations: u64 = sym_args.iter().map(|g| (g.1 - g.0 + 1) as u64).product();
+        if combinations > 4096 {
+            return Err(format!(
+                "--sym-args: {combinations} combinations of argument counts (at most 4096)"
+            ));
+        }
+        let mut sym_files: Vec<(String, u64)> = self
             .sym_file
             .iter()
             .map(|f| {
@@ -133,7 +147,13 @@ impl ExploreArgs {
                 Ok((name.to_string(), n))
             })
             .collect::<Result<_, String>>()?;
-        Ok(augur_env::entry::EnvSpec {
+        if let Some([n, len]) = self.sym_files.as_deref() {
+            if *n > 26 {
+                return Err(format!("--sym-files {n} {len}: at most 26 files (A to Z)"));
+            }
+            sym_files.extend((0..*n as u8).map(|i| (((b'A' + i) as char).to_string(), *len)));
+        }
+        Ok(augur_env::EnvSpec {
             sym_arg: self.sym_arg.clone(),
             sym_args,
             sym_stdin: self.sym_stdin,
@@ -157,8 +177,8 @@ pub fn workdir() -> Result<tempfile::TempDir, String> {
 
 /// How C inputs are compiled for analysis (augur's runtime headers first).
 pub fn compile_options(cflags: Vec<String>) -> Result<CompileOptions, String> {
-    let runtime = augur_env::runtime::runtime_dir()
-        .map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
+    let runtime =
+        augur_env::runtime_dir().map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
     Ok(CompileOptions {
         cflags,
         include_dirs: vec![runtime],
@@ -172,7 +192,7 @@ pub fn load_inputs(
     work: &Path,
 ) -> Result<Program, String> {
     let compile = compile_options(cflags)?;
-    let libc = augur_env::runtime::libc_bitcode(&compile.include_dirs[0])?;
+    let libc = augur_env::libc_bitcode(&compile.include_dirs[0])?;
     let bc = augur_ir::build_bitcode(inputs, &[libc], &compile, work).map_err(|e| e.to_string())?;
     augur_ir::load_program(&bc).map_err(|e| e.to_string())
 }
@@ -204,10 +224,10 @@ pub fn stop_on_ctrl_c(ex: &Executor) {
 pub fn start(
     ex: &mut Executor,
     entry: FuncId,
-    spec: &augur_env::entry::EnvSpec,
+    spec: &augur_env::EnvSpec,
     argv: &[String],
     seed: Option<SeedInput>,
 ) {
     let st = ex.initial_state(seed);
-    augur_env::entry::start(ex, st, entry, spec, argv);
+    augur_env::start(ex, st, entry, spec, argv);
 }

@@ -255,3 +255,91 @@ int main(void) {
     }
     r.assert_native_replay_passes();
 }
+
+#[test]
+fn klee_tutorial_argument_and_file_options_combine() {
+    // KLEE's coreutils tutorial: `--sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8`, here
+    // smaller, plus a leading `--sym-arg`: argc counts every combination of group sizes.
+    let src = r#"
+#include <stdio.h>
+#include <fcntl.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+  char buf[4];
+  int fd = open("A", O_RDONLY);
+  long n = fd < 0 ? -1 : read(fd, buf, sizeof buf);
+  printf("argc=%d file=%ld\n", argc, n);
+  if (argc == 5 && fd >= 0 && n == 4 && buf[0] == 'Z') return 7; /* DEEP */
+  return 0;
+}
+"#;
+    let r = run_c(
+        src,
+        &[
+            "--sym-arg",
+            "1",
+            "--sym-args",
+            "0",
+            "1",
+            "2",
+            "--sym-args",
+            "0",
+            "2",
+            "1",
+            "--sym-files",
+            "1",
+            "4",
+        ],
+    );
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    // argc = 1 (program) + 1 (--sym-arg) + 0..1 + 0..2: 2..5, one path per combination
+    // (6 of them), and argc 5 forks once more on the file's first byte.
+    let mut argcs: Vec<String> = r
+        .tests
+        .iter()
+        .map(|t| t["stdout"].as_str().unwrap().to_string())
+        .collect();
+    argcs.sort();
+    argcs.dedup();
+    assert_eq!(
+        argcs,
+        [
+            "argc=2 file=4\n",
+            "argc=3 file=4\n",
+            "argc=4 file=4\n",
+            "argc=5 file=4\n"
+        ]
+    );
+    assert_eq!(r.tests.len(), 7);
+    assert_eq!(
+        r.tests.iter().filter(|t| t["outcome"]["code"] == 7).count(),
+        1
+    );
+    // Objects: the --sym-arg, then each group's count and arguments, then the file.
+    let names: Vec<&str> = r.tests[0]["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["arg00", "n_args", "arg01", "n_args_1", "arg02", "arg03", "file:A"]
+    );
+    r.assert_native_replay_passes();
+}
+
+#[test]
+fn bad_sym_args_and_sym_files_are_one_line_errors() {
+    let src = "int main(void) { return 0; }\n";
+    let r = run_c(src, &["--sym-args", "2", "1", "4"]);
+    assert_eq!(r.status, 2);
+    assert!(
+        r.stderr.contains("--sym-args 2 1 4: needs MIN MAX N"),
+        "{}",
+        r.stderr
+    );
+    let r = run_c(src, &["--sym-files", "27", "4"]);
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.contains("at most 26 files"), "{}", r.stderr);
+}

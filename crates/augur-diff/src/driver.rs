@@ -24,7 +24,7 @@ pub const EXIT_CODES: u32 = 8;
 pub struct DiffConfig {
     /// Revision names, revision 0 (the base) first.
     pub names: Vec<String>,
-    /// The meta program (built by [`crate::meta::build`] or hand-written).
+    /// The meta program (built by [`crate::merge`] or hand-written).
     pub program: Program,
     /// Exploration options (limits, search).
     pub opts: Options,
@@ -196,7 +196,7 @@ fn explore(
     ex.add_observer(Box::new(collector));
     let st = ex.initial_state(None);
     let s = &cfg.start;
-    augur_env::entry::start(&mut ex, st, s.entry, &s.spec, &s.argv);
+    augur_env::start(&mut ex, st, s.entry, &s.spec, &s.argv);
     ex.run(&mut |e| progress.exploring(e));
     let halts = halts.take();
     (ex, halts)

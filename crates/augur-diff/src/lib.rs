@@ -3,23 +3,36 @@
 //! ([`meta`]) and explored once; pairs of halted paths of different revisions give
 //! differential tests ([`difftest`]); every test runs on every revision ([`rerun`]); the
 //! revisions are clustered and the tests arranged into a decision tree of minimal height
-//! ([`tree`]). [`driver`] runs it all, [`report`] writes the results.
+//! ([`tree`]). [`driver`] runs it all, [`report`] writes the results. The modules are
+//! private; what the command line uses is re-exported here.
 
 #![warn(missing_docs)]
 
-pub mod blocks;
-pub mod constness;
-pub mod difftest;
-pub mod driver;
-pub mod extension;
-pub mod halts;
-pub mod handwritten;
-pub mod instmap;
-pub mod meta;
-pub mod pairs;
-pub mod patch;
-pub mod remap;
-pub mod report;
-pub mod rerun;
-pub mod stubs;
-pub mod tree;
+mod blocks;
+mod constness;
+mod difftest;
+mod driver;
+mod extension;
+mod halts;
+mod handwritten;
+mod instmap;
+mod meta;
+mod pairs;
+mod patch;
+mod remap;
+mod report;
+mod rerun;
+mod stubs;
+mod tree;
+
+pub use difftest::DiffInput;
+pub use driver::{run, DiffConfig, DiffOutcome, DiffProgress, DiffTest, EXIT_CODES};
+pub use extension::{DiffExtension, DiffPath, NamedOutput, OutputKind, MAX_POINTEE_BYTES};
+pub use halts::OutputSelection;
+pub use handwritten::hand_written_revisions;
+pub use meta::{
+    merge, MetaProgram, RevisionProgram, Sites, Version, MAX_REVISIONS, META_DISPATCH, OBSERVE,
+};
+pub use patch::{apply_patch, base_files, PatchError};
+pub use rerun::{show_output, LazyNative, NativeObservation, Natives, Observation, Start};
+pub use tree::{DecisionTree, Edge, Node, TestSplit};

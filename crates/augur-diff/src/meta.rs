@@ -78,7 +78,7 @@ struct Builder {
 }
 
 /// Merge the revisions (revision 0 first) into one meta program.
-pub fn build(revisions: &[RevisionProgram]) -> Result<MetaProgram, String> {
+pub fn merge(revisions: &[RevisionProgram]) -> Result<MetaProgram, String> {
     if revisions.len() > MAX_REVISIONS {
         return Err(format!(
             "{} revisions: a meta program holds at most {MAX_REVISIONS}",

@@ -9,9 +9,9 @@ use crate::halts::{Halt, HaltCollector, OutputSelection};
 use augur_engine::escape_bytes;
 use augur_engine::Byte;
 use augur_engine::{Executor, SeedInput};
-use augur_env::entry::EnvSpec;
-use augur_env::replay::judge::{describe, judge, Expect, Verdict};
-use augur_env::replay::{NativeProgram, ReplayOptions};
+use augur_env::EnvSpec;
+use augur_env::{describe, judge, Expect, Verdict};
+use augur_env::{NativeProgram, ReplayOptions};
 use augur_ir::FuncId;
 use serde_json::json;
 use std::cell::OnceCell;
@@ -208,7 +208,7 @@ impl Rerunner {
             ..DiffPath::default()
         });
         let s = &self.start;
-        augur_env::entry::start(&mut self.ex, st, s.entry, &s.spec, &s.argv);
+        augur_env::start(&mut self.ex, st, s.entry, &s.spec, &s.argv);
         self.ex.run(&mut |_| {});
         let Some(halt) = self.halts.borrow_mut().drain(..).next() else {
             return Observation {

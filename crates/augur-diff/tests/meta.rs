@@ -1,8 +1,7 @@
 //! The meta program: which functions are shared, dispatched and observed when revisions
 //! are merged, on small C programs compiled here (without the libc models).
 
-use augur_diff::handwritten::hand_written_revisions;
-use augur_diff::meta::{build, RevisionProgram, META_DISPATCH};
+use augur_diff::{hand_written_revisions, RevisionProgram, META_DISPATCH};
 use augur_ir::{CompileOptions, Inst, Program};
 use rustc_hash::FxHashSet;
 
@@ -23,7 +22,7 @@ fn lower(dir: &std::path::Path, name: &str, src: &str) -> (Program, String) {
 }
 
 /// Merge the sources; `observe` says whether each file counts as changed.
-fn merge(srcs: &[&str], observe: bool) -> augur_diff::meta::MetaProgram {
+fn merge(srcs: &[&str], observe: bool) -> augur_diff::MetaProgram {
     let dir = tempfile::tempdir().unwrap();
     let lowered: Vec<(Program, String)> = srcs
         .iter()
@@ -41,7 +40,7 @@ fn merge(srcs: &[&str], observe: bool) -> augur_diff::meta::MetaProgram {
             },
         })
         .collect();
-    build(&revs).unwrap()
+    augur_diff::merge(&revs).unwrap()
 }
 
 const BASE: &str = r#"

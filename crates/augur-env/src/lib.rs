@@ -1,17 +1,29 @@
 //! augur-env: the program's world. The runtime headers (`augur.h`, `klee/klee.h`) and the
 //! table of special functions: augur's, KLEE's and SV-COMP's intrinsics, allocation and
-//! process control, each family in its own module.
+//! process control, each family in its own module; the entry call with symbolic argv,
+//! stdin and files; native replay. The modules are private; what drivers use is
+//! re-exported here.
 
-pub mod alloc;
-pub mod entry;
-pub mod intrinsics;
-pub mod jumps;
-pub mod meta;
-pub mod posix;
-pub mod process;
-pub mod replay;
-pub mod runtime;
-pub mod svcomp;
+mod alloc;
+mod entry;
+mod intrinsics;
+mod jumps;
+mod meta;
+mod posix;
+mod process;
+mod replay;
+mod runtime;
+mod svcomp;
+
+pub use entry::{start, EnvSpec};
+pub use intrinsics::{fresh_bytes, fresh_scalar};
+pub use replay::judge::{describe, judge, sanitizer_report, Expect, Verdict};
+pub use replay::native::{NativeRun, Status};
+pub use replay::{
+    collect_tests, load_test, replay, split_inputs, NativeProgram, ReplayOptions, ReplaySummary,
+    TestInput,
+};
+pub use runtime::{libc_bitcode, runtime_dir};
 
 use augur_engine::HandlerTable;
 

@@ -10,7 +10,7 @@
 use crate::trace::{Entry, Trace};
 use augur_engine::Value;
 use augur_expr::{Assignment, ExprPool};
-use augur_ir::cfg::{block_containing, ControlDeps};
+use augur_ir::{block_containing, ControlDeps};
 use augur_ir::{BlockId, FuncId, Inst, Operand, Program};
 use rustc_hash::FxHashMap;
 

@@ -9,7 +9,7 @@ use crate::slice::{backward, Follow};
 use crate::{Execution, SrcLine};
 use augur_engine::Value;
 use augur_expr::ExprId;
-use augur_ir::cfg::block_containing;
+use augur_ir::block_containing;
 use augur_ir::{BlockId, Inst};
 use std::collections::BTreeSet;
 

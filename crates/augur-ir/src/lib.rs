@@ -1,23 +1,28 @@
 //! augur-ir: compile C to LLVM 14 bitcode and lower it into augur's compact program
-//! representation (dense ids, resolved operands, precomputed layout, source locations).
+//! representation (dense ids, resolved operands, precomputed layout, source locations),
+//! and the static analyses drivers build on (CFG, post-dominators, control dependence).
+//! The modules are private; what other crates use is re-exported here.
 
-pub mod cfg;
-pub mod compile;
-pub mod layout;
-pub mod lower;
-pub mod program;
-pub mod wide_consts;
+mod cfg;
+mod compile;
+mod layout;
+mod lower;
+mod program;
+mod wide_consts;
 
+pub use cfg::{block_containing, predecessors, successors, ControlDeps, PostDominators};
 pub use compile::{
     build_bitcode, compile_c, read_module, CompileOptions, IrError, ANALYSIS_CFLAGS,
 };
+pub use layout::Layout;
 pub use lower::lower_module;
 pub use program::*;
+pub use wide_consts::{rewrite_file, split_wide_constants, WideStats};
 
 /// Read and lower a bitcode (`.bc`) or textual (`.ll`) file.
 ///
 /// Integer constants wider than 64 bits, which `llvm-ir` would truncate, are first split
-/// into instructions by [`wide_consts`]; the rewritten module is written next to the input
+/// into instructions by [`rewrite_file`]; the rewritten module is written next to the input
 /// as `<stem>.wide.bc` (only when there was something to rewrite) and read from there.
 pub fn load_program(path: &std::path::Path) -> Result<Program, IrError> {
     let stem = path.file_stem().unwrap_or_default().to_string_lossy();

@@ -1,6 +1,6 @@
 //! Integer constants wider than 64 bits survive loading (llvm-ir alone truncates them).
 
-use augur_ir::wide_consts::split_wide_constants;
+use augur_ir::split_wide_constants;
 use augur_ir::*;
 use std::collections::HashMap;
 use std::path::Path;

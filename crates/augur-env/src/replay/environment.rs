@@ -19,12 +19,15 @@ pub fn is_arg_name(name: &str) -> bool {
         .is_some_and(|d| d.len() >= 2 && d.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// Whether the object `name` describes the environment rather than a symbolic input made
-/// by the program (the replay runtime skips these; KLEE's `model_version` included).
-pub fn is_environment_object(name: &str) -> bool {
-    matches!(name, "n_args" | "stdin" | "model_version")
-        || name.starts_with("file:")
-        || is_arg_name(name)
+/// Whether `name` is an argument count: `n_args`, or `n_args_K` for the K-th further
+/// `--sym-args` group (KLEE names them all `n_args`).
+fn is_count_name(name: &str) -> bool {
+    name.strip_prefix("n_args").is_some_and(|rest| {
+        rest.is_empty()
+            || rest
+                .strip_prefix('_')
+                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+    })
 }
 
 /// The little-endian int of an `n_args` object (negative counts as 0).
@@ -48,7 +51,7 @@ pub fn environment(objects: &[(String, Vec<u8>)]) -> Environment {
     let mut env = Environment::default();
     let mut budget: Option<usize> = None;
     for (name, bytes) in objects {
-        if name == "n_args" {
+        if is_count_name(name) {
             budget = Some(count_of(bytes));
         } else if is_arg_name(name) {
             match budget {
@@ -108,6 +111,21 @@ mod tests {
     }
 
     #[test]
+    fn each_group_count_keeps_its_own_arguments() {
+        let env = environment(&[
+            obj("arg00", b"a\0"),
+            obj("n_args", &[0, 0, 0, 0]),
+            obj("arg01", b"b\0"),
+            obj("n_args_1", &[1, 0, 0, 0]),
+            obj("arg02", b"c\0"),
+            obj("arg03", b"d\0"),
+        ]);
+        assert_eq!(env.args, vec![b"a".to_vec(), b"c".to_vec()]);
+        assert!(!is_count_name("n_args_"));
+        assert!(!is_count_name("n_argsx"));
+    }
+
+    #[test]
     fn sym_arg_without_n_args_is_one_argument() {
         let env = environment(&[obj("arg00", b"hi\0")]);
         assert_eq!(env.args, vec![b"hi".to_vec()]);
@@ -133,20 +151,12 @@ mod tests {
     }
 
     #[test]
-    fn reserved_names() {
-        for n in [
-            "n_args",
-            "arg00",
-            "arg17",
-            "arg123",
-            "stdin",
-            "file:x",
-            "model_version",
-        ] {
-            assert!(is_environment_object(n), "{n}");
+    fn argument_names() {
+        for n in ["arg00", "arg17", "arg123"] {
+            assert!(is_arg_name(n), "{n}");
         }
-        for n in ["x", "arg", "arg0", "argv", "args00", "nondet", "stdin2"] {
-            assert!(!is_environment_object(n), "{n}");
+        for n in ["arg", "arg0", "argv", "args00", "arg0x"] {
+            assert!(!is_arg_name(n), "{n}");
         }
     }
 

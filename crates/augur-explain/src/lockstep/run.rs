@@ -88,8 +88,8 @@ impl Run<'_> {
         let e = &self.x.trace.entries[n.def as usize];
         let next = self.x.trace.entries.get(n.def as usize + 1)?;
         let f = self.x.prog.func(e.func);
-        let from = augur_ir::cfg::block_containing(f, e.pc);
-        let to = augur_ir::cfg::block_containing(f, next.pc);
+        let from = augur_ir::block_containing(f, e.pc);
+        let to = augur_ir::block_containing(f, next.pc);
         let start = f.blocks[to.0 as usize].start as usize;
         f.insts[start..]
             .iter()
