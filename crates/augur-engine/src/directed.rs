@@ -12,7 +12,7 @@
 
 use crate::rng::Rng;
 use crate::searcher::{Buckets, Searcher, StateInfo, Ticket};
-use augur_ir::cfg::{block_containing, successors};
+use augur_ir::{block_containing, successors};
 use augur_ir::{BlockId, Callee, FuncId, Inst, Program};
 use std::rc::Rc;
 

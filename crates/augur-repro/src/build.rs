@@ -11,7 +11,7 @@
 
 use crate::log::hex;
 use crate::signature::{self, Signature};
-use augur_env::replay::native::NATIVE_CFLAGS;
+use augur_env::NATIVE_CFLAGS;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -252,8 +252,8 @@ fn wrappers_file(id: &[u8; 32], wrapped: &[Wrapped]) -> String {
 /// Compile the program with its hard functions wrapped, the recording runtime and the
 /// replay runtime, into `spec.out`.
 pub fn build(spec: &BuildSpec) -> Result<Built, String> {
-    let runtime = augur_env::runtime::runtime_dir()
-        .map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
+    let runtime =
+        augur_env::runtime_dir().map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
     let work =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let io = |e: std::io::Error| format!("cannot write the instrumented build: {e}");

@@ -16,7 +16,7 @@
 //! Verdicts are sorted by name, so the choice is reproducible.
 
 use crate::taint::{Flow, Slot};
-use augur_ir::cfg::{natural_loops, ControlDeps, Loop};
+use augur_ir::{natural_loops, ControlDeps, Loop};
 use augur_ir::{BlockId, Callee, FuncId, Function, Inst, Operand, Program};
 use rustc_hash::{FxHashMap, FxHashSet};
 

@@ -272,7 +272,7 @@ pub fn command_line(
     args: &[String],
     objects: &[(String, Vec<u8>)],
 ) -> Option<String> {
-    let env = augur_env::replay::environment::environment(objects);
+    let env = augur_env::environment(objects);
     if !env.files.is_empty() {
         return None;
     }

@@ -6,8 +6,7 @@
 //! with the same frames of the program (function and line, crash line included).
 
 use crate::report::{self, Matched, Report};
-use augur_env::replay::environment::environment;
-use augur_env::replay::native::{self, RunSpec};
+use augur_env::{environment, run_native, RunSpec};
 use augur_ir::Program;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -66,7 +65,7 @@ fn run_once(
         Some(l) => std::env::set_var("AUGUR_LOG_REPLAY", l),
         None => std::env::remove_var("AUGUR_LOG_REPLAY"),
     }
-    let run = native::run(&n.binary, &spec);
+    let run = run_native(&n.binary, &spec);
     std::env::remove_var("AUGUR_LOG_REPLAY");
     Ok(String::from_utf8_lossy(&run?.stderr).into_owned())
 }
