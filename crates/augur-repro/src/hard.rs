@@ -313,7 +313,7 @@ fn defined_verdict(
     (
         false,
         format!(
-            "not recursive, {} loop(s) with no hard update, nesting {deep}",
+            "not recursive, no hard loop ({} loop(s)), nesting {deep}",
             loops.len()
         ),
     )
