@@ -404,3 +404,60 @@ fn bad_reports_and_logs() {
         "no stack frames",
     );
 }
+
+/// `--hard` and `--not-hard` override the analysis; naming an unknown function is an error.
+#[test]
+fn hard_and_not_hard_options() {
+    let o = augur()
+        .arg("record")
+        .arg(source("checksum"))
+        .args(["--list", "--hard", "process", "--not-hard", "checksum"])
+        .output()
+        .unwrap();
+    let listing = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        listing.contains("hard     process              defined  named by --hard"),
+        "{listing}"
+    );
+    assert!(
+        listing.contains("not-hard checksum             defined  named by --not-hard"),
+        "{listing}"
+    );
+    let checksum = source("checksum");
+    assert_bad(
+        &[
+            "record".as_ref(),
+            checksum.as_os_str(),
+            "--list".as_ref(),
+            "--hard".as_ref(),
+            "nosuch".as_ref(),
+        ],
+        "--hard: the program neither defines nor calls `nosuch`",
+    );
+}
+
+/// `augur run --search directed:FILE:LINE` reaches the line; a malformed goal is an error.
+#[test]
+fn directed_search_in_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = augur()
+        .arg("run")
+        .arg(source("lookup"))
+        .args(["--search", "directed:lookup.c:19", "--sym-arg", "3", "-o"])
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("null-dereference at"), "{err}");
+    assert!(err.contains("lookup.c:19:"), "{err}");
+    let lookup = source("lookup");
+    assert_bad(
+        &[
+            "run".as_ref(),
+            lookup.as_os_str(),
+            "--search".as_ref(),
+            "directed:lookup.c".as_ref(),
+        ],
+        "unknown searcher `directed:lookup.c`",
+    );
+}

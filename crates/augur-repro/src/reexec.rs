@@ -33,7 +33,8 @@ pub fn goals(frames: &[Matched]) -> Vec<Goal> {
 /// What the re-execution found so far (shared by its sink and observer).
 #[derive(Default)]
 pub struct Progress {
-    /// The deepest goal a path reached (index into the goals).
+    /// The deepest goal whose function a path entered along the stack (index into the
+    /// goals).
     pub goal: usize,
     /// Candidates (paths ending like the crash) seen.
     pub candidates: usize,
@@ -101,8 +102,14 @@ impl GoalObserver {
 }
 
 impl Observer for GoalObserver {
-    fn on_call(&mut self, st: &State, _func: FuncId, _args: &[augur_engine::Value]) {
-        let frames: Vec<(FuncId, u32)> = st.frames.iter().map(|f| (f.func, f.pc)).collect();
+    fn on_call(&mut self, st: &State, func: FuncId, _args: &[augur_engine::Value]) {
+        // The callee's frame is not pushed yet.
+        let frames: Vec<(FuncId, u32)> = st
+            .frames
+            .iter()
+            .map(|f| (f.func, f.pc))
+            .chain([(func, 0)])
+            .collect();
         let k = self.reached(&frames).saturating_sub(1);
         let mut p = self.shared.borrow_mut();
         p.goal = p.goal.max(k);
