@@ -3,12 +3,12 @@
 # (crates/augur-cli/tests/repro): the recorded binary crashes on a field input, then
 # `augur repro` runs with the log, without it, and plain `augur run` runs with the same
 # budget; printed: the status of each, the time to reproduce, and the bytes logged. Then
-# the recording's runtime overhead on a CPU-heavy run (bench/repro/heavy.c: median of 10,
-# instrumented vs the same build without wrappers).
+# the recording's runtime overhead on a CPU-heavy run (bench/repro/heavy.c: medians of the
+# wall and CPU times of 10 interleaved runs, instrumented vs the same build without wrappers).
 # Usage: bench/repro.sh [BUDGET-SECONDS (default 30)]
 source "$(dirname "$0")/setup.sh"
 python3 - "$out" "${1:-30}" <<'PY'
-import json, os, re, statistics, subprocess, sys, time
+import json, os, re, resource, statistics, subprocess, sys, time
 out, budget = sys.argv[1], sys.argv[2]
 augur = os.path.abspath("target/release/augur")
 src = "crates/augur-cli/tests/repro"
@@ -53,15 +53,19 @@ heavy = "bench/repro/heavy.c"
 rec, plain = os.path.join(out, "heavy-rec"), os.path.join(out, "heavy-plain")
 run([augur, "record", heavy, "-o", rec], check=True)
 run([augur, "record", heavy, "--not-hard", "steps", "-o", plain], check=True)
-def median(binary):
-    ts = []
-    for _ in range(10):
-        t = time.perf_counter()
-        run([binary, "300000"], env=dict(os.environ, AUGUR_LOG=os.path.join(out, "heavy.log")),
-            check=True)
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts)
-a, b = median(plain), median(rec)
-print(f"overhead on heavy.c 300000 (median of 10): plain {a:.3f}s, recorded {b:.3f}s, "
-      f"{100 * (b - a) / a:+.1f}%; log {os.path.getsize(os.path.join(out, 'heavy.log'))} bytes")
+def once(binary):
+    """Wall and CPU (user + system) seconds of one run."""
+    r0, t = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    run([binary, "2000000"], env=dict(os.environ, AUGUR_LOG=os.path.join(out, "heavy.log")),
+        check=True)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.perf_counter() - t, (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)
+# Interleaved, so that the machine's load weighs on both alike.
+runs = [(once(plain), once(rec)) for _ in range(10)]
+for i, what in ((0, "wall"), (1, "cpu")):
+    a = statistics.median(r[0][i] for r in runs)
+    b = statistics.median(r[1][i] for r in runs)
+    print(f"overhead on heavy.c 2000000, {what} time (median of 10, interleaved): "
+          f"plain {a:.3f}s, recorded {b:.3f}s, {100 * (b - a) / a:+.1f}%")
+print(f"heavy.c log: {os.path.getsize(os.path.join(out, 'heavy.log'))} bytes")
 PY
