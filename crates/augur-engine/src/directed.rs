@@ -241,6 +241,84 @@ impl Searcher for Directed {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use augur_ir::{Block, FileId, Function, LocId, SrcLoc, TyId};
+
+    /// One-block function `name` whose instructions are at `lines` of prog.c.
+    fn func(name: &str, insts: Vec<Inst>, lines: &[u32]) -> Function {
+        Function {
+            name: name.into(),
+            params: Vec::new(),
+            ret_ty: TyId(0),
+            is_var_arg: false,
+            num_regs: 1,
+            locs: lines.iter().map(|l| LocId(*l)).collect(),
+            blocks: vec![Block {
+                name: "entry".into(),
+                start: 0,
+                end: insts.len() as u32,
+            }],
+            insts,
+            loc: LocId(0),
+        }
+    }
+
+    /// `main` calls `f` at line 2; `f` crashes at line 5 (location ids are line numbers).
+    fn program() -> Program {
+        let call = Inst::Call {
+            dst: None,
+            callee: Callee::Direct(FuncId(1)),
+            args: Vec::new(),
+            ret_ty: TyId(0),
+        };
+        let ret = Inst::Ret { val: None };
+        Program {
+            functions: vec![
+                func("main", vec![call, ret.clone()], &[2, 3]),
+                func("f", vec![Inst::Unreachable, ret], &[5, 6]),
+            ],
+            locs: (0..8)
+                .map(|line| SrcLoc {
+                    file: FileId(0),
+                    line,
+                    col: 0,
+                })
+                .collect(),
+            files: vec!["/src/prog.c".into()],
+            ..Program::default()
+        }
+    }
+
+    fn info(frames: Vec<(FuncId, u32)>, penalty: u32) -> StateInfo {
+        StateInfo {
+            frames,
+            penalty,
+            ..StateInfo::default()
+        }
+    }
+
+    #[test]
+    fn deeper_goals_first_and_penalties_last() {
+        let goal = |function: &str, line| Goal {
+            file: "prog.c".into(),
+            line,
+            function: Some(function.into()),
+        };
+        let mut d = Directed::new(Rc::new(program()), &[goal("main", 2), goal("f", 5)]);
+        let in_f = vec![(FuncId(0), 1), (FuncId(1), 0)];
+        let in_main = vec![(FuncId(0), 0)];
+        assert_eq!(d.goal_index(&in_f), 1);
+        assert_eq!(d.goal_index(&in_main), 0);
+        // Past main's call: at the crash line (distance 0); before it: one goal left.
+        assert_eq!(d.score(&info(in_f.clone(), 0)), 0);
+        assert_eq!(d.score(&info(in_main.clone(), 0)), 1 << 32);
+        let mut rng = Rng::new(1);
+        let t = |id| Ticket { id, epoch: 0 };
+        d.add(t(1), &info(in_main.clone(), 0));
+        d.add(t(2), &info(in_f.clone(), 1));
+        d.add(t(3), &info(in_f, 0));
+        let order: Vec<u64> = std::iter::from_fn(|| d.next(&mut rng).map(|t| t.id)).collect();
+        assert_eq!(order, [3, 1, 2]);
+    }
 
     #[test]
     fn goals_parse_and_files_match() {
