@@ -343,3 +343,53 @@ fn bad_sym_args_and_sym_files_are_one_line_errors() {
     assert_eq!(r.status, 2);
     assert!(r.stderr.contains("at most 26 files"), "{}", r.stderr);
 }
+
+#[test]
+fn atexit_handlers_run_when_main_returns() {
+    // coreutils registers close_stdout with atexit and returns from main.
+    let src = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <augur.h>
+static int status;
+static void close_stdout(void) {
+  printf("closing %d\n", status);
+  if (status == 3) abort(); /* HANDLER */
+}
+int main(void) {
+  atexit(close_stdout);
+  augur_make_symbolic(&status, sizeof status, "status");
+  if (status == 2) exit(9);
+  if (status == 1) return 1;
+  if (status == 3) return 3;
+  status = 0;
+  return 0;
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let mut seen: Vec<(String, String)> = r
+        .tests
+        .iter()
+        .map(|t| {
+            let o = &t["outcome"];
+            let end = match o["kind"].as_str().unwrap() {
+                "exit" => format!("exit {}", o["code"]),
+                _ => format!("{} at {}", o["error"].as_str().unwrap(), o["line"]),
+            };
+            (t["stdout"].as_str().unwrap().to_string(), end)
+        })
+        .collect();
+    seen.sort();
+    let handler = line_of(src, "HANDLER");
+    assert_eq!(
+        seen,
+        [
+            ("closing 0\n".to_string(), "exit 0".to_string()),
+            ("closing 1\n".to_string(), "exit 1".to_string()),
+            ("closing 2\n".to_string(), "exit 9".to_string()),
+            ("closing 3\n".to_string(), format!("abort at {handler}")),
+        ]
+    );
+    r.assert_native_replay_passes();
+}

@@ -40,7 +40,7 @@ pub use handlers::{Call, Handler, HandlerTable, Param, Signature};
 pub use hooks::Observer;
 pub use ktest::KTest;
 pub use memory::{Byte, MemObject, Memory, ObjKind, MAX_OBJECT_SIZE};
-pub use options::{ExternalPolicy, Options, SearchKind};
+pub use options::{ExternalPolicy, Options, SearchKind, TestPolicy};
 pub use outcome::{ErrorKind, Outcome, PathError, StackFrame};
 pub use output::{escape_bytes, summary_json, write_file, write_summary, FileSink};
 pub use state::{Contents, Descriptor, EnvData, Frame, JumpTarget, SeedInput, State, StateId};

@@ -42,6 +42,18 @@ pub enum ExternalPolicy {
     Havoc,
 }
 
+/// Which ended paths get a test (KLEE's `--only-output-states-covering-new`). A path with
+/// an error of a kind and place not seen before always gets one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TestPolicy {
+    /// Every path.
+    All,
+    /// Only paths that covered an instruction no earlier path had, since their last fork.
+    CoveringNew,
+    /// Every path for the first N tests, then only paths covering new code.
+    CoveringNewAfter(u64),
+}
+
 /// Limits and choices for one run.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -65,6 +77,8 @@ pub struct Options {
     pub externals: ExternalPolicy,
     /// Byte size of the buffer behind each pointer argument of a non-main entry.
     pub ptr_size: u64,
+    /// Which ended paths get a test.
+    pub tests: TestPolicy,
     /// Instructions a state runs before the searcher chooses again.
     pub batch: u64,
     /// Pin a symbolic pointer to its invalid example value on an out-of-bounds error path
@@ -89,6 +103,7 @@ impl Default for Options {
             seed: 0,
             externals: ExternalPolicy::Error,
             ptr_size: 16,
+            tests: TestPolicy::All,
             batch: 10_000,
             pin_invalid_pointers: true,
             exit_codes: 1,

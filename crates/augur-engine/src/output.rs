@@ -102,6 +102,7 @@ pub fn summary_json(ex: &Executor) -> Json {
         "paths_partial": s.paths_partial,
         "partial_without_test": s.partial_without_test,
         "tests": s.tests,
+        "tests_not_written": s.tests_not_written,
         "errors": s.errors,
         "instructions": s.instructions,
         "forks": s.forks,

@@ -183,6 +183,14 @@ pub fn call_entry(
     let f = prog.func(entry);
     let mut args = Vec::new();
     if f.name == "main" {
+        // Returning from main is exit(value): the C model of exit, linked whenever the
+        // program can register atexit handlers, runs them.
+        if let Some(exit) = prog
+            .func_named("exit")
+            .filter(|e| prog.func(*e).is_defined())
+        {
+            ex.set_entry_return(exit);
+        }
         let (argc, argv) = build_argv(ex, st, argv);
         let envp = place(st, &[Byte::C(0); 8], "envp");
         let given = [argc, argv, Value::con(envp as u128, 64)];
