@@ -4,7 +4,7 @@
 use crate::record::split_cflags;
 use crate::session::{self, ExploreArgs};
 use crate::{outdir, progress::Progress};
-use augur_engine::{Executor, ExternalPolicy, SearchKind};
+use augur_engine::{Executor, ExternalPolicy, SearchKind, TestPolicy};
 use augur_repro::log::{hex, Log};
 use augur_repro::reexec::{self, CandidateSink, GoalObserver};
 use augur_repro::report::{self, Matched};
@@ -129,6 +129,8 @@ pub fn run(a: ReproArgs) -> Result<(), String> {
     let goals = reexec::goals(&frames);
     opts.search = vec![SearchKind::Directed(goals.clone())];
     opts.externals = ExternalPolicy::Havoc;
+    // Every ended path is a possible candidate, however often its crash was seen.
+    opts.tests = TestPolicy::All;
     let shared = Rc::new(RefCell::new(reexec::Progress::default()));
     let stop = Arc::new(AtomicBool::new(false));
     let mut argv = vec![argv0.clone()];
