@@ -52,11 +52,11 @@ for name, inp, sym, link in cases:
 heavy = "bench/repro/heavy.c"
 rec, plain = os.path.join(out, "heavy-rec"), os.path.join(out, "heavy-plain")
 run([augur, "record", heavy, "-o", rec], check=True)
-run([augur, "record", heavy, "--not-hard", "steps", "-o", plain], check=True)
+run([augur, "record", heavy, "--not-hard", "digest", "-o", plain], check=True)
 def once(binary):
     """Wall and CPU (user + system) seconds of one run."""
     r0, t = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-    run([binary, "2000000"], env=dict(os.environ, AUGUR_LOG=os.path.join(out, "heavy.log")),
+    run([binary, "10000000"], env=dict(os.environ, AUGUR_LOG=os.path.join(out, "heavy.log")),
         check=True)
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     return time.perf_counter() - t, (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)
@@ -65,7 +65,7 @@ runs = [(once(plain), once(rec)) for _ in range(10)]
 for i, what in ((0, "wall"), (1, "cpu")):
     a = statistics.median(r[0][i] for r in runs)
     b = statistics.median(r[1][i] for r in runs)
-    print(f"overhead on heavy.c 2000000, {what} time (median of 10, interleaved): "
+    print(f"overhead on heavy.c 10000000, {what} time (median of 10, interleaved): "
           f"plain {a:.3f}s, recorded {b:.3f}s, {100 * (b - a) / a:+.1f}%")
 print(f"heavy.c log: {os.path.getsize(os.path.join(out, 'heavy.log'))} bytes")
 PY

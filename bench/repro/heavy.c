@@ -1,25 +1,21 @@
-/* A CPU-heavy run for the recording's overhead: the Collatz step counts of 1..N, where
- * steps() is a hard function (its loop is input-dependent and updates n under a branch),
- * so every outermost call goes through the recording wrapper. */
+/* A CPU-heavy run for the recording's overhead: digests of 0..N-1, where digest() is a
+ * hard function (its loop runs an input-dependent number of times and updates h
+ * non-linearly), so every call goes through the recording wrapper. */
 #include <stdio.h>
 #include <stdlib.h>
 
-int steps(long n) {
-  int c = 0;
-  while (n > 1) {
-    if (n % 2)
-      n = 3 * n + 1;
-    else
-      n = n / 2;
-    c++;
-  }
-  return c;
+unsigned digest(unsigned x) {
+  unsigned h = 2166136261u;
+  for (unsigned i = 0; i < 50 + x % 50; i++)
+    h = (h ^ (x + i)) * 16777619u;
+  return h;
 }
 
 int main(int argc, char **argv) {
-  long n = argc > 1 ? atol(argv[1]) : 100000, total = 0;
-  for (long i = 1; i <= n; i++)
-    total += steps(i);
-  printf("%ld\n", total);
+  unsigned n = argc > 1 ? (unsigned)atol(argv[1]) : 100000;
+  unsigned long total = 0;
+  for (unsigned i = 0; i < n; i++)
+    total += digest(i);
+  printf("%lu\n", total);
   return 0;
 }
