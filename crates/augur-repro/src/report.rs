@@ -263,6 +263,13 @@ pub fn parse(text: &str) -> Result<Report, String> {
     })
 }
 
+/// Does a report's `file` name the program's file `path`? The same path, one ending with
+/// the other, or the same file name (a binary built in another directory).
+fn report_names(path: &str, file: &str) -> bool {
+    let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+    same_file(path, file) || name(path) == name(file)
+}
+
 /// A frame matched to the program: the user's function, and a line it has code on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Matched {
@@ -275,7 +282,7 @@ pub struct Matched {
 }
 
 /// The report's frames that are the program's, innermost first: the function is one the
-/// user's code defines and has code at the frame's file and line. Consecutive frames of
+/// user's code defines and has code at the frame's file (by path or file name) and line. Consecutive frames of
 /// the same function and line (a recording wrapper's, or recursion at one call site) are
 /// kept once.
 pub fn match_frames(report: &Report, prog: &Program) -> Vec<Matched> {
@@ -291,7 +298,7 @@ pub fn match_frames(report: &Report, prog: &Program) -> Vec<Matched> {
         let file = f.locs.iter().find_map(|l| {
             let s = prog.loc(*l)?;
             let path = prog.file(s.file);
-            (s.line == fr.line && same_file(path, &fr.file)).then(|| path.to_string())
+            (s.line == fr.line && report_names(path, &fr.file)).then(|| path.to_string())
         });
         let Some(file) = file else {
             continue;
@@ -365,6 +372,16 @@ WRITE of size 1 at 0x55d0 thread T0
             (r.frames[2].file.as_str(), r.frames[2].line),
             ("prog.c", 27)
         );
+    }
+
+    #[test]
+    fn files_built_elsewhere_match_by_name() {
+        assert!(report_names(
+            "/work/src/prog.c",
+            "/home/user/build/src/prog.c"
+        ));
+        assert!(report_names("/work/src/prog.c", "src/prog.c"));
+        assert!(!report_names("/work/src/prog.c", "/work/src/myprog.c"));
     }
 
     #[test]
