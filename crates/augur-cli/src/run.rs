@@ -123,6 +123,12 @@ fn print_done(ex: &Executor, out: &std::path::Path) {
         s["solver"]["queries"], s["solver"]["solver_calls"], s["solver"]["cache_hits"],
         s["solver"]["time_s"].as_f64().unwrap_or(0.0)
     );
+    if ex.solver.config().cross_check {
+        eprintln!(
+            "augur: done: solver cross-checks = {}, mismatches = {}",
+            s["solver"]["cross_checks"], s["solver"]["cross_check_mismatches"]
+        );
+    }
     for e in &ex.stats.errors {
         eprintln!(
             "augur: error: {} at {}:{}: {} (test{:06})",

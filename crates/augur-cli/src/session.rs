@@ -4,8 +4,11 @@
 
 use augur_engine::{Executor, ExternalPolicy, Options, SearchKind, SeedInput};
 use augur_ir::{CompileOptions, FuncId, Program};
+use augur_solver::SolverConfig;
 use clap::Args;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Options of a symbolic exploration (shared by `run`, `diff`, ...).
@@ -43,6 +46,17 @@ pub struct ExploreArgs {
     /// queries: 2].
     #[arg(long, value_name = "S")]
     pub solver_timeout: Option<f64>,
+    /// Solver layers in front of Z3, comma-separated: fast, independence, query-cache,
+    /// cex-cache; or all, none.
+    #[arg(long, value_name = "LIST", default_value = "all")]
+    pub solver_layers: String,
+    /// Write every query reaching Z3 into DIR as an SMT-LIB2 file (query-000001.smt2, ...).
+    #[arg(long, value_name = "DIR")]
+    pub log_queries: Option<PathBuf>,
+    /// Check every solver answer against a fresh Z3 solver (slow; for debugging augur):
+    /// disagreements are logged and counted in summary.json.
+    #[arg(long)]
+    pub solver_cross_check: bool,
     /// Seed of every random choice.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -100,10 +114,7 @@ impl ExploreArgs {
             max_forks: self.max_forks,
             max_depth: self.max_depth,
             max_memory_mib: self.max_memory,
-            solver_timeout: Some(positive(
-                "solver-timeout",
-                self.solver_timeout.unwrap_or(DEFAULT_SOLVER_TIMEOUT),
-            )?),
+            solver: self.solver_config()?,
             seed: self.seed,
             externals: if self.externals == "havoc" {
                 ExternalPolicy::Havoc
@@ -112,6 +123,31 @@ impl ExploreArgs {
             },
             ptr_size: self.ptr_size,
             ..Options::default()
+        })
+    }
+
+    /// The solver chain asked for (creates the query log directory).
+    fn solver_config(&self) -> Result<SolverConfig, String> {
+        let layers = self
+            .solver_layers
+            .parse()
+            .map_err(|e| format!("--solver-layers: {e}"))?;
+        if let Some(dir) = &self.log_queries {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                format!(
+                    "--log-queries {}: cannot create the directory: {e}",
+                    dir.display()
+                )
+            })?;
+        }
+        Ok(SolverConfig {
+            layers,
+            timeout: Some(positive(
+                "solver-timeout",
+                self.solver_timeout.unwrap_or(DEFAULT_SOLVER_TIMEOUT),
+            )?),
+            log_queries: self.log_queries.clone(),
+            cross_check: self.solver_cross_check,
         })
     }
 
@@ -215,8 +251,18 @@ pub fn program_name(input: &Path) -> String {
 
 /// Make Ctrl-C stop the executor's run, keeping everything found.
 pub fn stop_on_ctrl_c(ex: &Executor) {
-    let flag = ex.interrupt_flag();
-    let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
+    set_on_ctrl_c(ex.interrupt_flag());
+}
+
+/// A flag Ctrl-C sets, for drivers that run several executors.
+pub fn ctrl_c_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    set_on_ctrl_c(flag.clone());
+    flag
+}
+
+fn set_on_ctrl_c(flag: Arc<AtomicBool>) {
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
 }
 
 /// Create the initial states (one per symbolic argument count) calling `entry` with

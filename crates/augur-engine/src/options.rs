@@ -69,8 +69,8 @@ pub struct Options {
     pub max_depth: Option<u32>,
     /// Memory limit in MiB (states beyond it are dropped as partial).
     pub max_memory_mib: Option<u64>,
-    /// Timeout of each solver query.
-    pub solver_timeout: Option<Duration>,
+    /// The solver chain: its layers, the timeout of each Z3 call, query log, cross-check.
+    pub solver: augur_solver::SolverConfig,
     /// Seed of every random choice.
     pub seed: u64,
     /// External functions.
@@ -99,7 +99,7 @@ impl Default for Options {
             max_forks: None,
             max_depth: None,
             max_memory_mib: None,
-            solver_timeout: Some(Duration::from_secs(10)),
+            solver: augur_solver::SolverConfig::with_timeout(Some(Duration::from_secs(10))),
             seed: 0,
             externals: ExternalPolicy::Error,
             ptr_size: 16,

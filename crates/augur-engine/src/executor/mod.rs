@@ -112,13 +112,12 @@ impl Executor {
                 })
             })
             .collect();
-        let timeout = opts.solver_timeout.map(|d| d.as_millis() as u64);
         let searcher = Interleaved::new(&opts.search, &program);
         Executor {
             coverage: Coverage::new(&program),
             program,
             pool: ExprPool::new(),
-            solver: SolverChain::new(timeout),
+            solver: SolverChain::new(opts.solver.clone()),
             rng: Rng::new(opts.seed),
             searcher,
             opts,
