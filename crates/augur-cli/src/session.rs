@@ -23,7 +23,8 @@ pub struct ExploreArgs {
     /// Bytes behind each pointer argument of a non-main entry.
     #[arg(long, default_value_t = 16)]
     pub ptr_size: u64,
-    /// Searchers, comma-separated and interleaved: dfs, bfs, random-path, covnew.
+    /// Searchers, comma-separated and interleaved: dfs, bfs, random-path, covnew,
+    /// directed:FILE:LINE (states closest to that line first).
     #[arg(long, default_value = "random-path,covnew")]
     pub search: String,
     /// Stop after this many seconds (everything found so far is written).
@@ -102,7 +103,7 @@ impl ExploreArgs {
             .split(',')
             .map(|s| {
                 SearchKind::parse(s.trim()).ok_or_else(|| {
-                    format!("--search: unknown searcher `{s}` (dfs, bfs, random-path, covnew)")
+                    format!("--search: unknown searcher `{s}` (dfs, bfs, random-path, covnew, directed:FILE:LINE)")
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;

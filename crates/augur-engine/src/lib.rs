@@ -10,6 +10,7 @@
 //! and reads results through [`TestCase`], [`RunStats`] and the output helpers.
 
 mod bytes;
+mod directed;
 mod executor;
 mod extension;
 mod handlers;
@@ -32,6 +33,7 @@ pub use bytes::{
     byte_expr, bytes_to_scalar, bytes_to_value, scalar_to_bytes, scalar_width, signed_le,
     value_to_bytes, zero_value,
 };
+pub use directed::{same_file, Goal, SearchPenalty};
 pub use executor::{Exec, Executor, Flow, Forked, Offset, Resolved, Split};
 pub use extension::{Extension, Extensions, Intercepted};
 pub use handlers::{Call, Handler, HandlerTable, Param, Signature};

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 /// Which searcher picks the next state.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SearchKind {
     /// Depth-first.
     Dfs,
@@ -13,17 +13,22 @@ pub enum SearchKind {
     RandomPath,
     /// Prefer states that recently covered new code.
     CovNew,
+    /// Prefer states closest to a chain of goals (outermost first).
+    Directed(Vec<crate::directed::Goal>),
 }
 
 impl SearchKind {
-    /// Parse a searcher name as given on the command line.
+    /// Parse a searcher name as given on the command line (`directed:FILE:LINE` for the
+    /// directed searcher).
     pub fn parse(s: &str) -> Option<SearchKind> {
         Some(match s {
             "dfs" => SearchKind::Dfs,
             "bfs" => SearchKind::Bfs,
             "random-path" => SearchKind::RandomPath,
             "covnew" => SearchKind::CovNew,
-            _ => return None,
+            _ => SearchKind::Directed(vec![crate::directed::Goal::parse(
+                s.strip_prefix("directed:")?,
+            )?]),
         })
     }
 }

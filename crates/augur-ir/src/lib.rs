@@ -1,6 +1,6 @@
 //! augur-ir: compile C to LLVM 14 bitcode and lower it into augur's compact program
 //! representation (dense ids, resolved operands, precomputed layout, source locations),
-//! and the static analyses drivers build on (CFG, post-dominators, control dependence).
+//! and the static analyses drivers build on (CFG, post-dominators, control dependence, dominators, natural loops).
 //! The modules are private; what other crates use is re-exported here.
 
 mod cfg;
@@ -10,7 +10,10 @@ mod lower;
 mod program;
 mod wide_consts;
 
-pub use cfg::{block_containing, predecessors, successors, ControlDeps, PostDominators};
+pub use cfg::{
+    block_containing, natural_loops, predecessors, successors, ControlDeps, Dominators, Loop,
+    PostDominators,
+};
 pub use compile::{
     build_bitcode, compile_c, read_module, CompileOptions, IrError, ANALYSIS_CFLAGS,
 };

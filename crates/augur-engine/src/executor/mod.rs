@@ -16,6 +16,7 @@ mod step;
 pub use access::{Offset, Resolved};
 pub use step::{Forked, Split};
 
+use crate::directed::SearchPenalty;
 use crate::extension::Extension;
 use crate::extension::Intercepted;
 use crate::handlers::{Call, HandlerTable, Special};
@@ -111,13 +112,14 @@ impl Executor {
                 })
             })
             .collect();
+        let searcher = Interleaved::new(&opts.search, &program);
         Executor {
             coverage: Coverage::new(&program),
             program,
             pool: ExprPool::new(),
             solver: SolverChain::new(opts.solver.clone()),
             rng: Rng::new(opts.seed),
-            searcher: Interleaved::new(&opts.search),
+            searcher,
             opts,
             stats: RunStats::default(),
             handlers: handler_vec,
@@ -211,9 +213,11 @@ impl Executor {
         let info = StateInfo {
             depth: st.depth,
             cov_gen: st.cov_gen,
+            frames: st.frames.iter().map(|f| (f.func, f.pc)).collect(),
+            penalty: st.ext.get::<SearchPenalty>().map_or(0, |p| p.0),
         };
         self.states.insert(st.id, (self.next_epoch, st));
-        self.searcher.add(t, info);
+        self.searcher.add(t, &info);
     }
 
     fn take_next(&mut self) -> Option<State> {
