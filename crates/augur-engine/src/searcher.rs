@@ -25,7 +25,8 @@ pub struct StateInfo {
     pub depth: u32,
     /// Coverage generation of its last new coverage.
     pub cov_gen: u64,
-    /// Its call stack, outermost first: each frame's function and next instruction.
+    /// Its call stack, outermost first: each frame's function and next instruction (empty
+    /// unless a searcher reads it, see [`Interleaved::reads_frames`]).
     pub frames: Vec<(FuncId, u32)>,
     /// Its [`crate::directed::SearchPenalty`] (0 when none was set).
     pub penalty: u32,
@@ -138,6 +139,8 @@ impl Searcher for CovNew {
 pub struct Interleaved {
     parts: Vec<Box<dyn Searcher>>,
     turn: usize,
+    /// Whether a part reads states' call stacks (only the directed searcher does).
+    pub reads_frames: bool,
 }
 
 impl Interleaved {
@@ -158,7 +161,12 @@ impl Interleaved {
             })
             .collect::<Vec<_>>();
         assert!(!parts.is_empty(), "at least one searcher");
-        Interleaved { parts, turn: 0 }
+        let reads_frames = kinds.iter().any(|k| matches!(k, SearchKind::Directed(_)));
+        Interleaved {
+            parts,
+            turn: 0,
+            reads_frames,
+        }
     }
 }
 

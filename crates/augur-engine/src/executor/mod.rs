@@ -213,7 +213,11 @@ impl Executor {
         let info = StateInfo {
             depth: st.depth,
             cov_gen: st.cov_gen,
-            frames: st.frames.iter().map(|f| (f.func, f.pc)).collect(),
+            frames: if self.searcher.reads_frames {
+                st.frames.iter().map(|f| (f.func, f.pc)).collect()
+            } else {
+                Vec::new()
+            },
             penalty: st.ext.get::<SearchPenalty>().map_or(0, |p| p.0),
         };
         self.states.insert(st.id, (self.next_epoch, st));
