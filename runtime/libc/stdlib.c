@@ -543,9 +543,13 @@ int unsetenv(const char *name)
 static void (*atexit_fns[ATEXIT_MAX])(void);
 static int atexit_count;
 
+/* Linked whenever atexit is: the engine calls the program's exit with main's return value
+ * (returning from main is exit(value) in C), so that the handlers run then too. */
+void (*const augur_main_return)(int) = exit;
+
 int atexit(void (*fn)(void))
 {
-    if (atexit_count == ATEXIT_MAX)
+    if (!augur_main_return || atexit_count == ATEXIT_MAX)
         return -1;
     atexit_fns[atexit_count++] = fn;
     return 0;

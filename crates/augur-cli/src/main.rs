@@ -4,7 +4,9 @@ mod diff;
 mod explain;
 mod outdir;
 mod progress;
+mod record;
 mod replay;
+mod repro;
 mod run;
 mod seed;
 mod session;
@@ -32,6 +34,12 @@ enum Command {
     /// Explain why a program fails on an input, against a reference program: the source
     /// lines behind the difference.
     Explain(explain::ExplainArgs),
+    /// Build a program natively, instrumented to log what its hard-to-resolve functions
+    /// return (`--list`: the functions and why; `--show LOG`: a log).
+    Record(record::RecordArgs),
+    /// Find an input that reproduces a crash from its report (stack trace) and the log of
+    /// `augur record`'s binary; verify it natively.
+    Repro(repro::ReproArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +64,8 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::Record(args) => record::run(args),
+        Command::Repro(args) => repro::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

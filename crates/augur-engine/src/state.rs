@@ -63,6 +63,8 @@ pub struct State {
     pub instructions: u64,
     /// Coverage generation at which this state last covered a new instruction.
     pub cov_gen: u64,
+    /// Whether the path covered an instruction no path had covered, since its last fork.
+    pub covered_new: bool,
     /// In seeded mode: the concrete input this state follows.
     pub seed: Option<Rc<SeedInput>>,
     /// Concrete values of this path's symbolic arrays in seeded mode.

@@ -15,6 +15,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../../runtime/replay/replay.c"),
     ),
     (
+        "record/record.c",
+        include_str!("../../../runtime/record/record.c"),
+    ),
+    (
         "libc/augur_sys.h",
         include_str!("../../../runtime/libc/augur_sys.h"),
     ),
