@@ -8,21 +8,36 @@
 #ifndef AUGUR_SYS_H
 #define AUGUR_SYS_H
 
-/* Append n bytes to fd (1 = stdout, 2 = stderr, or a modelled file).
- * Returns n, or -1 on error. */
+/* Write n bytes to fd (1 = stdout, 2 = stderr, or a modelled file at its
+ * offset).  Returns n, or -1 with errno. */
 long augur_sys_write(int fd, const void *buf, unsigned long n);
 /* Read up to n bytes from fd (0 = stdin, or a modelled file).
  * Returns the number of bytes read, 0 at end of file, -1 on error. */
 long augur_sys_read(int fd, void *buf, unsigned long n);
-/* Open a modelled file; flags use the Linux O_* values.  -1 if unknown. */
+/* Open a modelled file; flags use the Linux O_* values (O_CREAT, O_EXCL and
+ * O_TRUNC are honoured: files written are read back).  -1 with errno. */
 int augur_sys_open(const char *path, int flags);
 int augur_sys_close(int fd);
+/* Reposition fd (whence 0 SET, 1 CUR, 2 END); the new offset, or -1 with
+ * errno (EBADF, EINVAL, ESPIPE for a move away from the end of stdout/stderr). */
+long augur_sys_lseek(int fd, long off, int whence);
+/* The lowest free descriptor >= min now refers to what fd does; -1 with errno. */
+int augur_sys_dup(int fd, int min);
+/* What path (when not NULL) or else fd is: 1 a regular file (out[0] its size,
+ * out[1] its number), 2 /dev/null (an absent stdin), or -1 with errno. */
+int augur_sys_stat(int fd, const char *path, unsigned long out[2]);
+/* Remove a file's name (open descriptors keep it); -1 with ENOENT. */
+int augur_sys_unlink(const char *path);
+/* Set the length of fd's file; -1 with errno (EBADF, EINVAL). */
+int augur_sys_truncate(int fd, long len);
 
 /* Memory and process control, handled by the engine. */
 void *malloc(unsigned long n);
 void free(void *p);
 void *calloc(unsigned long n, unsigned long s);
 void *realloc(void *p, unsigned long n);
+/* A heap block aligned to `align` (a power of two), or NULL (EINVAL otherwise). */
+void *aligned_alloc(unsigned long align, unsigned long n);
 void exit(int code) __attribute__((noreturn));
 void abort(void) __attribute__((noreturn));
 

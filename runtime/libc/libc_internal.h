@@ -34,6 +34,7 @@
 #define strcmp model_strcmp
 #define strncmp model_strncmp
 #define strcoll model_strcoll
+#define strxfrm model_strxfrm
 #define strchr model_strchr
 #define strrchr model_strrchr
 #define strstr model_strstr
@@ -158,7 +159,7 @@
 #define __isoc99_vscanf model___isoc99_vscanf
 #define __isoc99_vfscanf model___isoc99_vfscanf
 #define __isoc99_vsscanf model___isoc99_vsscanf
-/* unistd.c */
+/* fd.c, unistd.c */
 #define read model_read
 #define write model_write
 #define close model_close
@@ -169,6 +170,218 @@
 #define optind model_optind
 #define opterr model_opterr
 #define optopt model_optopt
+/* locale.c */
+#define setlocale model_setlocale
+#define nl_langinfo model_nl_langinfo
+#define localeconv model_localeconv
+#define gettext model_gettext
+#define dgettext model_dgettext
+#define dcgettext model_dcgettext
+#define ngettext model_ngettext
+#define dngettext model_dngettext
+#define dcngettext model_dcngettext
+#define textdomain model_textdomain
+#define bindtextdomain model_bindtextdomain
+#define bind_textdomain_codeset model_bind_textdomain_codeset
+#define __ctype_get_mb_cur_max model___ctype_get_mb_cur_max
+#define mbrtowc model_mbrtowc
+#define mbrlen model_mbrlen
+#define mbtowc model_mbtowc
+#define mblen model_mblen
+#define mbsinit model_mbsinit
+#define btowc model_btowc
+#define wctob model_wctob
+#define wcrtomb model_wcrtomb
+#define wctomb model_wctomb
+#define mbsrtowcs model_mbsrtowcs
+#define mbstowcs model_mbstowcs
+#define wcsrtombs model_wcsrtombs
+#define wcstombs model_wcstombs
+#define iswalnum model_iswalnum
+#define iswalpha model_iswalpha
+#define iswblank model_iswblank
+#define iswcntrl model_iswcntrl
+#define iswdigit model_iswdigit
+#define iswgraph model_iswgraph
+#define iswlower model_iswlower
+#define iswprint model_iswprint
+#define iswpunct model_iswpunct
+#define iswspace model_iswspace
+#define iswupper model_iswupper
+#define iswxdigit model_iswxdigit
+#define towlower model_towlower
+#define towupper model_towupper
+#define wctype model_wctype
+#define iswctype model_iswctype
+#define wcwidth model_wcwidth
+#define wcswidth model_wcswidth
+/* error.c */
+#define program_invocation_name model_program_invocation_name
+#define program_invocation_short_name model_program_invocation_short_name
+#define error_print_progname model_error_print_progname
+#define error_message_count model_error_message_count
+#define error_one_per_line model_error_one_per_line
+#define strerror model_strerror
+#define strerror_r model_strerror_r
+#define __xpg_strerror_r model___xpg_strerror_r
+#define perror model_perror
+#define error model_error
+#define error_at_line model_error_at_line
+/* process.c */
+#define getuid model_getuid
+#define geteuid model_geteuid
+#define getgid model_getgid
+#define getegid model_getegid
+#define getpid model_getpid
+#define getppid model_getppid
+#define getpwuid model_getpwuid
+#define getpwnam model_getpwnam
+#define getgrgid model_getgrgid
+#define getgrnam model_getgrnam
+#define getpagesize model_getpagesize
+#define sysconf model_sysconf
+#define posix_memalign model_posix_memalign
+#define reallocarray model_reallocarray
+#define sigemptyset model_sigemptyset
+#define sigfillset model_sigfillset
+#define sigaddset model_sigaddset
+#define sigdelset model_sigdelset
+#define sigismember model_sigismember
+#define sigprocmask model_sigprocmask
+#define pthread_sigmask model_pthread_sigmask
+#define sigaction model_sigaction
+#define signal model_signal
+#define raise model_raise
+/* time.c */
+#define time model_time
+#define clock_gettime model_clock_gettime
+#define gettimeofday model_gettimeofday
+#define gmtime_r model_gmtime_r
+#define localtime_r model_localtime_r
+#define gmtime model_gmtime
+#define localtime model_localtime
+#define timegm model_timegm
+#define mktime model_mktime
+#define strftime model_strftime
+/* fd.c */
+#define open64 model_open64
+#define creat model_creat
+#define openat model_openat
+#define openat64 model_openat64
+#define lseek model_lseek
+#define lseek64 model_lseek64
+#define fstat model_fstat
+#define stat model_stat
+#define lstat model_lstat
+#define fstatat model_fstatat
+#define fstat64 model_fstat64
+#define stat64 model_stat64
+#define lstat64 model_lstat64
+#define fstatat64 model_fstatat64
+#define __fxstat model___fxstat
+#define __xstat model___xstat
+#define __lxstat model___lxstat
+#define access model_access
+#define dup model_dup
+#define dup2 model_dup2
+#define dup3 model_dup3
+#define fcntl model_fcntl
+#define fcntl64 model_fcntl64
+#define ioctl model_ioctl
+#define isatty model_isatty
+#define posix_fadvise model_posix_fadvise
+#define posix_fadvise64 model_posix_fadvise64
+#define copy_file_range model_copy_file_range
+#define pread model_pread
+#define pread64 model_pread64
+#define pwrite model_pwrite
+#define pwrite64 model_pwrite64
+#define unlink model_unlink
+#define unlinkat model_unlinkat
+#define ftruncate model_ftruncate
+#define ftruncate64 model_ftruncate64
+#define fsync model_fsync
+#define fdatasync model_fdatasync
+#define mkostemps model_mkostemps
+#define mkstemp model_mkstemp
+#define mkostemp model_mkostemp
+#define mkstemps model_mkstemps
+#define mkstemp64 model_mkstemp64
+#define mkostemp64 model_mkostemp64
+#define nanosleep model_nanosleep
+#define sleep model_sleep
+#define usleep model_usleep
+#define remove model_remove
+#define freopen model_freopen
+#define freopen64 model_freopen64
+/* stdio.c (more) */
+#define fdopen model_fdopen
+#define fopen64 model_fopen64
+#define __fpurge model___fpurge
+#define fpurge model_fpurge
+#define fflush_unlocked model_fflush_unlocked
+#define fileno_unlocked model_fileno_unlocked
+#define feof_unlocked model_feof_unlocked
+#define ferror_unlocked model_ferror_unlocked
+#define clearerr_unlocked model_clearerr_unlocked
+#define __fpending model___fpending
+#define __freading model___freading
+#define __fwriting model___fwriting
+#define __freadable model___freadable
+#define __fwritable model___fwritable
+#define __flbf model___flbf
+#define __fbufsize model___fbufsize
+#define __freadahead model___freadahead
+#define __fsetlocking model___fsetlocking
+#define ftello model_ftello
+#define fseeko model_fseeko
+#define ftell model_ftell
+#define ftello64 model_ftello64
+#define fseek model_fseek
+#define fseeko64 model_fseeko64
+#define rewind model_rewind
+#define fgetpos model_fgetpos
+#define fsetpos model_fsetpos
+#define fgetpos64 model_fgetpos64
+#define fsetpos64 model_fsetpos64
+#define fgetc_unlocked model_fgetc_unlocked
+#define fread_unlocked model_fread_unlocked
+#define fgets_unlocked model_fgets_unlocked
+#define getdelim model_getdelim
+#define getline model_getline
+#define fwrite_unlocked model_fwrite_unlocked
+#define fputc_unlocked model_fputc_unlocked
+#define fputs_unlocked model_fputs_unlocked
+/* string.c (more) */
+#define stpcpy model_stpcpy
+#define stpncpy model_stpncpy
+#define memrchr model_memrchr
+#define rawmemchr model_rawmemchr
+#define strchrnul model_strchrnul
+#define mempcpy model_mempcpy
+#define strtoumax model_strtoumax
+#define strtoimax model_strtoimax
+/* thread.c */
+#define pthread_mutex_init model_pthread_mutex_init
+#define pthread_mutex_lock model_pthread_mutex_lock
+#define pthread_mutex_trylock model_pthread_mutex_trylock
+#define pthread_mutex_unlock model_pthread_mutex_unlock
+#define pthread_mutex_destroy model_pthread_mutex_destroy
+#define pthread_cond_init model_pthread_cond_init
+#define pthread_cond_signal model_pthread_cond_signal
+#define pthread_cond_broadcast model_pthread_cond_broadcast
+#define pthread_cond_destroy model_pthread_cond_destroy
+#define pthread_cond_wait model_pthread_cond_wait
+#define pthread_self model_pthread_self
+#define pthread_create model_pthread_create
+#define pthread_join model_pthread_join
+#define pthread_once model_pthread_once
+#define sched_getaffinity model_sched_getaffinity
+#define __sched_cpucount model___sched_cpucount
+#define getrlimit model_getrlimit
+#define setrlimit model_setrlimit
+#define getrlimit64 model_getrlimit64
+#define setrlimit64 model_setrlimit64
 /* math.c */
 #define fabs model_fabs
 #define floor model_floor
@@ -204,21 +417,42 @@ int *__errno_location(void);
 #define AUGUR_O_TRUNC 01000
 #define AUGUR_O_APPEND 02000
 
+/* ---- wide characters (glibc's types) ------------------------------- */
+typedef unsigned int wint_t;
+typedef unsigned long wctype_t;
+typedef struct {
+    int count;
+    unsigned int value;
+} mbstate_t;
+#define WEOF 0xffffffffu
+
 /* ---- string.c / ctype.c (used by other models) ---------------------- */
 void *memcpy(void *dst, const void *src, size_t n);
 void *memset(void *s, int c, size_t n);
 void *memmove(void *dst, const void *src, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
 size_t strlen(const char *s);
 size_t strnlen(const char *s, size_t n);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
+int isalnum(int c);
+int isalpha(int c);
+int isblank(int c);
+int iscntrl(int c);
+int isgraph(int c);
+int islower(int c);
+int isprint(int c);
+int ispunct(int c);
 int isspace(int c);
+int isupper(int c);
 int isdigit(int c);
 int isxdigit(int c);
 int tolower(int c);
+int toupper(int c);
 unsigned long long strtoull(const char *s, char **end, int base);
 long long strtoll(const char *s, char **end, int base);
+char *getenv(const char *name);
 
 /* ---- stdio (stdio.c) ------------------------------------------------- */
 typedef struct _IO_FILE FILE;
@@ -229,7 +463,21 @@ int fputc(int c, FILE *f);
 size_t fwrite(const void *p, size_t size, size_t n, FILE *f);
 /* Write n bytes to f; returns the number written (short on error). */
 size_t __augur_fwrite_bytes(FILE *f, const char *p, size_t n);
+int fseeko(FILE *f, long off, int whence);
+int fclose(FILE *f);
+
+/* ---- descriptors (fd.c) ---------------------------------------------- */
+int open(const char *path, int flags, ...);
+long read(int fd, void *buf, size_t n);
+long write(int fd, const void *buf, size_t n);
+int close(int fd);
+long lseek(int fd, long off, int whence);
+int fcntl(int fd, int cmd, ...);
+int dup2(int old, int new);
+int unlink(const char *path);
 int fprintf(FILE *f, const char *fmt, ...);
+int fflush(FILE *f);
+int snprintf(char *buf, size_t n, const char *fmt, ...);
 
 /* ---- number parsing shared by the strto* family and scanf (stdlib.c) - */
 /* Parse an integer like strtoull: leading white space, optional sign,

@@ -543,9 +543,13 @@ int unsetenv(const char *name)
 static void (*atexit_fns[ATEXIT_MAX])(void);
 static int atexit_count;
 
+/* Linked whenever atexit is: the engine calls the program's exit with main's return value
+ * (returning from main is exit(value) in C), so that the handlers run then too. */
+void (*const augur_main_return)(int) = exit;
+
 int atexit(void (*fn)(void))
 {
-    if (atexit_count == ATEXIT_MAX)
+    if (!augur_main_return || atexit_count == ATEXIT_MAX)
         return -1;
     atexit_fns[atexit_count++] = fn;
     return 0;
@@ -560,3 +564,7 @@ void augur_run_atexit(void)
         fn();
     }
 }
+
+/* intmax_t and uintmax_t are long and unsigned long on x86-64. */
+intmax_t strtoimax(const char *s, char **end, int base) { return strtol(s, end, base); }
+uintmax_t strtoumax(const char *s, char **end, int base) { return strtoul(s, end, base); }

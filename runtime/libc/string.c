@@ -154,6 +154,15 @@ int strcoll(const char *a, const char *b)
     return strcmp(a, b);
 }
 
+/* In the C locale collation is byte order: the transformed string is the string. */
+size_t strxfrm(char *dst, const char *src, size_t n)
+{
+    size_t len = strlen(src);
+    if (len < n)
+        memcpy(dst, src, len + 1);
+    return len;
+}
+
 char *strchr(const char *s, int c)
 {
     char ch = (char)c;
@@ -293,4 +302,50 @@ int strncasecmp(const char *a, const char *b, size_t n)
 int strcasecmp(const char *a, const char *b)
 {
     return strncasecmp(a, b, (size_t)-1);
+}
+
+/* ---- GNU and POSIX.1-2008 variants ----------------------------------- */
+
+char *stpcpy(char *dst, const char *src)
+{
+    size_t n = strlen(src);
+    memcpy(dst, src, n + 1);
+    return dst + n;
+}
+
+char *stpncpy(char *dst, const char *src, size_t n)
+{
+    size_t k = strnlen(src, n);
+    memcpy(dst, src, k);
+    memset(dst + k, 0, n - k);
+    return dst + k;
+}
+
+void *mempcpy(void *dst, const void *src, size_t n)
+{
+    return (char *)memcpy(dst, src, n) + n;
+}
+
+void *memrchr(const void *s, int c, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s + n;
+    while (n-- > 0)
+        if (*--p == (unsigned char)c)
+            return (void *)p;
+    return NULL;
+}
+
+void *rawmemchr(const void *s, int c)
+{
+    const unsigned char *p = s;
+    while (*p != (unsigned char)c)
+        p++;
+    return (void *)p;
+}
+
+char *strchrnul(const char *s, int c)
+{
+    while (*s != '\0' && *s != (char)c)
+        s++;
+    return (char *)s;
 }

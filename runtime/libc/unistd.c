@@ -1,47 +1,15 @@
 /*
- * unistd.c - read/write/close/open on the engine primitives, and
- * getopt/getopt_long.
+ * unistd.c - getopt and getopt_long (the descriptor calls are in fd.c).
  *
- * getopt deviation from glibc: no argument permutation.  Scanning stops at
- * the first non-option argument (POSIX behaviour, as with a leading '+' in
- * optstring or POSIXLY_CORRECT under glibc).  A leading '-' in optstring is
- * supported (non-options are returned as option 1 with optarg set).
+ * As glibc's: by default argv is permuted so that options after operands
+ * are found (`prog file -l`), and the operands end up after the options
+ * when -1 is returned; a leading '+' in optstring (or POSIXLY_CORRECT set
+ * with setenv) stops at the first operand; a leading '-' returns each
+ * operand as option 1 with optarg set.
  * Diagnostics use glibc's wording and go to stderr when opterr is set and
  * optstring does not start with ':'.
  */
 #include "libc_internal.h"
-
-long read(int fd, void *buf, size_t n)
-{
-    long r = augur_sys_read(fd, buf, n);
-    if (r < 0)
-        errno = EBADF;
-    return r;
-}
-
-long write(int fd, const void *buf, size_t n)
-{
-    long r = augur_sys_write(fd, buf, n);
-    if (r < 0)
-        errno = EBADF;
-    return r;
-}
-
-int close(int fd)
-{
-    int r = augur_sys_close(fd);
-    if (r < 0)
-        errno = EBADF;
-    return r;
-}
-
-int open(const char *path, int flags, ...)
-{
-    int fd = augur_sys_open(path, flags);
-    if (fd < 0)
-        errno = ENOENT;
-    return fd;
-}
 
 /* ---- getopt ------------------------------------------------------------ */
 
@@ -58,6 +26,39 @@ struct option {
 };
 
 static char *nextchar;     /* rest of the current short-option cluster */
+/* The operands skipped so far, argv[first_nonopt..last_nonopt), moved after the options. */
+static int first_nonopt, last_nonopt;
+
+/* Rotate the skipped operands [first_nonopt, last_nonopt) past the options scanned since,
+ * [last_nonopt, optind), as glibc does (block swaps, no allocation). */
+static void exchange(char **argv)
+{
+    int bottom = first_nonopt, middle = last_nonopt, top = optind, i;
+    char *tmp;
+    while (top > middle && middle > bottom) {
+        if (top - middle > middle - bottom) {
+            int len = middle - bottom;
+            for (i = 0; i < len; i++) {
+                tmp = argv[bottom + i];
+                argv[bottom + i] = argv[top - len + i];
+                argv[top - len + i] = tmp;
+            }
+            top -= len;
+        } else {
+            int len = top - middle;
+            for (i = 0; i < len; i++) {
+                tmp = argv[bottom + i];
+                argv[bottom + i] = argv[middle + i];
+                argv[middle + i] = tmp;
+            }
+            bottom += len;
+        }
+    }
+    first_nonopt += optind - last_nonopt;
+    last_nonopt = optind;
+}
+
+static int is_operand(const char *arg) { return arg[0] != '-' || arg[1] == '\0'; }
 
 static int long_option(int argc, char *const argv[], const char *optstring,
                        const struct option *longopts, int *longindex,
@@ -149,16 +150,20 @@ static int long_option(int argc, char *const argv[], const char *optstring,
 static int getopt_core(int argc, char *const argv[], const char *optstring,
                        const struct option *longopts, int *longindex)
 {
-    int return_in_order = 0, print_errors = opterr, c;
+    int ordering = 'p', print_errors = opterr, c; /* 'p'ermute, '-' in order, '+' require */
     const char *spec;
+    char **av = (char **)argv; /* permuted in place, as glibc does */
 
     if (optind == 0) {
         optind = 1;
         nextchar = NULL;
+        first_nonopt = last_nonopt = 1;
     }
     if (*optstring == '+' || *optstring == '-') {
-        return_in_order = *optstring == '-';
+        ordering = *optstring;
         optstring++;
+    } else if (getenv("POSIXLY_CORRECT") != NULL) {
+        ordering = '+';
     }
     if (*optstring == ':')
         print_errors = 0;
@@ -166,20 +171,40 @@ static int getopt_core(int argc, char *const argv[], const char *optstring,
 
     if (nextchar == NULL || *nextchar == '\0') {
         char *arg;
-        if (optind >= argc)
-            return -1;
-        arg = argv[optind];
-        if (arg[0] != '-' || arg[1] == '\0') {
-            if (return_in_order) {
-                optarg = arg;
+        if (last_nonopt > optind)
+            last_nonopt = optind;
+        if (first_nonopt > optind)
+            first_nonopt = optind;
+        if (ordering == 'p') {
+            if (first_nonopt != last_nonopt && last_nonopt != optind)
+                exchange(av);
+            else if (last_nonopt != optind)
+                first_nonopt = optind;
+            while (optind < argc && is_operand(argv[optind]))
                 optind++;
-                return 1;
-            }
+            last_nonopt = optind;
+        }
+        if (optind != argc && strcmp(argv[optind], "--") == 0) {
+            optind++;
+            if (first_nonopt != last_nonopt && last_nonopt != optind)
+                exchange(av);
+            else if (first_nonopt == last_nonopt)
+                first_nonopt = optind;
+            last_nonopt = argc;
+            optind = argc;
+        }
+        if (optind >= argc) {
+            if (first_nonopt != last_nonopt)
+                optind = first_nonopt; /* the operands, now after the options */
             return -1;
         }
-        if (arg[1] == '-' && arg[2] == '\0') {
+        arg = argv[optind];
+        if (is_operand(arg)) {
+            if (ordering == '+')
+                return -1;
+            optarg = arg;
             optind++;
-            return -1;
+            return 1;
         }
         if (arg[1] == '-' && longopts != NULL)
             return long_option(argc, argv, optstring, longopts, longindex,

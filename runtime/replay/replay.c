@@ -3,8 +3,8 @@
  * something symbolic during `augur run` returns, in order, the bytes of the next object of
  * the `.ktest` file named by the environment variable AUGUR_REPLAY_KTEST.
  *
- * Environment objects (`n_args`, `argNN`, `stdin`, `file:NAME`, KLEE's `model_version`)
- * are skipped here: augur replay turns them into argv, standard input and files before the
+ * Environment objects (`n_args`, `n_args_K`, `argNN`, `stdin`, `file:NAME`, KLEE's
+ * `model_version`) are skipped here: augur replay turns them into argv, standard input and files before the
  * program starts.
  *
  * Exit statuses with a meaning:
@@ -108,7 +108,8 @@ static int is_digits(const char *s) {
 
 /* Objects that describe the environment, not a symbolic input of the program. */
 static int is_environment(const char *name) {
-  return strcmp(name, "n_args") == 0 || strcmp(name, "stdin") == 0 ||
+  return strcmp(name, "n_args") == 0 ||
+         (strncmp(name, "n_args_", 7) == 0 && is_digits(name + 7)) || strcmp(name, "stdin") == 0 ||
          strcmp(name, "model_version") == 0 || strncmp(name, "file:", 5) == 0 ||
          (strncmp(name, "arg", 3) == 0 && strlen(name) >= 5 && is_digits(name + 3));
 }

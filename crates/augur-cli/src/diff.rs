@@ -13,8 +13,6 @@ use augur_engine::Executor;
 use clap::Args;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// Options of `augur diff`.
@@ -193,9 +191,7 @@ pub fn run(a: DiffArgs) -> Result<(), String> {
         out: out.clone(),
         sites: p.sites,
     };
-    let interrupt = Arc::new(AtomicBool::new(false));
-    let flag = interrupt.clone();
-    let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
+    let interrupt = session::ctrl_c_flag();
     let mut bar = Bar(Progress::new());
     let outcome = augur_diff::run(cfg, interrupt, &mut bar)?;
     bar.0.finish();

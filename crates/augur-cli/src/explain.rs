@@ -3,12 +3,16 @@
 
 use crate::session::{self, ExploreArgs};
 use crate::{outdir, seed};
-use augur_engine::{Executor, MemorySink, Options, SeedInput};
+use augur_engine::{Options, SeedInput};
 use augur_env::EnvSpec;
-use augur_explain::trace::{files_named, Recorder, Watch};
+use augur_explain::Run;
+use augur_explain::Watch;
 use augur_explain::{Execution, Settings, Variable};
+use augur_solver::SolverConfig;
 use clap::Args;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Seconds each implication or tautology query may take unless `--solver-timeout` says
@@ -116,7 +120,8 @@ fn criterion_for<'a>(
 fn input(a: &ExplainArgs) -> Result<(EnvSpec, SeedInput), String> {
     let e = &a.explore;
     if !e.sym_arg.is_empty()
-        || e.sym_args.is_some()
+        || !e.sym_args.is_empty()
+        || e.sym_files.is_some()
         || e.sym_stdin.is_some()
         || !e.sym_file.is_empty()
     {
@@ -176,7 +181,7 @@ fn input(a: &ExplainArgs) -> Result<(EnvSpec, SeedInput), String> {
             .filter(|o| is_arg(&o.0))
             .map(|o| o.1.len().saturating_sub(1) as u64)
             .collect(),
-        sym_args: None,
+        sym_args: Vec::new(),
         sym_stdin: objects
             .iter()
             .find(|o| o.0 == "stdin")
@@ -201,6 +206,7 @@ struct Common<'a> {
     opts: Options,
     spec: EnvSpec,
     seed: SeedInput,
+    interrupt: Arc<AtomicBool>,
 }
 
 /// Compile `inputs`, run them on the input while recording, and analyse the run.
@@ -210,43 +216,22 @@ fn record(
     criterion: Option<&NamedCriterion>,
     work: &Path,
 ) -> Result<Execution, String> {
-    let name = inputs[0].display().to_string();
     let program = session::load_inputs(inputs, c.explore.cflags(), work)?;
     let entry = session::entry_function(&program, &c.explore.entry, &inputs[0])?;
-    let watch = match criterion {
-        Some(nc) => {
-            let files = files_named(&program, &nc.file);
-            let has_code = program.functions.iter().flat_map(|f| &f.locs).any(|l| {
-                program
-                    .loc(*l)
-                    .is_some_and(|s| s.line == nc.line && files[s.file.0 as usize])
-            });
-            if !has_code {
-                return Err(format!("{}:{}: no code on this line", nc.file, nc.line));
-            }
-            Some(Watch {
-                files,
-                line: nc.line,
-                var: nc.var.clone(),
-            })
-        }
-        None => None,
+    let watch = criterion
+        .map(|nc| Watch::at(&program, &nc.file, nc.line, &nc.var))
+        .transpose()?;
+    let run = Run {
+        name: &inputs[0].display().to_string(),
+        entry,
+        opts: &c.opts,
+        spec: &c.spec,
+        seed: &c.seed,
+        argv: &[session::program_name(&inputs[0])],
+        watch,
+        interrupt: c.interrupt.clone(),
     };
-    let mut ex = Executor::new(
-        program,
-        &augur_env::handlers(),
-        c.opts.clone(),
-        Box::new(MemorySink::default()),
-    );
-    session::stop_on_ctrl_c(&ex);
-    let (recorder, trace) = Recorder::new(ex.program.clone(), watch);
-    ex.add_observer(Box::new(recorder));
-    let argv = vec![session::program_name(&inputs[0])];
-    session::start(&mut ex, entry, &c.spec, &argv, Some(c.seed.clone()));
-    ex.run(&mut |_| {});
-    let trace = std::mem::take(&mut *trace.borrow_mut());
-    let pool = std::mem::take(&mut ex.pool);
-    Execution::new(&name, ex.program.clone(), pool, trace)
+    augur_explain::record(program, run)
 }
 
 /// Run `augur explain`.
@@ -267,16 +252,21 @@ pub fn run(a: ExplainArgs) -> Result<(), String> {
     let buggy_crit = criterion_for(&criteria, &a.buggy, "buggy")?;
     let settings = Settings {
         exact: a.exact,
-        solver_timeout_ms: Some(implication_timeout.as_millis() as u64),
+        solver: SolverConfig {
+            timeout: Some(implication_timeout),
+            ..opts.solver.clone()
+        },
         variables: golden_crit
             .zip(buggy_crit)
             .map(|(g, b)| (g.variable(), b.variable())),
     };
+    let interrupt = session::ctrl_c_flag();
     let common = Common {
         explore: &a.explore,
         opts,
         spec,
         seed,
+        interrupt,
     };
     let work = session::workdir()?;
     let mut golden = record(&common, &a.golden, golden_crit, work.path())?;

@@ -5,7 +5,9 @@ mod explain;
 mod inject;
 mod outdir;
 mod progress;
+mod record;
 mod replay;
+mod repro;
 mod run;
 mod seed;
 mod session;
@@ -36,6 +38,12 @@ enum Command {
     /// Inject rare, deep bugs along seed paths, each verified natively with its
     /// triggering input: a bug corpus.
     Inject(inject::InjectArgs),
+    /// Build a program natively, instrumented to log what its hard-to-resolve functions
+    /// return (`--list`: the functions and why; `--show LOG`: a log).
+    Record(record::RecordArgs),
+    /// Find an input that reproduces a crash from its report (stack trace) and the log of
+    /// `augur record`'s binary; verify it natively.
+    Repro(repro::ReproArgs),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +69,8 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Inject(args) => inject::run(args),
+        Command::Record(args) => record::run(args),
+        Command::Repro(args) => repro::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

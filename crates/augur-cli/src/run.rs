@@ -2,8 +2,8 @@
 
 use crate::session::{self, ExploreArgs};
 use crate::{outdir, progress::Progress, seed};
-use augur_engine::Executor;
 use augur_engine::{summary_json, write_summary, FileSink};
+use augur_engine::{Executor, TestPolicy};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -27,11 +27,28 @@ pub struct RunArgs {
     /// Also write the tests in Test-Comp's XML format (metadata.xml + one file per test) to DIR.
     #[arg(long, value_name = "DIR")]
     write_testcomp: Option<PathBuf>,
+    /// Write a test only for paths that covered new code (and errors at new places), from
+    /// the first test on [default: after the first 1000 tests].
+    #[arg(long, conflicts_with = "all_tests")]
+    only_output_states_covering_new: bool,
+    /// Write a test for every path, however many.
+    #[arg(long)]
+    all_tests: bool,
 }
+
+/// Tests written for every path before only paths covering new code get one.
+const TESTS_BEFORE_FILTERING: u64 = 1000;
 
 /// Run `augur run`.
 pub fn run(a: RunArgs) -> Result<(), String> {
-    let opts = a.explore.options()?;
+    let mut opts = a.explore.options()?;
+    opts.tests = if a.only_output_states_covering_new {
+        TestPolicy::CoveringNew
+    } else if a.all_tests {
+        TestPolicy::All
+    } else {
+        TestPolicy::CoveringNewAfter(TESTS_BEFORE_FILTERING)
+    };
     let spec = a.explore.env_spec()?;
     let seed = a.seed_test.as_deref().map(seed::load).transpose()?;
     let work = session::workdir()?;
@@ -91,6 +108,12 @@ fn print_done(ex: &Executor, out: &std::path::Path) {
         s["paths_completed"], s["paths_partial"]
     );
     eprintln!("augur: done: generated tests = {}", s["tests"]);
+    if ex.stats.tests_not_written > 0 {
+        eprintln!(
+            "augur: done: paths without a test (no new coverage) = {}",
+            ex.stats.tests_not_written
+        );
+    }
     eprintln!(
         "augur: done: lines covered = {}/{}",
         s["coverage"]["lines_covered"], s["coverage"]["lines_total"]
@@ -100,6 +123,12 @@ fn print_done(ex: &Executor, out: &std::path::Path) {
         s["solver"]["queries"], s["solver"]["solver_calls"], s["solver"]["cache_hits"],
         s["solver"]["time_s"].as_f64().unwrap_or(0.0)
     );
+    if ex.solver.config().cross_check {
+        eprintln!(
+            "augur: done: solver cross-checks = {}, mismatches = {}",
+            s["solver"]["cross_checks"], s["solver"]["cross_check_mismatches"]
+        );
+    }
     for e in &ex.stats.errors {
         eprintln!(
             "augur: error: {} at {}:{}: {} (test{:06})",

@@ -4,8 +4,11 @@
 
 use augur_engine::{Executor, ExternalPolicy, Options, SearchKind, SeedInput};
 use augur_ir::{CompileOptions, FuncId, Program};
+use augur_solver::SolverConfig;
 use clap::Args;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Options of a symbolic exploration (shared by `run`, `diff`, ...).
@@ -20,7 +23,8 @@ pub struct ExploreArgs {
     /// Bytes behind each pointer argument of a non-main entry.
     #[arg(long, default_value_t = 16)]
     pub ptr_size: u64,
-    /// Searchers, comma-separated and interleaved: dfs, bfs, random-path, covnew.
+    /// Searchers, comma-separated and interleaved: dfs, bfs, random-path, covnew,
+    /// directed:FILE:LINE (states closest to that line first).
     #[arg(long, default_value = "random-path,covnew")]
     pub search: String,
     /// Stop after this many seconds (everything found so far is written).
@@ -42,21 +46,36 @@ pub struct ExploreArgs {
     /// queries: 2].
     #[arg(long, value_name = "S")]
     pub solver_timeout: Option<f64>,
+    /// Solver layers in front of Z3, comma-separated: fast, independence, query-cache,
+    /// cex-cache; or all, none.
+    #[arg(long, value_name = "LIST", default_value = "all")]
+    pub solver_layers: String,
+    /// Write every query reaching Z3 into DIR as an SMT-LIB2 file (query-000001.smt2, ...).
+    #[arg(long, value_name = "DIR")]
+    pub log_queries: Option<PathBuf>,
+    /// Check every solver answer against a fresh Z3 solver (slow; for debugging augur):
+    /// disagreements are logged and counted in summary.json.
+    #[arg(long)]
+    pub solver_cross_check: bool,
     /// Seed of every random choice.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// A symbolic argument of up to N bytes (repeatable; after the concrete arguments).
     #[arg(long, value_name = "N")]
     pub sym_arg: Vec<u64>,
-    /// Between MIN and MAX more symbolic arguments of up to N bytes each.
-    #[arg(long, num_args = 3, value_names = ["MIN", "MAX", "N"])]
-    pub sym_args: Option<Vec<u64>>,
+    /// Between MIN and MAX more symbolic arguments of up to N bytes each (repeatable: each
+    /// group follows the previous one and the `--sym-arg`s in argv).
+    #[arg(long, num_args = 3, value_names = ["MIN", "MAX", "N"], action = clap::ArgAction::Append)]
+    pub sym_args: Vec<u64>,
     /// Standard input is N symbolic bytes.
     #[arg(long, value_name = "N")]
     pub sym_stdin: Option<u64>,
     /// Opening NAME reads N symbolic bytes (repeatable).
     #[arg(long, value_name = "NAME:N")]
     pub sym_file: Vec<String>,
+    /// N symbolic files of LEN bytes each, named A, B, C ... (as KLEE's `--sym-files`).
+    #[arg(long, num_args = 2, value_names = ["N", "LEN"])]
+    pub sym_files: Option<Vec<u64>>,
     /// Calls of external functions with no model: error, or havoc (a fresh symbolic result).
     #[arg(long, default_value = "error", value_parser = ["error", "havoc"])]
     pub externals: String,
@@ -84,7 +103,7 @@ impl ExploreArgs {
             .split(',')
             .map(|s| {
                 SearchKind::parse(s.trim()).ok_or_else(|| {
-                    format!("--search: unknown searcher `{s}` (dfs, bfs, random-path, covnew)")
+                    format!("--search: unknown searcher `{s}` (dfs, bfs, random-path, covnew, directed:FILE:LINE)")
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -95,10 +114,7 @@ impl ExploreArgs {
             max_forks: self.max_forks,
             max_depth: self.max_depth,
             max_memory_mib: self.max_memory,
-            solver_timeout: Some(positive(
-                "solver-timeout",
-                self.solver_timeout.unwrap_or(DEFAULT_SOLVER_TIMEOUT),
-            )?),
+            solver: self.solver_config()?,
             seed: self.seed,
             externals: if self.externals == "havoc" {
                 ExternalPolicy::Havoc
@@ -110,16 +126,51 @@ impl ExploreArgs {
         })
     }
 
+    /// The solver chain asked for (creates the query log directory).
+    fn solver_config(&self) -> Result<SolverConfig, String> {
+        let layers = self
+            .solver_layers
+            .parse()
+            .map_err(|e| format!("--solver-layers: {e}"))?;
+        if let Some(dir) = &self.log_queries {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                format!(
+                    "--log-queries {}: cannot create the directory: {e}",
+                    dir.display()
+                )
+            })?;
+        }
+        Ok(SolverConfig {
+            layers,
+            timeout: Some(positive(
+                "solver-timeout",
+                self.solver_timeout.unwrap_or(DEFAULT_SOLVER_TIMEOUT),
+            )?),
+            log_queries: self.log_queries.clone(),
+            cross_check: self.solver_cross_check,
+        })
+    }
+
     /// The symbolic environment asked for on the command line.
     pub fn env_spec(&self) -> Result<augur_env::EnvSpec, String> {
-        let sym_args = match self.sym_args.as_deref() {
-            None => None,
-            Some([min, max, n]) if min <= max && *max <= 100 => {
-                Some((*min as u32, *max as u32, *n))
-            }
-            Some(_) => return Err("--sym-args MIN MAX N needs MIN <= MAX <= 100".into()),
-        };
-        let sym_files = self
+        let sym_args = self
+            .sym_args
+            .chunks(3)
+            .map(|g| match g {
+                [min, max, n] if min <= max && *max <= 100 => Ok((*min as u32, *max as u32, *n)),
+                _ => Err(format!(
+                    "--sym-args {}: needs MIN MAX N with MIN <= MAX <= 100",
+                    g.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+                )),
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let combinations: u64 = sym_args.iter().map(|g| (g.1 - g.0 + 1) as u64).product();
+        if combinations > 4096 {
+            return Err(format!(
+                "--sym-args: {combinations} combinations of argument counts (at most 4096)"
+            ));
+        }
+        let mut sym_files: Vec<(String, u64)> = self
             .sym_file
             .iter()
             .map(|f| {
@@ -132,6 +183,12 @@ impl ExploreArgs {
                 Ok((name.to_string(), n))
             })
             .collect::<Result<_, String>>()?;
+        if let Some([n, len]) = self.sym_files.as_deref() {
+            if *n > 26 {
+                return Err(format!("--sym-files {n} {len}: at most 26 files (A to Z)"));
+            }
+            sym_files.extend((0..*n as u8).map(|i| (((b'A' + i) as char).to_string(), *len)));
+        }
         Ok(augur_env::EnvSpec {
             sym_arg: self.sym_arg.clone(),
             sym_args,
@@ -194,8 +251,18 @@ pub fn program_name(input: &Path) -> String {
 
 /// Make Ctrl-C stop the executor's run, keeping everything found.
 pub fn stop_on_ctrl_c(ex: &Executor) {
-    let flag = ex.interrupt_flag();
-    let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
+    set_on_ctrl_c(ex.interrupt_flag());
+}
+
+/// A flag Ctrl-C sets, for drivers that run several executors.
+pub fn ctrl_c_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    set_on_ctrl_c(flag.clone());
+    flag
+}
+
+fn set_on_ctrl_c(flag: Arc<AtomicBool>) {
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
 }
 
 /// Create the initial states (one per symbolic argument count) calling `entry` with

@@ -255,3 +255,141 @@ int main(void) {
     }
     r.assert_native_replay_passes();
 }
+
+#[test]
+fn klee_tutorial_argument_and_file_options_combine() {
+    // KLEE's coreutils tutorial: `--sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8`, here
+    // smaller, plus a leading `--sym-arg`: argc counts every combination of group sizes.
+    let src = r#"
+#include <stdio.h>
+#include <fcntl.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+  char buf[4];
+  int fd = open("A", O_RDONLY);
+  long n = fd < 0 ? -1 : read(fd, buf, sizeof buf);
+  printf("argc=%d file=%ld\n", argc, n);
+  if (argc == 5 && fd >= 0 && n == 4 && buf[0] == 'Z') return 7; /* DEEP */
+  return 0;
+}
+"#;
+    let r = run_c(
+        src,
+        &[
+            "--sym-arg",
+            "1",
+            "--sym-args",
+            "0",
+            "1",
+            "2",
+            "--sym-args",
+            "0",
+            "2",
+            "1",
+            "--sym-files",
+            "1",
+            "4",
+        ],
+    );
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    // argc = 1 (program) + 1 (--sym-arg) + 0..1 + 0..2: 2..5, one path per combination
+    // (6 of them), and argc 5 forks once more on the file's first byte.
+    let mut argcs: Vec<String> = r
+        .tests
+        .iter()
+        .map(|t| t["stdout"].as_str().unwrap().to_string())
+        .collect();
+    argcs.sort();
+    argcs.dedup();
+    assert_eq!(
+        argcs,
+        [
+            "argc=2 file=4\n",
+            "argc=3 file=4\n",
+            "argc=4 file=4\n",
+            "argc=5 file=4\n"
+        ]
+    );
+    assert_eq!(r.tests.len(), 7);
+    assert_eq!(
+        r.tests.iter().filter(|t| t["outcome"]["code"] == 7).count(),
+        1
+    );
+    // Objects: the --sym-arg, then each group's count and arguments, then the file.
+    let names: Vec<&str> = r.tests[0]["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["arg00", "n_args", "arg01", "n_args_1", "arg02", "arg03", "file:A"]
+    );
+    r.assert_native_replay_passes();
+}
+
+#[test]
+fn bad_sym_args_and_sym_files_are_one_line_errors() {
+    let src = "int main(void) { return 0; }\n";
+    let r = run_c(src, &["--sym-args", "2", "1", "4"]);
+    assert_eq!(r.status, 2);
+    assert!(
+        r.stderr.contains("--sym-args 2 1 4: needs MIN MAX N"),
+        "{}",
+        r.stderr
+    );
+    let r = run_c(src, &["--sym-files", "27", "4"]);
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.contains("at most 26 files"), "{}", r.stderr);
+}
+
+#[test]
+fn atexit_handlers_run_when_main_returns() {
+    // coreutils registers close_stdout with atexit and returns from main.
+    let src = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <augur.h>
+static int status;
+static void close_stdout(void) {
+  printf("closing %d\n", status);
+  if (status == 3) abort(); /* HANDLER */
+}
+int main(void) {
+  atexit(close_stdout);
+  augur_make_symbolic(&status, sizeof status, "status");
+  if (status == 2) exit(9);
+  if (status == 1) return 1;
+  if (status == 3) return 3;
+  status = 0;
+  return 0;
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let mut seen: Vec<(String, String)> = r
+        .tests
+        .iter()
+        .map(|t| {
+            let o = &t["outcome"];
+            let end = match o["kind"].as_str().unwrap() {
+                "exit" => format!("exit {}", o["code"]),
+                _ => format!("{} at {}", o["error"].as_str().unwrap(), o["line"]),
+            };
+            (t["stdout"].as_str().unwrap().to_string(), end)
+        })
+        .collect();
+    seen.sort();
+    let handler = line_of(src, "HANDLER");
+    assert_eq!(
+        seen,
+        [
+            ("closing 0\n".to_string(), "exit 0".to_string()),
+            ("closing 1\n".to_string(), "exit 1".to_string()),
+            ("closing 2\n".to_string(), "exit 9".to_string()),
+            ("closing 3\n".to_string(), format!("abort at {handler}")),
+        ]
+    );
+    r.assert_native_replay_passes();
+}

@@ -208,3 +208,42 @@ int main(void) {
     r.assert_seeded_replay_agrees();
     r.assert_native_replay_passes();
 }
+
+#[test]
+fn bitcode_with_long_double_constants_loads() {
+    // Bitcode built outside augur (wllvm, plain clang) keeps x86_fp80 long doubles, whose
+    // constants llvm-ir reads without their value; augur rebuilds them from their bits.
+    let src = r#"
+#include <stdio.h>
+int main(void) {
+  long double ld = 2.5L;
+  long double y = ld * 10.0L + 0.25L;
+  long double big = 1e4000L;
+  printf("%d %d\n", (int)y, big > 1e300L);
+  return (int)(y / 5.0L);
+}
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("ld.c");
+    std::fs::write(&c, src).unwrap();
+    let bc = dir.path().join("prog.bc");
+    let built = std::process::Command::new("clang-14")
+        .args([
+            "-c",
+            "-emit-llvm",
+            "-g",
+            "-O0",
+            "-Xclang",
+            "-disable-O0-optnone",
+        ])
+        .arg(&c)
+        .arg("-o")
+        .arg(&bc)
+        .status()
+        .unwrap();
+    assert!(built.success());
+    let r = run_file(dir, bc, &[]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert_eq!(r.exit_codes(), vec![5], "{}", r.stderr);
+    assert_eq!(r.tests[0]["stdout"], "25 1\n");
+}

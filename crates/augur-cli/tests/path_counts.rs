@@ -102,3 +102,44 @@ int main(void) {
     };
     assert_eq!(objs(&a), objs(&b));
 }
+
+/// 2^11 paths, and an assertion that fails on one of them.
+const MANY_PATHS: &str = r#"
+#include <augur.h>
+int main(void) {
+  unsigned char x[11];
+  augur_make_symbolic(x, sizeof x, "x");
+  int n = 0;
+  for (int i = 0; i < 11; i++)
+    if (x[i] > 10) n++;
+  augur_assert(n != 11 || x[0] != 99); /* ASSERT */
+  return n;
+}
+"#;
+
+#[test]
+fn tests_beyond_a_thousand_are_written_only_for_new_coverage() {
+    let r = run_c(MANY_PATHS, &[]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    // Every path is explored; the first 1000 get a test, later ones only when they cover
+    // new code or end in a new error (the assertion's path).
+    assert_eq!(r.paths(), 2049);
+    let written = r.summary["tests"].as_u64().unwrap();
+    let skipped = r.summary["tests_not_written"].as_u64().unwrap();
+    assert_eq!(written + skipped, 2049);
+    assert!((1000..1010).contains(&written), "{written} tests");
+    assert_eq!(r.tests.len() as u64, written);
+    assert_eq!(r.errors("assertion").len(), 1);
+    assert!(r.stderr.contains("paths without a test (no new coverage)"));
+
+    let all = run_c(MANY_PATHS, &["--all-tests"]);
+    assert_eq!(all.tests.len(), 2049);
+    assert_eq!(all.summary["tests_not_written"], 0);
+
+    let new = run_c(MANY_PATHS, &["--only-output-states-covering-new"]);
+    let written = new.summary["tests"].as_u64().unwrap();
+    assert!(written < 40, "{written} tests");
+    assert_eq!(new.errors("assertion").len(), 1);
+    assert_eq!(new.summary["errors"].as_array().unwrap().len(), 1);
+    new.assert_seeded_replay_agrees();
+}

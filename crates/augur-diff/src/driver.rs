@@ -214,7 +214,7 @@ fn rerunner(
 ) -> Rerunner {
     let opts = Options {
         search: vec![augur_engine::SearchKind::Dfs],
-        solver_timeout: explore.solver_timeout,
+        solver: explore.solver.clone(),
         externals: explore.externals,
         ptr_size: explore.ptr_size,
         ..Options::default()

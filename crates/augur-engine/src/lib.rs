@@ -10,6 +10,7 @@
 //! and reads results through [`TestCase`], [`RunStats`] and the output helpers.
 
 mod bytes;
+mod directed;
 mod executor;
 mod extension;
 mod handlers;
@@ -32,13 +33,14 @@ pub use bytes::{
     byte_expr, bytes_to_scalar, bytes_to_value, scalar_to_bytes, scalar_width, signed_le,
     value_to_bytes, zero_value,
 };
+pub use directed::{same_file, Goal, SearchPenalty};
 pub use executor::{Exec, Executor, Flow, Forked, Offset, Resolved, Split};
 pub use extension::{Extension, Extensions, Intercepted};
 pub use handlers::{Call, Handler, HandlerTable, Param, Signature};
 pub use hooks::Observer;
 pub use ktest::KTest;
 pub use memory::{Byte, MemObject, Memory, ObjKind, MAX_OBJECT_SIZE};
-pub use options::{ExternalPolicy, Options, SearchKind};
+pub use options::{ExternalPolicy, Options, SearchKind, TestPolicy};
 pub use outcome::{ErrorKind, Outcome, PathError, StackFrame};
 pub use output::{escape_bytes, summary_json, write_file, write_summary, FileSink};
 pub use rng::Rng;

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 /// Which searcher picks the next state.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SearchKind {
     /// Depth-first.
     Dfs,
@@ -13,17 +13,22 @@ pub enum SearchKind {
     RandomPath,
     /// Prefer states that recently covered new code.
     CovNew,
+    /// Prefer states closest to a chain of goals (outermost first).
+    Directed(Vec<crate::directed::Goal>),
 }
 
 impl SearchKind {
-    /// Parse a searcher name as given on the command line.
+    /// Parse a searcher name as given on the command line (`directed:FILE:LINE` for the
+    /// directed searcher).
     pub fn parse(s: &str) -> Option<SearchKind> {
         Some(match s {
             "dfs" => SearchKind::Dfs,
             "bfs" => SearchKind::Bfs,
             "random-path" => SearchKind::RandomPath,
             "covnew" => SearchKind::CovNew,
-            _ => return None,
+            _ => SearchKind::Directed(vec![crate::directed::Goal::parse(
+                s.strip_prefix("directed:")?,
+            )?]),
         })
     }
 }
@@ -35,6 +40,18 @@ pub enum ExternalPolicy {
     Error,
     /// Return a fresh symbolic value.
     Havoc,
+}
+
+/// Which ended paths get a test (KLEE's `--only-output-states-covering-new`). A path with
+/// an error of a kind and place not seen before always gets one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TestPolicy {
+    /// Every path.
+    All,
+    /// Only paths that covered an instruction no earlier path had, since their last fork.
+    CoveringNew,
+    /// Every path for the first N tests, then only paths covering new code.
+    CoveringNewAfter(u64),
 }
 
 /// Limits and choices for one run.
@@ -52,14 +69,16 @@ pub struct Options {
     pub max_depth: Option<u32>,
     /// Memory limit in MiB (states beyond it are dropped as partial).
     pub max_memory_mib: Option<u64>,
-    /// Timeout of each solver query.
-    pub solver_timeout: Option<Duration>,
+    /// The solver chain: its layers, the timeout of each Z3 call, query log, cross-check.
+    pub solver: augur_solver::SolverConfig,
     /// Seed of every random choice.
     pub seed: u64,
     /// External functions.
     pub externals: ExternalPolicy,
     /// Byte size of the buffer behind each pointer argument of a non-main entry.
     pub ptr_size: u64,
+    /// Which ended paths get a test.
+    pub tests: TestPolicy,
     /// Instructions a state runs before the searcher chooses again.
     pub batch: u64,
     /// Pin a symbolic pointer to its invalid example value on an out-of-bounds error path
@@ -80,10 +99,11 @@ impl Default for Options {
             max_forks: None,
             max_depth: None,
             max_memory_mib: None,
-            solver_timeout: Some(Duration::from_secs(10)),
+            solver: augur_solver::SolverConfig::with_timeout(Some(Duration::from_secs(10))),
             seed: 0,
             externals: ExternalPolicy::Error,
             ptr_size: 16,
+            tests: TestPolicy::All,
             batch: 10_000,
             pin_invalid_pointers: true,
             exit_codes: 1,

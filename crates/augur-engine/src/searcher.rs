@@ -5,7 +5,9 @@
 use crate::options::SearchKind;
 use crate::rng::Rng;
 use crate::state::StateId;
+use augur_ir::{FuncId, Program};
 use std::collections::{BTreeMap, VecDeque};
+use std::rc::Rc;
 
 /// A state's entry in a searcher: valid while the state's epoch is unchanged.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -17,18 +19,23 @@ pub struct Ticket {
 }
 
 /// What a searcher may know about a state when it is added.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct StateInfo {
     /// Forks on its path.
     pub depth: u32,
     /// Coverage generation of its last new coverage.
     pub cov_gen: u64,
+    /// Its call stack, outermost first: each frame's function and next instruction (empty
+    /// unless a searcher reads it, see [`Interleaved::reads_frames`]).
+    pub frames: Vec<(FuncId, u32)>,
+    /// Its [`crate::directed::SearchPenalty`] (0 when none was set).
+    pub penalty: u32,
 }
 
 /// A state-selection strategy.
 pub trait Searcher {
     /// A state became runnable.
-    fn add(&mut self, t: Ticket, info: StateInfo);
+    fn add(&mut self, t: Ticket, info: &StateInfo);
     /// Propose a ticket (removed from the searcher); None when empty.
     fn next(&mut self, rng: &mut Rng) -> Option<Ticket>;
 }
@@ -38,7 +45,7 @@ pub trait Searcher {
 pub struct Dfs(Vec<Ticket>);
 
 impl Searcher for Dfs {
-    fn add(&mut self, t: Ticket, _: StateInfo) {
+    fn add(&mut self, t: Ticket, _: &StateInfo) {
         self.0.push(t)
     }
     fn next(&mut self, _: &mut Rng) -> Option<Ticket> {
@@ -51,7 +58,7 @@ impl Searcher for Dfs {
 pub struct Bfs(VecDeque<Ticket>);
 
 impl Searcher for Bfs {
-    fn add(&mut self, t: Ticket, _: StateInfo) {
+    fn add(&mut self, t: Ticket, _: &StateInfo) {
         self.0.push_back(t)
     }
     fn next(&mut self, _: &mut Rng) -> Option<Ticket> {
@@ -61,13 +68,17 @@ impl Searcher for Bfs {
 
 /// States in buckets keyed by a score; picks a random state of a chosen bucket.
 #[derive(Default)]
-struct Buckets(BTreeMap<u64, Vec<Ticket>>);
+pub(crate) struct Buckets(BTreeMap<u64, Vec<Ticket>>);
 
 impl Buckets {
-    fn add(&mut self, key: u64, t: Ticket) {
+    /// The lowest key holding a state.
+    pub(crate) fn lowest(&self) -> Option<u64> {
+        self.0.keys().next().copied()
+    }
+    pub(crate) fn add(&mut self, key: u64, t: Ticket) {
         self.0.entry(key).or_default().push(t);
     }
-    fn take(&mut self, key: u64, rng: &mut Rng) -> Option<Ticket> {
+    pub(crate) fn take(&mut self, key: u64, rng: &mut Rng) -> Option<Ticket> {
         let v = self.0.get_mut(&key)?;
         let i = rng.below(v.len() as u64) as usize;
         let t = v.swap_remove(i);
@@ -84,7 +95,7 @@ impl Buckets {
 pub struct RandomPath(Buckets);
 
 impl Searcher for RandomPath {
-    fn add(&mut self, t: Ticket, info: StateInfo) {
+    fn add(&mut self, t: Ticket, info: &StateInfo) {
         self.0.add(info.depth as u64, t)
     }
     fn next(&mut self, rng: &mut Rng) -> Option<Ticket> {
@@ -115,7 +126,7 @@ impl Searcher for RandomPath {
 pub struct CovNew(Buckets);
 
 impl Searcher for CovNew {
-    fn add(&mut self, t: Ticket, info: StateInfo) {
+    fn add(&mut self, t: Ticket, info: &StateInfo) {
         self.0.add(info.cov_gen, t)
     }
     fn next(&mut self, rng: &mut Rng) -> Option<Ticket> {
@@ -128,15 +139,20 @@ impl Searcher for CovNew {
 pub struct Interleaved {
     parts: Vec<Box<dyn Searcher>>,
     turn: usize,
+    /// Whether a part reads states' call stacks (only the directed searcher does).
+    pub reads_frames: bool,
 }
 
 impl Interleaved {
-    /// Build the searchers named by `kinds` (at least one).
-    pub fn new(kinds: &[SearchKind]) -> Self {
+    /// Build the searchers named by `kinds` (at least one) for `prog`.
+    pub fn new(kinds: &[SearchKind], prog: &Rc<Program>) -> Self {
         let parts = kinds
             .iter()
             .map(|k| -> Box<dyn Searcher> {
                 match k {
+                    SearchKind::Directed(goals) => {
+                        Box::new(crate::directed::Directed::new(prog.clone(), goals))
+                    }
                     SearchKind::Dfs => Box::<Dfs>::default(),
                     SearchKind::Bfs => Box::<Bfs>::default(),
                     SearchKind::RandomPath => Box::<RandomPath>::default(),
@@ -145,12 +161,17 @@ impl Interleaved {
             })
             .collect::<Vec<_>>();
         assert!(!parts.is_empty(), "at least one searcher");
-        Interleaved { parts, turn: 0 }
+        let reads_frames = kinds.iter().any(|k| matches!(k, SearchKind::Directed(_)));
+        Interleaved {
+            parts,
+            turn: 0,
+            reads_frames,
+        }
     }
 }
 
 impl Searcher for Interleaved {
-    fn add(&mut self, t: Ticket, info: StateInfo) {
+    fn add(&mut self, t: Ticket, info: &StateInfo) {
         for p in &mut self.parts {
             p.add(t, info);
         }
@@ -166,7 +187,11 @@ mod tests {
     use super::*;
 
     fn info(depth: u32, cov_gen: u64) -> StateInfo {
-        StateInfo { depth, cov_gen }
+        StateInfo {
+            depth,
+            cov_gen,
+            ..StateInfo::default()
+        }
     }
 
     #[test]
@@ -175,8 +200,8 @@ mod tests {
         let mut d = Dfs::default();
         let mut b = Bfs::default();
         for id in 0..3 {
-            d.add(Ticket { id, epoch: 0 }, info(0, 0));
-            b.add(Ticket { id, epoch: 0 }, info(0, 0));
+            d.add(Ticket { id, epoch: 0 }, &info(0, 0));
+            b.add(Ticket { id, epoch: 0 }, &info(0, 0));
         }
         assert_eq!(d.next(&mut rng).unwrap().id, 2);
         assert_eq!(b.next(&mut rng).unwrap().id, 0);
@@ -188,8 +213,8 @@ mod tests {
         let mut shallow = 0;
         for _ in 0..200 {
             let mut r = RandomPath::default();
-            r.add(Ticket { id: 1, epoch: 0 }, info(1, 0));
-            r.add(Ticket { id: 2, epoch: 0 }, info(8, 0));
+            r.add(Ticket { id: 1, epoch: 0 }, &info(1, 0));
+            r.add(Ticket { id: 2, epoch: 0 }, &info(8, 0));
             if r.next(&mut rng).unwrap().id == 1 {
                 shallow += 1;
             }
@@ -201,8 +226,8 @@ mod tests {
     fn covnew_prefers_recent_coverage() {
         let mut rng = Rng::new(3);
         let mut c = CovNew::default();
-        c.add(Ticket { id: 1, epoch: 0 }, info(0, 5));
-        c.add(Ticket { id: 2, epoch: 0 }, info(0, 9));
+        c.add(Ticket { id: 1, epoch: 0 }, &info(0, 5));
+        c.add(Ticket { id: 2, epoch: 0 }, &info(0, 9));
         assert_eq!(c.next(&mut rng).unwrap().id, 2);
         assert_eq!(c.next(&mut rng).unwrap().id, 1);
         assert!(c.next(&mut rng).is_none());

@@ -63,6 +63,8 @@ pub struct State {
     pub instructions: u64,
     /// Coverage generation at which this state last covered a new instruction.
     pub cov_gen: u64,
+    /// Whether the path covered an instruction no path had covered, since its last fork.
+    pub covered_new: bool,
     /// In seeded mode: the concrete input this state follows.
     pub seed: Option<Rc<SeedInput>>,
     /// Concrete values of this path's symbolic arrays in seeded mode.
@@ -80,21 +82,22 @@ pub struct State {
 /// The contents of a modelled input (standard input or a file), shared between states.
 pub type Contents = Rc<[crate::memory::Byte]>;
 
-/// What an open file descriptor refers to.
+/// What an open file descriptor refers to. Reading positions live in
+/// [`EnvData::offsets`], one per open file description: descriptors made by `dup` share it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Descriptor {
-    /// Standard input, reading at an offset.
-    Stdin(u64),
+    /// Standard input, at offset number `.0`.
+    Stdin(usize),
     /// Standard output.
     Stdout,
     /// Standard error.
     Stderr,
-    /// Modelled file number `file`, reading at an offset.
+    /// Modelled file number `file`, at offset number `offset`.
     File {
         /// Index in [`EnvData::files`].
         file: usize,
-        /// Read offset.
-        pos: u64,
+        /// Index in [`EnvData::offsets`].
+        offset: usize,
     },
 }
 
@@ -107,6 +110,8 @@ pub struct EnvData {
     pub files: Vec<(String, Contents)>,
     /// Open descriptors, indexed by fd.
     pub fds: Vec<Option<Descriptor>>,
+    /// The offset of each open file description (standard input's first).
+    pub offsets: Vec<u64>,
     /// Address of the path's errno cell, once allocated.
     pub errno_addr: Option<u64>,
     /// `setjmp` targets by jmp_buf address: where `longjmp` resumes.
@@ -138,6 +143,7 @@ impl EnvData {
                 Some(Descriptor::Stdout),
                 Some(Descriptor::Stderr),
             ],
+            offsets: vec![0],
             errno_addr: None,
             jump_targets: Vec::new(),
         }

@@ -20,6 +20,9 @@ pub struct RunStats {
     pub paths_dropped: u64,
     /// Tests written.
     pub tests: u64,
+    /// Ended paths whose test was not written (they covered no new code; see
+    /// [`crate::TestPolicy`]).
+    pub tests_not_written: u64,
     /// Forks.
     pub forks: u64,
     /// Forks not taken because of --max-depth or --max-forks.
@@ -51,6 +54,11 @@ pub struct ErrorSummary {
 }
 
 impl RunStats {
+    /// Whether an error of this kind at this place was already found.
+    pub fn knows_error(&self, e: &PathError) -> bool {
+        self.seen_errors.contains(&(e.kind, e.file.clone(), e.line))
+    }
+
     /// Note an error found by the test just written (number `self.tests`).
     pub fn record_error(&mut self, e: &PathError) {
         if self.seen_errors.insert((e.kind, e.file.clone(), e.line)) {

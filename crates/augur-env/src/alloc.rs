@@ -11,6 +11,8 @@ pub fn register(t: &mut HandlerTable) {
     t.add("calloc", Signature::of(&[Int, Int]), calloc);
     t.add("realloc", Signature::of(&[Ptr, Int]), realloc);
     t.add("free", Signature::of(&[Ptr]), free);
+    t.add("aligned_alloc", Signature::of(&[Int, Int]), aligned_alloc);
+    t.add("memalign", Signature::of(&[Int, Int]), aligned_alloc);
 }
 
 /// A new heap block; a request beyond the model's largest object fails like malloc (NULL).
@@ -23,6 +25,18 @@ fn allocate(ex: &mut Executor, st: &mut State, size: u64) -> Value {
         .mem
         .allocate(size, 16, ObjKind::Heap, loc, "heap block".into());
     Value::con(base as u128, 64)
+}
+
+/// `aligned_alloc(align, size)` and `memalign`: every block is aligned far beyond any
+/// alignment a program asks for (see `Memory::allocate`); an alignment that is not a
+/// power of two gives NULL (as glibc 2.38's aligned_alloc; errno is left to the models).
+fn aligned_alloc(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let align = ex.concretize(st, &c.args[0])? as u64;
+    let n = ex.concretize(st, &c.args[1])? as u64;
+    if !align.is_power_of_two() {
+        return Ok(Some(Value::con(0, 64)));
+    }
+    Ok(Some(allocate(ex, st, n)))
 }
 
 fn malloc(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {

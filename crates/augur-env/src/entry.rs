@@ -3,14 +3,17 @@
 //! (pointers point to symbolic buffers).
 //!
 //! Symbolic objects are created in this order, with these names (`augur replay` relies on
-//! them): `n_args` (4 bytes, only with `--sym-args`) then `arg00`, `arg01`, ... (N+1 bytes
-//! each, the last one 0); `stdin`; `file:NAME` per symbolic file.
+//! them): `arg00`, `arg01`, ... for the `--sym-arg`s (N+1 bytes each, the last one 0); for
+//! each `--sym-args` group its count `n_args` (4 bytes) then its MAX arguments, numbered on;
+//! `stdin`; `file:NAME` per symbolic file. An `n_args` keeps that many of the arguments
+//! that follow it in argv.
 
 use crate::intrinsics::{fresh_bytes, fresh_scalar};
 use augur_engine::EnvData;
 use augur_engine::{bytes_to_value, scalar_to_bytes};
 use augur_engine::{Byte, ObjKind};
 use augur_engine::{Exec, Executor, State, Value};
+use augur_expr::ExprId;
 use augur_ir::{FuncId, LocId, Ty};
 use std::rc::Rc;
 
@@ -19,8 +22,9 @@ use std::rc::Rc;
 pub struct EnvSpec {
     /// `--sym-arg N`, in order: one argument of up to N bytes each.
     pub sym_arg: Vec<u64>,
-    /// `--sym-args MIN MAX N`: between MIN and MAX more arguments of up to N bytes.
-    pub sym_args: Option<(u32, u32, u64)>,
+    /// `--sym-args MIN MAX N` groups, in order: between MIN and MAX more arguments of up
+    /// to N bytes each.
+    pub sym_args: Vec<(u32, u32, u64)>,
     /// `--sym-stdin N`: standard input is N symbolic bytes.
     pub sym_stdin: Option<u64>,
     /// `--sym-file NAME:N`: opening NAME reads N symbolic bytes.
@@ -40,33 +44,37 @@ fn symbolic_arg(ex: &mut Executor, st: &mut State, index: usize, n: u64) -> Exec
 }
 
 /// Create the symbolic environment of `spec` on `st` and the initial states: one per
-/// number of `--sym-args` arguments. Each state is ready to have its entry called with
-/// the argv returned beside it (`concrete` arguments first, then the symbolic ones).
+/// combination of `--sym-args` argument counts. Each state is ready to have its entry
+/// called with the argv returned beside it (`concrete` arguments first, then the
+/// `--sym-arg`s, then each `--sym-args` group's arguments).
 pub fn prepare_env(
     ex: &mut Executor,
     mut st: State,
     spec: &EnvSpec,
     concrete: &[Vec<Byte>],
 ) -> Exec<Vec<(State, Vec<Vec<Byte>>)>> {
-    let counts = match spec.sym_args {
-        Some((min, max, _)) => {
-            let n = fresh_scalar(ex, &mut st, "n_args", 32);
-            Some((n.expr(&mut ex.pool), min, max))
-        }
-        None => None,
-    };
     let mut args = concrete.to_vec();
     let mut index = 0;
     for &n in &spec.sym_arg {
         args.push(symbolic_arg(ex, &mut st, index, n)?);
         index += 1;
     }
-    let mut optional = Vec::new();
-    if let Some((_, max, n)) = spec.sym_args {
+    // Each group: its count `n_args`, then its MAX arguments, of which the first count are
+    // in argv.
+    let mut groups = Vec::new();
+    for &(min, max, n) in &spec.sym_args {
+        let count = fresh_scalar(ex, &mut st, "n_args", 32).expr(&mut ex.pool);
+        let mut optional = Vec::new();
         for _ in 0..max {
             optional.push(symbolic_arg(ex, &mut st, index, n)?);
             index += 1;
         }
+        groups.push(ArgGroup {
+            count,
+            min,
+            max,
+            args: optional,
+        });
     }
     let stdin: Vec<Byte> = match spec.sym_stdin {
         Some(n) => fresh_bytes(ex, &mut st, "stdin", n),
@@ -83,26 +91,51 @@ pub fn prepare_env(
         })
         .collect();
     st.env = EnvData::new(Rc::from(stdin), files);
-    let Some((n_args, min, max)) = counts else {
-        return Ok(vec![(st, args)]);
-    };
-    let counts: Vec<u32> = (min..=max).collect();
-    let cases: Vec<_> = counts
+    // One case per combination of counts (the first group varying slowest).
+    let mut combos: Vec<Vec<u32>> = vec![Vec::new()];
+    for g in &groups {
+        combos = combos
+            .into_iter()
+            .flat_map(|c| {
+                (g.min..=g.max).map(move |k| {
+                    let mut c = c.clone();
+                    c.push(k);
+                    c
+                })
+            })
+            .collect();
+    }
+    let cases: Vec<_> = combos
         .iter()
-        .map(|&k| {
-            let kc = ex.pool.constant(k as u128, 32);
-            ex.pool.eq(n_args, kc)
+        .map(|counts| {
+            let mut all = ex.pool.bool_const(true);
+            for (g, &k) in groups.iter().zip(counts) {
+                let kc = ex.pool.constant(k as u128, 32);
+                let is_k = ex.pool.eq(g.count, kc);
+                all = ex.pool.bool_and(all, is_k);
+            }
+            all
         })
         .collect();
     let forked = ex.fork(&mut st, &cases)?;
     let argv_of = |case: usize| {
         let mut a = args.clone();
-        a.extend(optional[..counts[case] as usize].iter().cloned());
+        for (g, &k) in groups.iter().zip(&combos[case]) {
+            a.extend(g.args[..k as usize].iter().cloned());
+        }
         a
     };
     let mut out = vec![(st, argv_of(forked.taken))];
     out.extend(forked.others.into_iter().map(|(i, s)| (s, argv_of(i))));
     Ok(out)
+}
+
+/// One `--sym-args MIN MAX N` group: its symbolic count and its MAX arguments.
+struct ArgGroup {
+    count: ExprId,
+    min: u32,
+    max: u32,
+    args: Vec<Vec<Byte>>,
 }
 
 /// Allocate a global-like object holding `bytes`; returns its address.
@@ -150,7 +183,17 @@ pub fn call_entry(
     let f = prog.func(entry);
     let mut args = Vec::new();
     if f.name == "main" {
+        // Returning from main is exit(value): the C model of exit, linked whenever the
+        // program can register atexit handlers, runs them.
+        if let Some(exit) = prog
+            .func_named("exit")
+            .filter(|e| prog.func(*e).is_defined())
+        {
+            ex.set_entry_return(exit);
+        }
         let (argc, argv) = build_argv(ex, st, argv);
+        let argv_addr = argv.as_con().expect("argv is placed at a concrete address") as u64;
+        crate::posix::set_invocation_name(ex, st, argv_addr);
         let envp = place(st, &[Byte::C(0); 8], "envp");
         let given = [argc, argv, Value::con(envp as u128, 64)];
         for (i, (_, ty)) in f.params.iter().enumerate() {

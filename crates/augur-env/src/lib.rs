@@ -19,7 +19,7 @@ pub use entry::{start, EnvSpec};
 pub use intrinsics::{fresh_bytes, fresh_scalar};
 pub use replay::environment::{environment, Environment};
 pub use replay::judge::{describe, judge, sanitizer_report, Expect, Verdict};
-pub use replay::native::{NativeRun, Status};
+pub use replay::native::{run as run_native, NativeRun, RunSpec, Status, NATIVE_CFLAGS};
 pub use replay::{
     collect_tests, load_test, replay, split_inputs, NativeProgram, ReplayOptions, ReplaySummary,
     TestInput,

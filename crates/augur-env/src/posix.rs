@@ -1,5 +1,13 @@
 //! The system primitives under the libc models (`runtime/libc/augur_sys.h`): reads from
-//! standard input and modelled files, writes captured per path, descriptors, errno.
+//! standard input and modelled files, writes captured per path (standard output and
+//! error) or stored in the path's copy of a file (read back on the same path),
+//! descriptors (open, close, lseek, dup, stat), errno.
+//!
+//! What the descriptors are matches `augur replay`'s native runs: modelled files and a
+//! given standard input are regular files (seekable, of their size); an absent standard
+//! input is `/dev/null` (a character device, empty, every seek gives 0); standard output
+//! and error are regular files holding what was written, always appended to (a seek
+//! elsewhere is ESPIPE: a deviation). dup'd descriptors share their offset, as in POSIX.
 
 use augur_engine::Param::{Int, Ptr};
 use augur_engine::{Byte, ObjKind};
@@ -7,9 +15,22 @@ use augur_engine::{Call, Exec, Executor, HandlerTable, Outcome, Signature, State
 use augur_engine::{Contents, Descriptor};
 use augur_ir::LocId;
 
-/// errno values the primitives set.
-const EBADF: u128 = 9;
+/// errno values the primitives set (Linux).
 const ENOENT: u128 = 2;
+const EBADF: u128 = 9;
+const EEXIST: u128 = 17;
+const EINVAL: u128 = 22;
+const EMFILE: u128 = 24;
+const EFBIG: u128 = 27;
+const ESPIPE: u128 = 29;
+
+/// Linux open(2) flags the primitives interpret.
+const O_CREAT: u64 = 0o100;
+const O_EXCL: u64 = 0o200;
+const O_TRUNC: u64 = 0o1000;
+
+/// The most descriptors a path may have open (sysconf(_SC_OPEN_MAX) in the models).
+const MAX_FDS: usize = 1024;
 
 /// Register the primitives.
 pub fn register(t: &mut HandlerTable) {
@@ -17,6 +38,11 @@ pub fn register(t: &mut HandlerTable) {
     t.add("augur_sys_read", Signature::of(&[Int, Ptr, Int]), read);
     t.add("augur_sys_open", Signature::of(&[Ptr, Int]), open);
     t.add("augur_sys_close", Signature::of(&[Int]), close);
+    t.add("augur_sys_lseek", Signature::of(&[Int, Int, Int]), lseek);
+    t.add("augur_sys_dup", Signature::of(&[Int, Int]), dup);
+    t.add("augur_sys_stat", Signature::of(&[Int, Ptr, Ptr]), stat);
+    t.add("augur_sys_unlink", Signature::of(&[Ptr]), unlink);
+    t.add("augur_sys_truncate", Signature::of(&[Int, Int]), truncate);
     t.add("augur_errno_location", Signature::of(&[]), errno_location);
     t.add("_exit", Signature::of(&[Int]), exit_now);
     t.add("_Exit", Signature::of(&[Int]), exit_now);
@@ -77,13 +103,33 @@ fn write(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     }
     let r = ex.resolve(st, &c.args[1], n, false)?;
     let bytes = ex.read_bytes(st, &r, n);
-    match st.env.fds[fd] {
+    match &mut st.env.fds[fd] {
         Some(Descriptor::Stdout) => st.stdout.extend(bytes),
         Some(Descriptor::Stderr) => st.stderr.extend(bytes),
-        // Writes to files and to standard input are accepted and dropped.
+        Some(Descriptor::File { file, offset }) => {
+            let (file, offset) = (*file, *offset);
+            let at = st.env.offsets[offset];
+            if at.saturating_add(n) > augur_engine::MAX_OBJECT_SIZE {
+                set_errno(st, EFBIG);
+                return Ok(ret(-1, w));
+            }
+            st.env.offsets[offset] += n;
+            write_file(&mut st.env.files[file].1, at as usize, &bytes);
+        }
+        // Writes to standard input (a terminal's descriptor is read-write) are dropped.
         _ => {}
     }
     Ok(ret(n as i64, w))
+}
+
+/// Store `bytes` at offset `at` of this path's copy of a file, zero-filling any gap.
+fn write_file(contents: &mut Contents, at: usize, bytes: &[Byte]) {
+    let mut v = contents.to_vec();
+    if v.len() < at + bytes.len() {
+        v.resize(at + bytes.len(), Byte::C(0));
+    }
+    v[at..at + bytes.len()].clone_from_slice(bytes);
+    *contents = Contents::from(v);
 }
 
 fn read(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
@@ -93,45 +139,174 @@ fn read(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         set_errno(st, EBADF);
         return Ok(ret(-1, w));
     };
-    let (contents, pos): (Contents, u64) = match st.env.fds[fd] {
-        Some(Descriptor::Stdin(pos)) => (st.env.stdin.clone(), pos),
-        Some(Descriptor::File { file, pos }) => (st.env.files[file].1.clone(), pos),
+    let (contents, offset): (Contents, usize) = match st.env.fds[fd] {
+        Some(Descriptor::Stdin(offset)) => (st.env.stdin.clone(), offset),
+        Some(Descriptor::File { file, offset }) => (st.env.files[file].1.clone(), offset),
         _ => {
             set_errno(st, EBADF);
             return Ok(ret(-1, w));
         }
     };
+    let pos = st.env.offsets[offset];
     let k = n.min((contents.len() as u64).saturating_sub(pos));
     if k > 0 {
         let r = ex.resolve(st, &c.args[1], k, true)?;
         ex.write_bytes(st, &r, &contents[pos as usize..(pos + k) as usize]);
     }
-    match &mut st.env.fds[fd] {
-        Some(Descriptor::Stdin(p)) | Some(Descriptor::File { pos: p, .. }) => *p += k,
-        _ => {}
-    }
+    st.env.offsets[offset] += k;
     Ok(ret(k as i64, w))
+}
+
+/// The lowest free descriptor at or above `min` now refers to `d`; None when all are taken.
+fn install(st: &mut State, d: Descriptor, min: usize) -> Option<usize> {
+    let fds = &mut st.env.fds;
+    let fd = (min..MAX_FDS).find(|&i| fds.get(i).is_none_or(Option::is_none))?;
+    if fds.len() <= fd {
+        fds.resize(fd + 1, None);
+    }
+    fds[fd] = Some(d);
+    Some(fd)
 }
 
 fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let path = ex.read_c_string(st, &c.args[0], 4096)?;
-    let Some(file) = st.env.files.iter().position(|(name, _)| *name == path) else {
-        set_errno(st, ENOENT);
-        return Ok(ret(-1, w));
-    };
-    let d = Some(Descriptor::File { file, pos: 0 });
-    let fd = match st.env.fds.iter().position(Option::is_none) {
-        Some(free) => {
-            st.env.fds[free] = d;
-            free
+    let flags = ex.concretize(st, &c.args[1])? as u64;
+    let file = match st.env.files.iter().position(|(name, _)| *name == path) {
+        Some(_) if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL => {
+            set_errno(st, EEXIST);
+            return Ok(ret(-1, w));
+        }
+        Some(i) => i,
+        None if flags & O_CREAT != 0 => {
+            st.env.files.push((path, Contents::from(Vec::new())));
+            st.env.files.len() - 1
         }
         None => {
-            st.env.fds.push(d);
-            st.env.fds.len() - 1
+            set_errno(st, ENOENT);
+            return Ok(ret(-1, w));
         }
     };
-    Ok(ret(fd as i64, w))
+    if flags & O_TRUNC != 0 {
+        st.env.files[file].1 = Contents::from(Vec::new());
+    }
+    st.env.offsets.push(0);
+    let offset = st.env.offsets.len() - 1;
+    match install(st, Descriptor::File { file, offset }, 0) {
+        Some(fd) => Ok(ret(fd as i64, w)),
+        None => {
+            set_errno(st, EMFILE);
+            Ok(ret(-1, w))
+        }
+    }
+}
+
+fn lseek(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let w = width(ex, c);
+    let off = ex.concretize(st, &c.args[1])? as u64 as i64;
+    let whence = ex.concretize(st, &c.args[2])? as u32;
+    let Some(fd) = descriptor(ex, st, &c.args[0])? else {
+        set_errno(st, EBADF);
+        return Ok(ret(-1, w));
+    };
+    // (offset number of a seekable descriptor, position, length)
+    let (offset, pos, len) = match st.env.fds[fd] {
+        Some(Descriptor::File { file, offset }) => (
+            Some(offset),
+            st.env.offsets[offset],
+            st.env.files[file].1.len(),
+        ),
+        Some(Descriptor::Stdin(_)) if st.env.stdin.is_empty() => return Ok(ret(0, w)),
+        Some(Descriptor::Stdin(offset)) => {
+            (Some(offset), st.env.offsets[offset], st.env.stdin.len())
+        }
+        Some(Descriptor::Stdout) => (None, st.stdout.len() as u64, st.stdout.len()),
+        Some(Descriptor::Stderr) | None => (None, st.stderr.len() as u64, st.stderr.len()),
+    };
+    let base = match whence {
+        0 => 0,
+        1 => pos as i64,
+        2 => len as i64,
+        _ => {
+            set_errno(st, EINVAL);
+            return Ok(ret(-1, w));
+        }
+    };
+    let Some(new) = base.checked_add(off).filter(|n| *n >= 0) else {
+        set_errno(st, EINVAL);
+        return Ok(ret(-1, w));
+    };
+    match offset {
+        Some(o) => st.env.offsets[o] = new as u64,
+        // Output is only ever appended: staying at the end is the one position allowed.
+        None if new as u64 == pos => {}
+        None => {
+            set_errno(st, ESPIPE);
+            return Ok(ret(-1, w));
+        }
+    }
+    Ok(ret(new, w))
+}
+
+fn dup(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let w = width(ex, c);
+    let min = ex.concretize(st, &c.args[1])? as u32 as i32;
+    let Some(fd) = descriptor(ex, st, &c.args[0])? else {
+        set_errno(st, EBADF);
+        return Ok(ret(-1, w));
+    };
+    if min < 0 || min as usize >= MAX_FDS {
+        set_errno(st, EINVAL);
+        return Ok(ret(-1, w));
+    }
+    let d = st.env.fds[fd].clone().expect("open descriptor");
+    match install(st, d, min as usize) {
+        Some(new) => Ok(ret(new as i64, w)),
+        None => {
+            set_errno(st, EMFILE);
+            Ok(ret(-1, w))
+        }
+    }
+}
+
+/// `augur_sys_stat(fd, path, out)`: what `path` (when not NULL) or else `fd` is: 1 a
+/// regular file (`out[0]` = its size, `out[1]` = its number, the same for every
+/// descriptor of the file), 2 a character device (`/dev/null`), -1 with errno.
+fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let w = width(ex, c);
+    let by_path = ex.concretize(st, &c.args[1])? != 0;
+    // Standard input, output and error are numbered after the modelled files.
+    let n = st.env.files.len() as u64;
+    let (size, number) = if by_path {
+        let path = ex.read_c_string(st, &c.args[1], 4096)?;
+        match st.env.files.iter().position(|(name, _)| *name == path) {
+            Some(i) => (st.env.files[i].1.len(), i as u64),
+            None => {
+                set_errno(st, ENOENT);
+                return Ok(ret(-1, w));
+            }
+        }
+    } else {
+        let Some(fd) = descriptor(ex, st, &c.args[0])? else {
+            set_errno(st, EBADF);
+            return Ok(ret(-1, w));
+        };
+        match st.env.fds[fd] {
+            Some(Descriptor::File { file, .. }) => (st.env.files[file].1.len(), file as u64),
+            Some(Descriptor::Stdin(_)) if st.env.stdin.is_empty() => return Ok(ret(2, w)),
+            Some(Descriptor::Stdin(_)) => (st.env.stdin.len(), n),
+            Some(Descriptor::Stdout) => (st.stdout.len(), n + 1),
+            Some(Descriptor::Stderr) | None => (st.stderr.len(), n + 2),
+        }
+    };
+    let r = ex.resolve(st, &c.args[2], 16, true)?;
+    let bytes: Vec<Byte> = [size as u64, number]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .map(Byte::C)
+        .collect();
+    ex.write_bytes(st, &r, &bytes);
+    Ok(ret(1, w))
 }
 
 fn close(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
@@ -144,6 +319,86 @@ fn close(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         None => {
             set_errno(st, EBADF);
             Ok(ret(-1, w))
+        }
+    }
+}
+
+/// `augur_sys_unlink(path)`: the file loses its name (descriptors open on it keep
+/// working, as on Linux); -1 with ENOENT if no file has that name.
+fn unlink(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let w = width(ex, c);
+    let path = ex.read_c_string(st, &c.args[0], 4096)?;
+    match st.env.files.iter_mut().find(|(name, _)| *name == path) {
+        Some((name, _)) => {
+            // No path can name it again: names never hold a NUL byte.
+            *name = "\0unlinked".into();
+            Ok(ret(0, w))
+        }
+        None => {
+            set_errno(st, ENOENT);
+            Ok(ret(-1, w))
+        }
+    }
+}
+
+/// `augur_sys_truncate(fd, len)`: the file of `fd` now has `len` bytes (zero-filled when
+/// it grows); -1 with EINVAL for a negative length or a descriptor that is not a file.
+fn truncate(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let w = width(ex, c);
+    let len = ex.concretize(st, &c.args[1])? as u64 as i64;
+    let Some(fd) = descriptor(ex, st, &c.args[0])? else {
+        set_errno(st, EBADF);
+        return Ok(ret(-1, w));
+    };
+    let Some(Descriptor::File { file, .. }) = st.env.fds[fd] else {
+        set_errno(st, EINVAL);
+        return Ok(ret(-1, w));
+    };
+    if len < 0 || len as u64 > augur_engine::MAX_OBJECT_SIZE {
+        set_errno(st, EINVAL);
+        return Ok(ret(-1, w));
+    }
+    let mut v = st.env.files[file].1.to_vec();
+    v.resize(len as usize, Byte::C(0));
+    st.env.files[file].1 = Contents::from(v);
+    Ok(ret(0, w))
+}
+
+/// Point glibc's `program_invocation_name` and `program_invocation_short_name` (when the
+/// linked program has them: the models define them) at `argv[0]` and at its last `/`
+/// component, as glibc does before `main`. `argv` is the address of the argv array;
+/// argv[0] is concrete (the program's path).
+pub fn set_invocation_name(ex: &Executor, st: &mut State, argv: u64) {
+    let word = |st: &State, addr: u64| -> Option<u64> {
+        let o = st.mem.find(addr)?;
+        let bytes = o.read(addr - o.base, 8);
+        bytes.iter().rev().try_fold(0u64, |acc, b| match b {
+            Byte::C(v) => Some(acc << 8 | *v as u64),
+            _ => None,
+        })
+    };
+    let Some(name) = word(st, argv) else { return };
+    let Some(obj) = st.mem.find(name) else { return };
+    let text = obj.read(name - obj.base, obj.size - (name - obj.base));
+    let len = text
+        .iter()
+        .position(|b| *b == Byte::C(0))
+        .unwrap_or(text.len());
+    let short = text[..len]
+        .iter()
+        .rposition(|b| *b == Byte::C(b'/'))
+        .map_or(name, |i| name + i as u64 + 1);
+    for (global, value) in [
+        ("program_invocation_name", name),
+        ("program_invocation_short_name", short),
+    ] {
+        let Some(g) = ex.program.globals.iter().position(|g| g.name == global) else {
+            continue;
+        };
+        let addr = ex.global_addr(augur_ir::GlobalId(g as u32));
+        let bytes: Vec<Byte> = value.to_le_bytes().iter().map(|b| Byte::C(*b)).collect();
+        if let Some(o) = st.mem.get_mut(addr) {
+            o.write(0, &bytes);
         }
     }
 }

@@ -15,6 +15,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../../runtime/replay/replay.c"),
     ),
     (
+        "record/record.c",
+        include_str!("../../../runtime/record/record.c"),
+    ),
+    (
         "libc/augur_sys.h",
         include_str!("../../../runtime/libc/augur_sys.h"),
     ),
@@ -27,6 +31,24 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../../runtime/libc/ctype.c"),
     ),
     ("libc/exit.c", include_str!("../../../runtime/libc/exit.c")),
+    ("libc/fd.c", include_str!("../../../runtime/libc/fd.c")),
+    ("libc/time.c", include_str!("../../../runtime/libc/time.c")),
+    (
+        "libc/thread.c",
+        include_str!("../../../runtime/libc/thread.c"),
+    ),
+    (
+        "libc/process.c",
+        include_str!("../../../runtime/libc/process.c"),
+    ),
+    (
+        "libc/error.c",
+        include_str!("../../../runtime/libc/error.c"),
+    ),
+    (
+        "libc/locale.c",
+        include_str!("../../../runtime/libc/locale.c"),
+    ),
     ("libc/math.c", include_str!("../../../runtime/libc/math.c")),
     (
         "libc/printf.c",

@@ -5,12 +5,13 @@
 //! says that side's output has the value it showed, not the value shown here.
 
 use crate::import::Importer;
+use crate::rank::weight;
 use crate::reads::Reads;
 use crate::show;
 use crate::wp::{Conjunct, Kind};
 use crate::{SrcLine, Which};
 use augur_expr::{ExprId, ExprPool};
-use augur_solver::SolverChain;
+use augur_solver::{SolverChain, SolverConfig};
 use std::collections::BTreeSet;
 
 /// Expressions longer than this many characters are shortened in report files.
@@ -43,6 +44,10 @@ pub struct Unexplained {
     pub lines: BTreeSet<SrcLine>,
     /// Every user's source line of its slice.
     pub context: BTreeSet<SrcLine>,
+    /// How strongly it points at its `lines` (see [`crate::rank::weight`]).
+    pub weight: u32,
+    /// Of a branch condition: the branch entry (in its side's run) it comes from.
+    pub entry: Option<u32>,
 }
 
 /// What the comparison found.
@@ -65,6 +70,7 @@ struct Kept {
     kind: Kind,
     lines: BTreeSet<SrcLine>,
     focus: BTreeSet<SrcLine>,
+    entry: Option<u32>,
     reads: Reads,
 }
 
@@ -108,6 +114,7 @@ impl Checker {
                     kind: c.kind,
                     lines: c.lines.clone(),
                     focus: c.focus.clone(),
+                    entry: c.entry,
                     reads: Reads::of(&self.pool, e),
                 });
             }
@@ -154,6 +161,12 @@ impl Checker {
                         c.focus.clone()
                     },
                     context: c.lines.clone(),
+                    weight: match (c.focus.is_empty(), c.kind) {
+                        (true, _) => weight::SLICE,
+                        (false, Kind::Branch) => weight::BRANCH,
+                        (false, _) => weight::FOCUS,
+                    },
+                    entry: c.entry,
                 });
             }
         }
@@ -161,12 +174,12 @@ impl Checker {
     }
 }
 
-/// Compare the golden and buggy weakest preconditions (solver queries limited to
-/// `timeout_ms` each).
-pub fn compare(golden: &Side, buggy: &Side, exact: bool, timeout_ms: Option<u64>) -> Comparison {
+/// Compare the golden and buggy weakest preconditions (solver queries through the chain
+/// `solver` describes).
+pub fn compare(golden: &Side, buggy: &Side, exact: bool, solver: &SolverConfig) -> Comparison {
     let mut ck = Checker {
         pool: ExprPool::new(),
-        solver: SolverChain::new(timeout_ms),
+        solver: SolverChain::new(solver.clone()),
         queries: 0,
         undecided: 0,
     };

@@ -5,26 +5,38 @@
 //! records every instruction; [`deps`] turns a trace into a dynamic dependence graph;
 //! [`criterion`] finds where the runs' behaviour differs; [`slice`] and [`wp`] compute
 //! the weakest precondition of that observation along the backward dynamic slice;
-//! [`compare`] keeps the conjuncts the other program does not explain; [`report`] writes
-//! them with their source lines. When nothing is left unexplained (the observed
-//! values are constants, or every conjunct is implied), [`lockstep`] walks
-//! both runs' data dependences together to the instruction where the values part.
+//! [`compare`] keeps the conjuncts the other program does not explain; [`lockstep`]
+//! walks both runs' data dependences together (through memory, into deciding branches)
+//! to the instructions where the values part, from the criterion and from each
+//! unexplained branch ([`pairing`]); [`rank`] weighs all these findings' lines into
+//! places (with [`versions`] and [`macros`]) and cuts the report to the strongest few;
+//! [`record`] runs one program while recording; [`report`] writes the result. The modules
+//! are private; what the command line uses is re-exported here.
 
 #![warn(missing_docs)]
 
-pub mod align;
-pub mod compare;
-pub mod criterion;
-pub mod deps;
-pub mod import;
-pub mod lockstep;
-pub mod printf;
-pub mod reads;
-pub mod report;
-pub mod show;
-pub mod slice;
-pub mod trace;
-pub mod wp;
+mod align;
+mod compare;
+mod criterion;
+mod deps;
+mod import;
+mod lockstep;
+mod macros;
+mod pairing;
+mod printf;
+mod rank;
+mod reads;
+mod record;
+mod report;
+mod show;
+mod slice;
+mod trace;
+mod versions;
+mod wp;
+
+pub use record::{record, Run};
+pub use report::{Figures, Report};
+pub use trace::Watch;
 
 use augur_engine::Byte;
 use augur_engine::Outcome;
@@ -32,7 +44,6 @@ use augur_expr::ExprPool;
 use augur_ir::Program;
 use criterion::Observation;
 use deps::{Graph, Probe};
-use report::{Figures, Report};
 use std::rc::Rc;
 use trace::{End, Trace};
 
@@ -56,7 +67,7 @@ impl Which {
 }
 
 /// A line of the user's source.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SrcLine {
     /// The file, as the compiler recorded it.
     pub file: String,
@@ -145,16 +156,31 @@ impl Execution {
         if !augur_engine::is_user_file(file) {
             return None;
         }
+        Some(SrcLine {
+            file: self.shown(file),
+            line: l.line,
+        })
+    }
+
+    /// `file` as lines name it: relative to the current directory when it is below it.
+    fn shown(&self, file: &str) -> String {
         let relative = self.cwd.as_ref().and_then(|d| {
             std::path::Path::new(file)
                 .strip_prefix(d)
                 .ok()
                 .map(|p| p.display().to_string())
         });
-        Some(SrcLine {
-            file: relative.unwrap_or_else(|| file.to_string()),
-            line: l.line,
-        })
+        relative.unwrap_or_else(|| file.to_string())
+    }
+
+    /// The user's source files of the program, as lines name them.
+    pub fn user_files(&self) -> Vec<String> {
+        self.prog
+            .files
+            .iter()
+            .filter(|f| augur_engine::is_user_file(f))
+            .map(|f| self.shown(f))
+            .collect()
     }
 
     /// The entry of the user's code that led to entry `i`: `i` itself when it is in the
@@ -200,11 +226,36 @@ pub struct Variable {
 pub struct Settings {
     /// Check each conjunct against the whole other formula instead of pairwise.
     pub exact: bool,
-    /// Timeout of each solver query, in milliseconds.
-    pub solver_timeout_ms: Option<u64>,
+    /// The solver chain of the tautology and implication queries (its timeout bounds
+    /// each query).
+    pub solver: augur_solver::SolverConfig,
     /// The variable watched in each run (golden, buggy) when the user named the
     /// criterion (the recorders were given the line).
     pub variables: Option<(Variable, Variable)>,
+}
+
+/// Where the two computations of the observed values (defined by `deps`, golden and
+/// buggy) part, and those of each unexplained branch condition and its counterpart in
+/// the other run (one branch per line: a loop's iterations point at the same places).
+fn value_findings(
+    golden: &Execution,
+    buggy: &Execution,
+    deps: (&[u32], &[u32]),
+    unexplained: &[compare::Unexplained],
+    versions: &versions::Versions,
+) -> Vec<compare::Unexplained> {
+    let pairing = pairing::Pairing::new(golden, buggy, versions);
+    let mut values = lockstep::localise(&pairing, deps.0, deps.1);
+    let mut done = std::collections::BTreeSet::new();
+    for u in unexplained.iter().filter(|u| u.kind == wp::Kind::Branch) {
+        if !done.insert((u.side.name(), u.lines.clone())) {
+            continue;
+        }
+        if let Some((g, b)) = u.entry.and_then(|e| pairing.conditions(u.side, e)) {
+            values.extend(lockstep::localise(&pairing, &[g], &[b]));
+        }
+    }
+    values
 }
 
 /// Explain why `buggy` behaves differently from `golden`.
@@ -265,7 +316,7 @@ pub fn explain(
             conjuncts: &bw.conjuncts,
         },
         settings.exact,
-        settings.solver_timeout_ms,
+        &settings.solver,
     );
     let figures = Figures {
         slice_size: (gw.slice_size, bw.slice_size),
@@ -275,11 +326,24 @@ pub fn explain(
         undecided: cmp.undecided,
         ..figures
     };
-    // Nothing singled out (constant or input-independent values, or every conjunct
-    // implied): where the two computations of the observed value part.
+    let versions = versions::Versions::new(&golden.user_files(), &buggy.user_files());
     let mut unexplained = cmp.unexplained;
-    if unexplained.is_empty() {
-        unexplained = lockstep::localise(golden, &gc.deps, buggy, &bc.deps);
+    let values = value_findings(golden, buggy, (&gc.deps, &bc.deps), &unexplained, &versions);
+    for v in values {
+        if !unexplained
+            .iter()
+            .any(|u| u.kind == wp::Kind::Value && u.lines == v.lines)
+        {
+            unexplained.push(v);
+        }
     }
-    Ok(Report::differ(figures, (gc.what, bc.what), unexplained))
+    let gm = macros::Macros::scan(&golden.user_files(), versions::read_lines);
+    let bm = macros::Macros::scan(&buggy.user_files(), versions::read_lines);
+    let ranked = rank::cut(&mut unexplained, &versions, &gm, &bm);
+    Ok(Report::differ(
+        figures,
+        (gc.what, bc.what),
+        unexplained,
+        ranked,
+    ))
 }

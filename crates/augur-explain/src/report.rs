@@ -3,6 +3,7 @@
 //! (`report.sarif`).
 
 use crate::compare::Unexplained;
+use crate::rank::Ranked;
 use crate::{SrcLine, Which};
 use augur_engine::Outcome;
 use serde_json::{json, Value as Json};
@@ -47,14 +48,17 @@ pub struct Report {
     pub observed: Option<(String, String)>,
     /// For identical behaviour: what both runs did.
     pub same_summary: Option<String>,
-    /// The conjuncts left unexplained, buggy side first.
+    /// The findings: conjuncts left unexplained and places where values part, those
+    /// naming the lead lines first.
     pub unexplained: Vec<Unexplained>,
+    /// The lines the report leads with and the rest of the evidence.
+    pub ranked: Ranked,
 }
 
 /// Source lines as `[{"file", "line"}]`.
-fn lines_json(lines: &BTreeSet<SrcLine>) -> Json {
+fn lines_json<'a>(lines: impl IntoIterator<Item = &'a SrcLine>) -> Json {
     lines
-        .iter()
+        .into_iter()
         .map(|l| json!({"file": l.file, "line": l.line}))
         .collect()
 }
@@ -105,6 +109,7 @@ impl Report {
                 outcome_text(outcome)
             )),
             unexplained: Vec::new(),
+            ranked: Ranked::default(),
         }
     }
 
@@ -113,12 +118,14 @@ impl Report {
         figures: Figures,
         observed: (String, String),
         unexplained: Vec<Unexplained>,
+        ranked: Ranked,
     ) -> Report {
         Report {
             figures,
             observed: Some(observed),
             same_summary: None,
             unexplained,
+            ranked,
         }
     }
 
@@ -138,6 +145,8 @@ impl Report {
             "same_behaviour": f.same_behaviour,
             "summary": self.same_summary,
             "observed": self.observed.as_ref().map(|(g, b)| json!({"golden": g, "buggy": b})),
+            "lines": lines_json(self.ranked.lead.iter()),
+            "context_lines": lines_json(self.ranked.context.iter()),
             "unexplained": self.unexplained.iter().map(|u| json!({
                 "side": u.side.name(),
                 "constraint": u.constraint,
@@ -207,6 +216,13 @@ impl Report {
         if let Some((g, b)) = &self.observed {
             let _ = writeln!(out, "observed:\n  golden: {g}\n  buggy:  {b}");
         }
+        if !self.ranked.lead.is_empty() {
+            let _ = writeln!(out, "\nthe evidence points most strongly at:");
+            for l in &self.ranked.lead {
+                let _ = writeln!(out, "  {}:{}", l.file, l.line);
+                out.push_str(&context(l));
+            }
+        }
         for which in [Which::Buggy, Which::Golden] {
             let mine: Vec<&Unexplained> = self
                 .unexplained
@@ -225,7 +241,7 @@ impl Report {
                     Which::Golden => "code missing from the buggy program",
                 }
             );
-            // Conjuncts from the same lines (a loop's iterations) are listed together.
+            // Findings pointing at the same lines (a loop's iterations) are listed together.
             let mut groups: Vec<(&BTreeSet<SrcLine>, Vec<&Unexplained>)> = Vec::new();
             for u in mine {
                 match groups.iter_mut().find(|g| *g.0 == u.lines) {
@@ -233,17 +249,18 @@ impl Report {
                     None => groups.push((&u.lines, vec![u])),
                 }
             }
-            let mut lines = BTreeSet::new();
             for (at, us) in groups {
-                let _ = writeln!(out, "  from {}:", lines_text(at));
+                match at.is_empty() {
+                    true => out.push_str("  pointing at no leading line:\n"),
+                    false => {
+                        let _ = writeln!(out, "  from {}:", lines_text(at));
+                    }
+                }
                 for u in us.iter().take(GROUP_SHOWN) {
                     let _ = writeln!(out, "    {}: {}", u.kind.name(), u.short);
                 }
                 // The rest of the slice, as one line of context.
-                let rest: BTreeSet<&SrcLine> = us
-                    .iter()
-                    .flat_map(|u| u.context.difference(&u.lines))
-                    .collect();
+                let rest: BTreeSet<&SrcLine> = us.iter().flat_map(|u| &u.context).collect();
                 if !rest.is_empty() {
                     let _ = writeln!(
                         out,
@@ -258,11 +275,6 @@ impl Report {
                         us.len() - GROUP_SHOWN
                     );
                 }
-                lines.extend(us.iter().flat_map(|u| u.lines.iter()));
-            }
-            for l in lines {
-                let _ = writeln!(out, "  at {}:{}", l.file, l.line);
-                out.push_str(&context(l));
             }
         }
         if self.observed.is_some() && self.unexplained.is_empty() {

@@ -61,6 +61,26 @@ pub struct Watch {
     pub var: String,
 }
 
+impl Watch {
+    /// Watch `var` at `file:line` of `prog` (a FILE names the program's files of that
+    /// path or file name); an error when no code of `prog` is on that line.
+    pub fn at(prog: &Program, file: &str, line: u32, var: &str) -> Result<Watch, String> {
+        let files = files_named(prog, file);
+        let has_code = prog.functions.iter().flat_map(|f| &f.locs).any(|l| {
+            prog.loc(*l)
+                .is_some_and(|s| s.line == line && files[s.file.0 as usize])
+        });
+        if !has_code {
+            return Err(format!("{file}:{line}: no code on this line"));
+        }
+        Ok(Watch {
+            files,
+            line,
+            var: var.to_string(),
+        })
+    }
+}
+
 /// The watched variable's bytes when its line last began executing.
 #[derive(Clone, Debug)]
 pub struct Snapshot {
@@ -337,7 +357,7 @@ fn c_string(st: &State, v: &Value) -> Option<Vec<u8>> {
 }
 
 /// Which files of `prog` a criterion's FILE names: the same path, or the same file name.
-pub fn files_named(prog: &Program, file: &str) -> Vec<bool> {
+fn files_named(prog: &Program, file: &str) -> Vec<bool> {
     let wanted = std::path::Path::new(file);
     prog.files
         .iter()

@@ -45,9 +45,12 @@ pub struct Conjunct {
     pub kind: Kind,
     /// The user's source lines that produced it.
     pub lines: BTreeSet<SrcLine>,
-    /// Of a postcondition: the lines where its value's computation departs from the
-    /// other program's (see [`crate::align`]); empty if unknown.
+    /// The lines it points at most strongly: of a postcondition, where its value's
+    /// computation departs from the other program's (see [`crate::align`]; empty if
+    /// unknown); of a branch condition, the branch's line.
     pub focus: BTreeSet<SrcLine>,
+    /// Of a branch condition: the (first) branch entry it comes from.
+    pub entry: Option<u32>,
 }
 
 /// A weakest precondition along a slice.
@@ -138,6 +141,7 @@ pub fn compute(x: &mut Execution, crit: &Criterion, focus: &[BTreeSet<SrcLine>])
                 kind: Kind::Postcondition,
                 lines: post_lines.clone(),
                 focus: focus.get(k).cloned().unwrap_or_default(),
+                entry: None,
             },
         );
     }
@@ -149,6 +153,7 @@ pub fn compute(x: &mut Execution, crit: &Criterion, focus: &[BTreeSet<SrcLine>])
                 kind: Kind::Postcondition,
                 lines: post_lines.clone(),
                 focus: BTreeSet::new(),
+                entry: None,
             },
         );
     }
@@ -161,7 +166,12 @@ pub fn compute(x: &mut Execution, crit: &Criterion, focus: &[BTreeSet<SrcLine>])
                     expr: cond,
                     kind: Kind::Branch,
                     lines,
-                    focus: BTreeSet::new(),
+                    // A branch of augur's libc models is not the user's decision.
+                    focus: match x.user_call_site(i) == i {
+                        true => x.line(i).into_iter().collect(),
+                        false => BTreeSet::new(),
+                    },
+                    entry: Some(i),
                 },
             );
         }

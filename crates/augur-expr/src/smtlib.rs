@@ -96,6 +96,24 @@ impl ExprPool {
         }
     }
 
+    /// A read of `array` at `index`. Input arrays read 0 beyond their size, as in the
+    /// evaluator and the Z3 translation (an SMT-LIB array would leave those bytes free).
+    fn smt_select(&self, array: ExprId, index: ExprId) -> String {
+        let read = format!("(select {} {})", self.smt_term(array), self.smt_term(index));
+        let ExprKind::ArraySym(a) = *self.kind(array) else {
+            return read;
+        };
+        let size = self.array_size(a);
+        match self.as_const(index) {
+            Some(i) if i < u128::from(size) => read,
+            Some(_) => "(_ bv0 8)".into(),
+            None => format!(
+                "(ite (bvult {} (_ bv{size} 64)) {read} (_ bv0 8))",
+                self.smt_term(index)
+            ),
+        }
+    }
+
     /// The defining term of compound node `e`.
     fn smt_body(&self, e: ExprId) -> String {
         let t = |x: ExprId| self.smt_term(x);
@@ -115,7 +133,7 @@ impl ExprPool {
                 }
                 s
             }
-            ExprKind::Select { array, index } => format!("(select {} {})", t(array), t(index)),
+            ExprKind::Select { array, index } => self.smt_select(array, index),
             ExprKind::Store {
                 array,
                 index,
@@ -189,5 +207,31 @@ mod tests {
             "(store ((as const (Array (_ BitVec 64) (_ BitVec 8))) (_ bv0 8)) (_ bv1 64) (_ bv7 8))"
         ));
         assert!(script.contains("((_ zero_extend 56)"));
+    }
+
+    #[test]
+    fn input_arrays_read_zero_beyond_their_size() {
+        let mut p = ExprPool::new();
+        let x = p.new_array("x", 2);
+        let arr = p.array_sym(x);
+        let (i1, i5) = (p.constant(1, 64), p.constant(5, 64));
+        let (inside, beyond) = (p.select(arr, i1), p.select(arr, i5));
+        let index = p.zext(inside, 64);
+        let anywhere = p.select(arr, index);
+        let same = p.eq(beyond, anywhere);
+        let script = p.to_smtlib2(&[same]);
+        let define = |e: crate::ExprId| {
+            script
+                .lines()
+                .find(|l| l.starts_with(&format!("(define-fun e!{} ", e.0)))
+                .unwrap_or_else(|| panic!("no definition of {e:?} in {script}"))
+                .to_string()
+        };
+        assert!(define(inside).ends_with("(select |x| (_ bv1 64)))"));
+        assert!(define(beyond).ends_with(" (_ bv0 8))"));
+        assert!(define(anywhere).ends_with(&format!(
+            "(ite (bvult e!{} (_ bv2 64)) (select |x| e!{}) (_ bv0 8)))",
+            index.0, index.0
+        )));
     }
 }

@@ -207,7 +207,7 @@ pub fn inject(
         .map(|input| {
             let mut run = record::record(setup, input);
             let score = seeds::score(&mut run);
-            let solver = SolverChain::new(setup.opts.solver_timeout.map(|t| t.as_millis() as u64));
+            let solver = SolverChain::new(setup.opts.solver.clone());
             let seed = Seed {
                 input: input.clone(),
                 run,

@@ -444,7 +444,7 @@ mod tests {
     fn small_sets_are_counted_exactly() {
         let mut pool = ExprPool::new();
         let c = range(&mut pool, 2, 100, 120);
-        let mut solver = SolverChain::new(None);
+        let mut solver = SolverChain::new(Default::default());
         let got = count(&mut pool, &mut solver, &c, &[], 10, &mut Rng::new(1)).unwrap();
         assert!(got.exact);
         assert_eq!(got.count, 20.0);
@@ -455,7 +455,7 @@ mod tests {
     fn sparse_sets_are_estimated_by_hashing_within_a_factor_of_two() {
         let mut pool = ExprPool::new();
         let c = range(&mut pool, 4, 1000, 3000);
-        let mut solver = SolverChain::new(None);
+        let mut solver = SolverChain::new(Default::default());
         let got = count(&mut pool, &mut solver, &c, &[], 60, &mut Rng::new(7)).unwrap();
         assert!(!got.exact);
         assert!(got.count > 1000.0 && got.count < 4000.0, "{}", got.count);
@@ -472,7 +472,7 @@ mod tests {
     fn dense_sets_are_estimated_by_rejection() {
         let mut pool = ExprPool::new();
         let c = range(&mut pool, 2, 1000, 9000);
-        let mut solver = SolverChain::new(None);
+        let mut solver = SolverChain::new(Default::default());
         let got = count(&mut pool, &mut solver, &c, &[], 50, &mut Rng::new(3)).unwrap();
         assert!(!got.exact);
         assert!(got.count > 7000.0 && got.count < 9000.0, "{}", got.count);

@@ -164,7 +164,7 @@ mod tests {
                 s
             })
             .collect();
-        let mut solver = SolverChain::new(None);
+        let mut solver = SolverChain::new(Default::default());
         let got = synthesize(
             &mut pool,
             &mut solver,

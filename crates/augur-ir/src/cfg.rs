@@ -1,7 +1,8 @@
 //! Static control-flow analyses of one function: successors, predecessors, the block of
 //! each instruction, post-dominators and control dependence (Ferrante, Ottenstein and
 //! Warren: `B` is control dependent on `A` when `A` has a successor from which `B` is
-//! always reached on the way out of the function, but `B` does not post-dominate `A`).
+//! always reached on the way out of the function, but `B` does not post-dominate `A`),
+//! dominators and natural loops.
 
 use crate::program::{BlockId, Function, Inst};
 
@@ -192,6 +193,111 @@ impl ControlDeps {
     }
 }
 
+/// The dominator sets of a function's blocks (`a` dominates `b` when every path from the
+/// entry to `b` passes through `a`); blocks unreachable from the entry dominate nothing
+/// and are dominated by everything.
+pub struct Dominators {
+    sets: Vec<Bits>,
+}
+
+impl Dominators {
+    /// Compute the dominators of the defined function `f` (iterative data flow).
+    pub fn compute(f: &Function) -> Self {
+        let n = f.blocks.len();
+        let preds = predecessors(f);
+        let mut sets = vec![Bits::full(n); n];
+        sets[0] = Bits::empty(n);
+        sets[0].insert(0);
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for b in 1..n {
+                let mut new = Bits::full(n);
+                for p in &preds[b] {
+                    new.intersect(&sets[p.0 as usize]);
+                }
+                new.insert(b);
+                if new != sets[b] {
+                    sets[b] = new;
+                    changed = true;
+                }
+            }
+        }
+        Dominators { sets }
+    }
+
+    /// Does `a` dominate `b`?
+    pub fn dominates(&self, a: BlockId, b: BlockId) -> bool {
+        self.sets[b.0 as usize].contains(a.0 as usize)
+    }
+}
+
+/// A natural loop: the blocks of every back edge `latch -> header` (the header dominates
+/// the latch) with the same header, merged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loop {
+    /// The loop's header (its single entry).
+    pub header: BlockId,
+    /// Every block of the loop, header included, in block order.
+    pub blocks: Vec<BlockId>,
+}
+
+impl Loop {
+    /// Is `b` in the loop?
+    pub fn contains(&self, b: BlockId) -> bool {
+        self.blocks.binary_search(&b).is_ok()
+    }
+
+    /// The blocks of the loop with a successor outside it (where the trip count is
+    /// decided).
+    pub fn exiting_blocks(&self, f: &Function) -> Vec<BlockId> {
+        self.blocks
+            .iter()
+            .copied()
+            .filter(|b| successors(f, *b).iter().any(|s| !self.contains(*s)))
+            .collect()
+    }
+}
+
+/// The natural loops of the defined function `f`, by header in block order.
+pub fn natural_loops(f: &Function) -> Vec<Loop> {
+    let dom = Dominators::compute(f);
+    let preds = predecessors(f);
+    let mut loops: Vec<Loop> = Vec::new();
+    for b in 0..f.blocks.len() {
+        let latch = BlockId(b as u32);
+        for header in successors(f, latch) {
+            if !dom.dominates(header, latch) {
+                continue;
+            }
+            // The loop body: the header plus everything reaching the latch backwards
+            // without passing through the header.
+            let mut body = vec![header];
+            let mut work = vec![latch];
+            while let Some(x) = work.pop() {
+                if body.contains(&x) {
+                    continue;
+                }
+                body.push(x);
+                work.extend(preds[x.0 as usize].iter().copied());
+            }
+            match loops.iter_mut().find(|l| l.header == header) {
+                Some(l) => l.blocks.extend(body),
+                None => loops.push(Loop {
+                    header,
+                    blocks: body,
+                }),
+            }
+        }
+    }
+    for l in &mut loops {
+        l.blocks.sort();
+        l.blocks.dedup();
+    }
+    loops.sort_by_key(|l| l.header);
+    loops
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,5 +371,28 @@ mod tests {
         let cd = ControlDeps::compute(&f);
         assert_eq!(cd.of(BlockId(1)), &[BlockId(0)]);
         assert_eq!(cd.of(BlockId(2)), &[BlockId(0)]);
+    }
+    #[test]
+    fn nested_natural_loops() {
+        // 0 -> 1; 1: outer -> 2 | 5; 2: inner -> 3 | 4; 3 -> 2; 4 -> 1; 5: ret
+        let f = func(vec![
+            br(1),
+            cond(2, 5),
+            cond(3, 4),
+            br(2),
+            br(1),
+            Inst::Ret { val: None },
+        ]);
+        let dom = Dominators::compute(&f);
+        assert!(dom.dominates(BlockId(1), BlockId(4)));
+        assert!(!dom.dominates(BlockId(3), BlockId(4)));
+        let loops = natural_loops(&f);
+        assert_eq!(loops.len(), 2);
+        let b = |v: &[u32]| v.iter().map(|i| BlockId(*i)).collect::<Vec<_>>();
+        assert_eq!(loops[0].header, BlockId(1));
+        assert_eq!(loops[0].blocks, b(&[1, 2, 3, 4]));
+        assert_eq!(loops[1].blocks, b(&[2, 3]));
+        assert_eq!(loops[0].exiting_blocks(&f), b(&[1]));
+        assert_eq!(loops[1].exiting_blocks(&f), b(&[2]));
     }
 }

@@ -1,6 +1,6 @@
 //! augur-ir: compile C to LLVM 14 bitcode and lower it into augur's compact program
 //! representation (dense ids, resolved operands, precomputed layout, source locations),
-//! and the static analyses drivers build on (CFG, post-dominators, control dependence).
+//! and the static analyses drivers build on (CFG, post-dominators, control dependence, dominators, natural loops).
 //! The modules are private; what other crates use is re-exported here.
 
 mod cfg;
@@ -10,7 +10,10 @@ mod lower;
 mod program;
 mod wide_consts;
 
-pub use cfg::{block_containing, predecessors, successors, ControlDeps, PostDominators};
+pub use cfg::{
+    block_containing, natural_loops, predecessors, successors, ControlDeps, Dominators, Loop,
+    PostDominators,
+};
 pub use compile::{
     build_bitcode, compile_c, read_module, CompileOptions, IrError, ANALYSIS_CFLAGS,
 };
@@ -21,8 +24,9 @@ pub use wide_consts::{rewrite_file, split_wide_constants, WideStats};
 
 /// Read and lower a bitcode (`.bc`) or textual (`.ll`) file.
 ///
-/// Integer constants wider than 64 bits, which `llvm-ir` would truncate, are first split
-/// into instructions by [`rewrite_file`]; the rewritten module is written next to the input
+/// Integer constants wider than 64 bits, which `llvm-ir` would truncate, and `long double`
+/// (x86_fp80) constants, whose value it drops, are first rebuilt from 64-bit words by
+/// [`rewrite_file`]; the rewritten module is written next to the input
 /// as `<stem>.wide.bc` (only when there was something to rewrite) and read from there.
 pub fn load_program(path: &std::path::Path) -> Result<Program, IrError> {
     let stem = path.file_stem().unwrap_or_default().to_string_lossy();
@@ -30,8 +34,9 @@ pub fn load_program(path: &std::path::Path) -> Result<Program, IrError> {
     let stats = wide_consts::rewrite_file(path, &wide, false)?;
     if stats.unrewritten > 0 {
         tracing::warn!(
-            "{}: {} integer constant(s) wider than 64 bits in constant expressions, constant \
-             aggregates or global initializers are truncated to 64 bits",
+            "{}: {} integer constant(s) wider than 64 bits or long double constant(s) in \
+             constant expressions, constant aggregates or global initializers cannot be \
+             read exactly (wide integers are truncated to 64 bits)",
             path.display(),
             stats.unrewritten
         );

@@ -23,6 +23,10 @@
 //! the 64-bit range, each such case value is replaced by an unused small value, and the
 //! scrutinee is remapped to match with `icmp`/`select` instructions before the switch.
 //!
+//! `llvm-ir` also reads an `x86_fp80` (`long double`) constant without its value; each such
+//! instruction operand becomes its 80 bits built the same way, then `bitcast` to
+//! `x86_fp80`.
+//!
 //! Wide constants inside constant expressions, constant aggregates/vectors used as operands,
 //! and global initializers are left alone and counted, so that the caller can warn.
 
@@ -322,6 +326,17 @@ fn parse_printed_int(text: &str, width: u32) -> Option<Vec<u64>> {
     Some(words)
 }
 
+/// The bits of an `x86_fp80` constant as printed by LLVM (`x86_fp80 0xK<20 hex digits>`),
+/// as little-endian 64-bit words.
+fn parse_printed_fp80(text: &str) -> Option<Vec<u64>> {
+    let hex = text.trim().rsplit(' ').next()?.strip_prefix("0xK")?;
+    if hex.len() != 20 {
+        return None;
+    }
+    let v = u128::from_str_radix(hex, 16).ok()?;
+    Some(vec![v as u64, (v >> 64) as u64])
+}
+
 /// Does the (unsigned) value fit in 64 bits, i.e. survive `LLVMConstIntGetZExtValue`?
 fn fits_u64(words: &[u64]) -> bool {
     words.iter().skip(1).all(|w| *w == 0)
@@ -442,6 +457,24 @@ impl<'m> Rewriter<'m> {
         self.wide_int_words(v).filter(|w| !fits_u64(w))
     }
 
+    /// The 80 bits of `v` as little-endian words if it is an `x86_fp80` constant.
+    fn fp80_words(&self, v: LLVMValueRef) -> Option<Vec<u64>> {
+        // SAFETY: `v` is a value of the module (invariant); only ConstantFPs are printed.
+        unsafe {
+            if LLVMIsAConstantFP(v).is_null()
+                || LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMTypeKind::LLVMX86_FP80TypeKind
+            {
+                return None;
+            }
+            parse_printed_fp80(&take_message(LLVMPrintValueToString(v)))
+        }
+    }
+
+    /// The words of `v` if `llvm-ir` would lose its value: a wide integer or an x86_fp80.
+    fn lost_constant(&self, v: LLVMValueRef) -> Option<Vec<u64>> {
+        self.truncated_int(v).or_else(|| self.fp80_words(v))
+    }
+
     fn rewrite_instruction(&mut self, inst: LLVMValueRef) {
         // SAFETY: `inst` is an instruction of the module (invariant), hence a User.
         let (is_phi, is_switch, n) = unsafe {
@@ -460,7 +493,7 @@ impl<'m> Rewriter<'m> {
         for i in 0..n {
             // SAFETY: `i` is in range.
             let op = unsafe { LLVMGetOperand(inst, i) };
-            if let Some(words) = self.truncated_int(op) {
+            if let Some(words) = self.lost_constant(op) {
                 let new = if is_phi {
                     // SAFETY: for a phi, operand `i` is incoming value `i`.
                     let from = unsafe { LLVMGetIncomingBlock(inst, i) };
@@ -476,8 +509,7 @@ impl<'m> Rewriter<'m> {
                     }
                 } else {
                     self.position_before(inst, inst);
-                    // SAFETY: `op` is a constant of the module.
-                    Some(self.build_words(unsafe { LLVMTypeOf(op) }, &words))
+                    Some(self.build_constant(op, &words))
                 };
                 match new {
                     Some(new) => {
@@ -510,6 +542,8 @@ impl<'m> Rewriter<'m> {
         }
         let n = if let Some(words) = self.wide_int_words(c) {
             usize::from(!fits_u64(&words))
+        } else if self.fp80_words(c).is_some() {
+            1
         } else if self.is_plain_constant(c) {
             // SAFETY: a non-global constant is a User.
             let ops = unsafe { LLVMGetNumOperands(c).max(0) as u32 };
@@ -557,8 +591,22 @@ impl<'m> Rewriter<'m> {
             return None;
         }
         self.position_before(term, phi);
-        // SAFETY: `op` is a constant of the module.
-        Some(self.build_words(unsafe { LLVMTypeOf(op) }, words))
+        Some(self.build_constant(op, words))
+    }
+
+    /// Emit, at the builder's position, instructions computing the value of the constant
+    /// `op` (an integer or an `x86_fp80`) from its little-endian 64-bit `words`.
+    fn build_constant(&self, op: LLVMValueRef, words: &[u64]) -> LLVMValueRef {
+        // SAFETY: `op` is a constant of the module (invariant); an x86_fp80 has 80 bits, so
+        // the bitcast from i80 is valid.
+        unsafe {
+            let ty = LLVMTypeOf(op);
+            if LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMX86_FP80TypeKind {
+                return self.build_words(ty, words);
+            }
+            let bits = self.build_words(LLVMIntTypeInContext(self.module.ctx.raw, 80), words);
+            LLVMBuildBitCast(self.builder.0, bits, ty, c"fp80".as_ptr())
+        }
     }
 
     /// Emit, at the builder's position, instructions computing the integer of type `ty`
@@ -672,6 +720,17 @@ impl<'m> Rewriter<'m> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parses_printed_long_doubles() {
+        // 2.5L: sign 0, exponent 0x4000, mantissa 0xA000000000000000.
+        assert_eq!(
+            parse_printed_fp80("x86_fp80 0xK4000A000000000000000"),
+            Some(vec![0xA000_0000_0000_0000, 0x4000])
+        );
+        assert_eq!(parse_printed_fp80("x86_fp80 0xK4000"), None);
+        assert_eq!(parse_printed_fp80("double 2.5"), None);
+    }
 
     #[test]
     fn parses_printed_ints() {

@@ -1,22 +1,40 @@
 //! The assembled solver chain and the queries the engine asks.
 
 use crate::cex_cache::CexCache;
+use crate::cross_check::CrossCheck;
 use crate::fast_path::FastPath;
 use crate::independence::{relevant, Independence, SharedElements};
 use crate::query_cache::QueryCache;
+use crate::query_log::QueryLog;
 use crate::stats::SharedStats;
 use crate::z3_backend::Z3Backend;
-use crate::{SatResult, Solver, SolverError, SolverStats};
+use crate::{Layer, SatResult, Solver, SolverConfig, SolverError, SolverStats};
 use augur_expr::{ArrayId, Assignment, ExprId, ExprPool};
 
-/// The layers, front to back: fast path -> independence -> query cache ->
-/// counterexample cache -> Z3.
-fn layers(timeout_ms: Option<u64>, stats: &SharedStats, elems: &SharedElements) -> Box<dyn Solver> {
-    let z3 = Z3Backend::new(timeout_ms, stats.clone());
-    let cex = CexCache::new(Box::new(z3), stats.clone());
-    let cache = QueryCache::new(Box::new(cex), stats.clone());
-    let independence = Independence::new(Box::new(cache), elems.clone());
-    Box::new(FastPath::new(Box::new(independence), stats.clone()))
+/// The layers, front to back: [cross-check] -> fast path -> independence -> query cache ->
+/// counterexample cache -> [query log] -> Z3, without those `config` leaves out.
+fn layers(config: &SolverConfig, stats: &SharedStats, elems: &SharedElements) -> Box<dyn Solver> {
+    let on = |layer| config.layers.contains(layer);
+    let mut solver: Box<dyn Solver> = Box::new(Z3Backend::new(config.timeout, stats.clone()));
+    if let Some(dir) = &config.log_queries {
+        solver = Box::new(QueryLog::new(solver, dir));
+    }
+    if on(Layer::CexCache) {
+        solver = Box::new(CexCache::new(solver, stats.clone()));
+    }
+    if on(Layer::QueryCache) {
+        solver = Box::new(QueryCache::new(solver, stats.clone()));
+    }
+    if on(Layer::Independence) {
+        solver = Box::new(Independence::new(solver, elems.clone()));
+    }
+    if on(Layer::FastPath) {
+        solver = Box::new(FastPath::new(solver, stats.clone()));
+    }
+    if config.cross_check {
+        solver = Box::new(CrossCheck::new(solver, config.timeout, stats.clone()));
+    }
+    solver
 }
 
 /// The error for a query whose path constraints have no model.
@@ -24,9 +42,10 @@ fn infeasible() -> SolverError {
     SolverError::Unknown("the constraints are unsatisfiable".into())
 }
 
-/// The complete solver chain. The validity queries (`may_be_true`, `must_be_true`,
+/// The solver chain. The validity queries (`may_be_true`, `must_be_true`,
 /// `branch_feasibility`, `value`) assume the path constraints are satisfiable, as the
-/// engine guarantees, and only solve the constraints related to the queried expression.
+/// engine guarantees, and (with the independence layer on) only solve the constraints
+/// related to the queried expression.
 ///
 /// Caches are keyed by expression ids, so a chain serves one pool at a time; handing it
 /// a different pool starts the caches afresh.
@@ -34,21 +53,36 @@ pub struct SolverChain {
     solver: Box<dyn Solver>,
     stats: SharedStats,
     elems: SharedElements,
-    timeout_ms: Option<u64>,
+    config: SolverConfig,
     pool_uid: Option<u64>,
 }
 
 impl SolverChain {
-    /// A chain whose Z3 queries are limited to `timeout_ms` milliseconds (None: no limit).
-    pub fn new(timeout_ms: Option<u64>) -> Self {
+    /// The chain `config` describes.
+    pub fn new(config: SolverConfig) -> Self {
         let stats = SharedStats::default();
         let elems = SharedElements::default();
         SolverChain {
-            solver: layers(timeout_ms, &stats, &elems),
+            solver: layers(&config, &stats, &elems),
             stats,
             elems,
-            timeout_ms,
+            config,
             pool_uid: None,
+        }
+    }
+
+    /// What the chain is made of.
+    pub fn config(&self) -> &SolverConfig {
+        &self.config
+    }
+
+    /// The constraints a query about `exprs` needs: those related to them when the
+    /// independence layer is on, else all.
+    fn related(&self, pool: &ExprPool, constraints: &[ExprId], exprs: &[ExprId]) -> Vec<ExprId> {
+        if self.config.layers.contains(Layer::Independence) {
+            relevant(pool, &mut self.elems.borrow_mut(), constraints, exprs)
+        } else {
+            constraints.to_vec()
         }
     }
 
@@ -64,7 +98,7 @@ impl SolverChain {
         constraints: &[ExprId],
         cond: ExprId,
     ) -> Result<bool, SolverError> {
-        let mut query = relevant(pool, &mut self.elems.borrow_mut(), constraints, &[cond]);
+        let mut query = self.related(pool, constraints, &[cond]);
         query.push(cond);
         Ok(matches!(self.check(pool, &query)?, SatResult::Sat(_)))
     }
@@ -89,7 +123,7 @@ impl SolverChain {
         constraints: &[ExprId],
         cond: ExprId,
     ) -> Result<(bool, bool), SolverError> {
-        let mut query = relevant(pool, &mut self.elems.borrow_mut(), constraints, &[cond]);
+        let mut query = self.related(pool, constraints, &[cond]);
         let SatResult::Sat(model) = self.check(pool, &query)? else {
             return Ok((false, false));
         };
@@ -129,7 +163,7 @@ impl SolverChain {
         if let Some(v) = pool.as_const(e) {
             return Ok(v);
         }
-        let query = relevant(pool, &mut self.elems.borrow_mut(), constraints, &[e]);
+        let query = self.related(pool, constraints, &[e]);
         match self.check(pool, &query)? {
             SatResult::Sat(model) => Ok(pool.eval(e, &model)),
             SatResult::Unsat => Err(infeasible()),
@@ -143,10 +177,11 @@ impl Solver for SolverChain {
         if self.pool_uid != Some(pool.uid()) {
             if self.pool_uid.is_some() {
                 self.elems = SharedElements::default();
-                self.solver = layers(self.timeout_ms, &self.stats, &self.elems);
+                self.solver = layers(&self.config, &self.stats, &self.elems);
             }
             self.pool_uid = Some(pool.uid());
         }
+        self.stats.borrow_mut().queries += 1;
         self.solver.check(pool, constraints)
     }
 }

@@ -1,8 +1,9 @@
 //! End-to-end tests of [`SolverChain`] against Z3.
 
 use crate::test_util::var;
-use crate::{SatResult, Solver, SolverChain, SolverError};
+use crate::{Layer, Layers, SatResult, Solver, SolverChain, SolverConfig, SolverError};
 use augur_expr::{ArrayId, Assignment, ExprId, ExprPool};
+use std::time::Duration;
 
 /// Two one-byte inputs x, y with `x + y == 10` and `x < 3`.
 fn sum_setup() -> (ExprPool, [ArrayId; 2], [ExprId; 2], Vec<ExprId>) {
@@ -23,7 +24,7 @@ fn holds(p: &ExprPool, cs: &[ExprId], m: &Assignment) -> bool {
 #[test]
 fn satisfiable_query_yields_a_model() {
     let (mut p, arrays, _, cs) = sum_setup();
-    let mut chain = SolverChain::new(None);
+    let mut chain = SolverChain::new(SolverConfig::default());
     let m = chain.model(&mut p, &cs, &arrays).unwrap();
     assert!(holds(&p, &cs, &m));
     assert!(arrays.iter().all(|&a| m.get(a).map(<[u8]>::len) == Some(1)));
@@ -34,7 +35,7 @@ fn contradictions_are_unsat() {
     let (mut p, arrays, [x, _], cs) = sum_setup();
     let five = p.constant(5, 8);
     let big = p.ugt(x, five);
-    let mut chain = SolverChain::new(None);
+    let mut chain = SolverChain::new(SolverConfig::default());
     assert!(!chain.may_be_true(&mut p, &cs, big).unwrap());
     let small = p.not(big);
     assert!(chain.must_be_true(&mut p, &cs, small).unwrap());
@@ -56,7 +57,7 @@ fn independent_groups_merge_into_one_model() {
     let c1 = p.constant(0x1234, 16);
     let c2 = p.constant(7, 8);
     let cs = [p.eq(x, c1), p.eq(y, c2)];
-    let mut chain = SolverChain::new(None);
+    let mut chain = SolverChain::new(SolverConfig::default());
     let m = chain.model(&mut p, &cs, &[ax, ay, az]).unwrap();
     assert!(holds(&p, &cs, &m));
     assert_eq!(m.get(az), Some(&[0u8, 0, 0][..]));
@@ -68,7 +69,7 @@ fn repeated_queries_hit_the_cache() {
     let (mut p, _, [x, _], cs) = sum_setup();
     let one = p.constant(1, 8);
     let q = p.eq(x, one);
-    let mut chain = SolverChain::new(None);
+    let mut chain = SolverChain::new(SolverConfig::default());
     assert!(chain.may_be_true(&mut p, &cs, q).unwrap());
     assert_eq!(chain.stats().solver_calls, 1);
     assert!(chain.may_be_true(&mut p, &cs, q).unwrap());
@@ -82,7 +83,7 @@ fn repeated_queries_hit_the_cache() {
 fn constant_conditions_take_the_fast_path() {
     let (mut p, _, _, cs) = sum_setup();
     let (t, f) = (p.bool_const(true), p.bool_const(false));
-    let mut chain = SolverChain::new(None);
+    let mut chain = SolverChain::new(SolverConfig::default());
     assert!(chain.may_be_true(&mut p, &cs, t).unwrap());
     assert!(!chain.may_be_true(&mut p, &cs, f).unwrap());
     assert_eq!(
@@ -101,7 +102,7 @@ fn branch_feasibility_reports_both_sides() {
     let x_is_1 = p.eq(x, one);
     let x_lt_5 = p.ult(x, five);
     let y_lt_7 = p.ult(y, seven);
-    let mut chain = SolverChain::new(None);
+    let mut chain = SolverChain::new(SolverConfig::default());
     assert_eq!(
         chain.branch_feasibility(&mut p, &cs, x_is_1).unwrap(),
         (true, true)
@@ -122,7 +123,7 @@ fn branch_feasibility_reports_both_sides() {
 fn value_is_feasible() {
     let (mut p, _, [x, y], cs) = sum_setup();
     let two = p.constant(2, 8);
-    let mut chain = SolverChain::new(None);
+    let mut chain = SolverChain::new(SolverConfig::default());
     let mut path = cs.clone();
     let one = p.constant(1, 8);
     path.push(p.ugt(x, one));
@@ -138,7 +139,7 @@ fn wide_multiplication_agrees_with_eval() {
     let square = p.mul(x, x);
     let target = p.constant(k.wrapping_mul(k), 128);
     let cs = [p.eq(square, target)];
-    let mut chain = SolverChain::new(None);
+    let mut chain = SolverChain::new(SolverConfig::default());
     let m = chain.model(&mut p, &cs, &[ax]).unwrap();
     assert_eq!(p.eval(square, &m), k.wrapping_mul(k));
     assert_eq!(m.get(ax).map(<[u8]>::len), Some(16));
@@ -153,7 +154,7 @@ fn timeouts_are_reported_as_such() {
     let target = p.constant(0xd1a5_4c3b_2a19_0817_f6e5_d4c3_b2a1_9087, 128);
     let one = p.constant(1, 128);
     let cs = [p.eq(product, target), p.ugt(x, one), p.ugt(y, one)];
-    let mut chain = SolverChain::new(Some(1));
+    let mut chain = SolverChain::new(SolverConfig::with_timeout(Some(Duration::from_millis(1))));
     // bit-blasting a 128-bit multiplier alone takes far longer than 1 ms
     assert_eq!(chain.check(&p, &cs), Err(SolverError::Timeout));
     assert_eq!(chain.stats().timeouts, 1);
@@ -164,7 +165,7 @@ fn timeouts_are_reported_as_such() {
 
 #[test]
 fn a_new_pool_starts_fresh_caches() {
-    let mut chain = SolverChain::new(None);
+    let mut chain = SolverChain::new(SolverConfig::default());
     let (mut p1, _, [x, _], cs) = sum_setup();
     let nine = p1.constant(9, 8);
     let q = p1.ugt(x, nine);
@@ -193,4 +194,127 @@ fn smtlib_scripts_replay_in_z3() {
     let five = p.constant(5, 8);
     cs.push(p.ugt(x, five));
     assert_eq!(z3_answer(&p, &cs), z3::SatResult::Unsat);
+}
+
+/// Conditions over inputs x (2 bytes), y (1 byte) and a 4-byte table t read at a symbolic
+/// index, with constants and repetitions: independent groups, cache hits and fast paths.
+fn conditions(p: &mut ExprPool) -> (Vec<ExprId>, [ArrayId; 3]) {
+    let (ax, x) = var(p, "x", 2);
+    let (ay, y) = var(p, "y", 1);
+    let (at, _) = var(p, "t", 4);
+    let k = |p: &mut ExprPool, v: u128, w: u32| p.constant(v, w);
+    let (k100, k7, k3, k2) = (k(p, 100, 16), k(p, 7, 8), k(p, 3, 8), k(p, 2, 8));
+    let table = p.array_sym(at);
+    let y3 = p.and(y, k3);
+    let index = p.zext(y3, 64);
+    let entry = p.select(table, index);
+    let x_lo = p.extract(x, 0, 8);
+    let sum = p.add(x_lo, y);
+    let conds = vec![
+        p.ult(x, k100),
+        p.eq(entry, k7),
+        p.bool_const(true),
+        p.ult(y, k2),
+        p.eq(sum, k7),
+        p.bool_const(false),
+        p.ult(entry, k3),
+        p.ult(x, k100),
+        p.eq(x_lo, entry),
+    ];
+    (conds, [ax, ay, at])
+}
+
+/// Everything a chain answers along one exploration of `conditions` (each branch taken
+/// on its feasible side, true first): feasibilities, validity answers, whether a value
+/// and a model are right.
+fn explore(config: SolverConfig) -> (Vec<String>, crate::SolverStats) {
+    let mut p = ExprPool::new();
+    let (conds, arrays) = conditions(&mut p);
+    let mut chain = SolverChain::new(config);
+    let mut path = Vec::new();
+    let mut answers = Vec::new();
+    for &c in &conds {
+        let (t, f) = chain.branch_feasibility(&mut p, &path, c).unwrap();
+        let may = chain.may_be_true(&mut p, &path, c).unwrap();
+        let must = chain.must_be_true(&mut p, &path, c).unwrap();
+        let w = p.width(c);
+        let v = chain.value(&mut p, &path, c).unwrap();
+        let kv = p.constant(v, w);
+        let is_v = p.eq(c, kv);
+        let value_ok = chain.may_be_true(&mut p, &path, is_v).unwrap();
+        path.push(if t { c } else { p.not(c) });
+        let model = chain.model(&mut p, &path, &arrays).unwrap();
+        let model_ok = holds(&p, &path, &model);
+        answers.push(format!(
+            "feasible {t}/{f} may {may} must {must} value ok {value_ok} model ok {model_ok}"
+        ));
+    }
+    (answers, chain.stats())
+}
+
+#[test]
+fn every_layer_set_gives_the_same_answers() {
+    let (full, stats) = explore(SolverConfig::default());
+    assert!(
+        full.iter()
+            .all(|a| a.ends_with("value ok true model ok true")),
+        "{full:?}"
+    );
+    assert!(full.iter().any(|a| a.starts_with("feasible true/true")));
+    assert!(full.iter().any(|a| a.starts_with("feasible true/false")));
+    assert!(full.iter().any(|a| a.starts_with("feasible false/true")));
+    assert!(stats.cache_hits > 0 && stats.fast_path > 0, "{stats:?}");
+    let mut sets = vec![Layers::NONE];
+    sets.extend(Layer::ALL.map(|l| Layers::ALL.without(l)));
+    sets.extend(Layer::ALL.map(|l| Layers::NONE.with(l)));
+    for layers in sets {
+        let config = SolverConfig {
+            layers,
+            ..SolverConfig::default()
+        };
+        let (answers, stats) = explore(config);
+        assert_eq!(answers, full, "layers {layers}");
+        if !layers.contains(Layer::FastPath) {
+            assert_eq!(stats.fast_path, 0, "layers {layers}");
+        }
+        if !layers.contains(Layer::QueryCache) && !layers.contains(Layer::CexCache) {
+            assert_eq!(stats.cache_hits, 0, "layers {layers}");
+        }
+        if layers == Layers::NONE {
+            assert_eq!(stats.solver_calls, stats.queries, "every query reaches Z3");
+        }
+    }
+}
+
+#[test]
+fn the_cross_check_agrees_with_a_sound_chain() {
+    let (full, _) = explore(SolverConfig::default());
+    for layers in [Layers::ALL, Layers::NONE] {
+        let config = SolverConfig {
+            layers,
+            cross_check: true,
+            ..SolverConfig::default()
+        };
+        let (answers, stats) = explore(config);
+        assert_eq!(answers, full);
+        assert_eq!(stats.cross_checks, stats.queries, "every answer is checked");
+        assert_eq!(stats.cross_check_mismatches, 0);
+    }
+}
+
+#[test]
+fn the_query_log_holds_every_z3_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = SolverConfig {
+        log_queries: Some(dir.path().to_path_buf()),
+        ..SolverConfig::default()
+    };
+    let (_, stats) = explore(config);
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len() as u64, stats.solver_calls);
+    assert_eq!(names.first().map(String::as_str), Some("query-000001.smt2"));
 }

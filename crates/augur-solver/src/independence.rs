@@ -305,7 +305,7 @@ mod tests {
         assert_eq!(groups(&p, &mut el, &cs).len(), 2);
         assert_eq!(relevant(&p, &mut el, &cs, &[cs[1]]), [cs[1]]);
         // Solving the groups separately still yields one model with both bytes right.
-        let mut chain = crate::SolverChain::new(None);
+        let mut chain = crate::SolverChain::new(crate::SolverConfig::default());
         let SatResult::Sat(m) = chain.check(&p, &cs).unwrap() else {
             panic!("sat")
         };

@@ -1,15 +1,20 @@
 //! The augur solver chain, KLEE style: every optimisation is one [`Solver`] layer in front
 //! of the next, assembled in one place ([`SolverChain`]):
 //! fast path -> constraint independence -> query cache -> counterexample cache -> Z3.
+//! A [`SolverConfig`] switches layers off, logs the queries reaching Z3 as SMT-LIB2 files
+//! and adds a cross-check of every answer against a fresh Z3 solver.
 
 mod cex_cache;
 mod chain;
 #[cfg(test)]
 mod chain_tests;
+mod config;
+mod cross_check;
 mod error;
 mod fast_path;
 mod independence;
 mod query_cache;
+mod query_log;
 mod solver;
 mod stats;
 #[cfg(test)]
@@ -18,6 +23,7 @@ mod z3_backend;
 mod z3_translate;
 
 pub use chain::SolverChain;
+pub use config::{Layer, Layers, SolverConfig};
 pub use error::SolverError;
 pub use solver::{SatResult, Solver};
 pub use stats::SolverStats;

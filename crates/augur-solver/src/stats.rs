@@ -18,6 +18,11 @@ pub struct SolverStats {
     pub time_s: f64,
     /// Z3 calls that ran out of time.
     pub timeouts: u64,
+    /// Answers checked by the cross-check (when it is on).
+    pub cross_checks: u64,
+    /// Answers the cross-check found wrong (a wrong verdict or a model violating the
+    /// constraints); always 0 unless a layer has a bug.
+    pub cross_check_mismatches: u64,
 }
 
 /// The counters as shared between the layers of one chain.

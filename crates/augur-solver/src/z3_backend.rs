@@ -12,6 +12,20 @@ use augur_expr::{Assignment, ExprId, ExprPool};
 use std::time::{Duration, Instant};
 use z3::{Model, Params};
 
+/// A fresh Z3 solver whose checks stop after `timeout` (None: no limit).
+pub(crate) fn limited_solver(timeout: Option<Duration>) -> z3::Solver {
+    let solver = z3::Solver::new();
+    if let Some(limit) = timeout {
+        let mut params = Params::new();
+        params.set_u32(
+            "timeout",
+            u32::try_from(limit.as_millis()).unwrap_or(u32::MAX),
+        );
+        solver.set_params(&params);
+    }
+    solver
+}
+
 /// The solver at the end of the chain.
 pub(crate) struct Z3Backend {
     translator: Translator,
@@ -23,19 +37,13 @@ pub(crate) struct Z3Backend {
 }
 
 impl Z3Backend {
-    /// A backend giving each query at most `timeout_ms` milliseconds (None: no limit).
-    pub(crate) fn new(timeout_ms: Option<u64>, stats: SharedStats) -> Self {
-        let solver = z3::Solver::new();
-        if let Some(limit) = timeout_ms {
-            let mut params = Params::new();
-            params.set_u32("timeout", u32::try_from(limit).unwrap_or(u32::MAX));
-            solver.set_params(&params);
-        }
+    /// A backend giving each query at most `timeout` (None: no limit).
+    pub(crate) fn new(timeout: Option<Duration>, stats: SharedStats) -> Self {
         Z3Backend {
             translator: Translator::default(),
-            solver,
+            solver: limited_solver(timeout),
             asserted: Vec::new(),
-            timeout: timeout_ms.map(Duration::from_millis),
+            timeout,
             stats,
         }
     }

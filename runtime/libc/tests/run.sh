@@ -9,7 +9,7 @@ out=${TMPDIR:-/tmp}/augur-libc-tests.$$
 mkdir -p "$out"
 trap 'rm -rf "$out"' EXIT
 CC=${CC:-clang-14}
-MODELS="string ctype stdlib stdio printf scanf unistd math"
+MODELS="string ctype stdlib stdio printf scanf unistd math locale error process time fd thread"
 
 status=0
 echo "== bitcode build (augur's command, -Wall -Werror)"
@@ -21,7 +21,7 @@ done
 llvm-link-14 "$out"/*.bc -o "$out/libc.bc" || status=1
 # The linked models may only reach the outside through the primitives.
 undef=$(llvm-nm-14 --undefined-only "$out/libc.bc" | awk '{print $2}' | sort | tr '\n' ' ')
-expected="augur_errno_location augur_sys_close augur_sys_open augur_sys_read augur_sys_write free malloc "
+expected="aligned_alloc augur_errno_location augur_sys_close augur_sys_dup augur_sys_lseek augur_sys_open augur_sys_read augur_sys_stat augur_sys_truncate augur_sys_unlink augur_sys_write exit free malloc realloc "
 if [ "$undef" != "$expected" ]; then
     echo "unexpected undefined symbols in linked models: $undef"
     status=1
@@ -37,11 +37,11 @@ for m in $MODELS; do
     objs="$objs $out/model_$m.o"
 done
 for t in shim test_main test_string test_ctype test_stdlib test_printf test_scanf test_stdio \
-         test_unistd test_math; do
+         test_unistd test_math test_locale test_process test_files test_thread; do
     $CC -c -O0 -g -Wall -Wno-format -Wno-format-security -Wno-format-extra-args \
         -Wno-deprecated-declarations -I"$here" "$here/$t.c" -o "$out/$t.o"
     objs="$objs $out/$t.o"
 done
-$CC $objs -lm -o "$out/libc-tests"
+$CC $objs -lm -lpthread -o "$out/libc-tests"
 "$out/libc-tests" || status=1
 exit $status

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "shim.h"
 
@@ -54,6 +55,38 @@ int augur_sys_close(int fd)
     if (fd <= 2)
         return 0;
     return close(fd);
+}
+
+long augur_sys_lseek(int fd, long off, int whence)
+{
+    return lseek(fd, off, whence);
+}
+
+int augur_sys_dup(int fd, int min)
+{
+    return fcntl(fd, F_DUPFD, min);
+}
+
+int augur_sys_stat(int fd, const char *path, unsigned long out[2])
+{
+    struct stat st;
+    if ((path != NULL ? stat(path, &st) : fstat(fd, &st)) < 0)
+        return -1;
+    if (!S_ISREG(st.st_mode))
+        return 2;
+    out[0] = (unsigned long)st.st_size;
+    out[1] = (unsigned long)st.st_ino;
+    return 1;
+}
+
+int augur_sys_unlink(const char *path)
+{
+    return unlink(path);
+}
+
+int augur_sys_truncate(int fd, long len)
+{
+    return ftruncate(fd, len);
 }
 
 int *augur_errno_location(void)

@@ -29,6 +29,10 @@ void test_scanf(void);
 void test_stdio(void);
 void test_unistd(void);
 void test_math(void);
+void test_locale(void);
+void test_process(void);
+void test_files(void);
+void test_thread(void);
 
 int main(void)
 {
@@ -40,6 +44,10 @@ int main(void)
     test_stdio();
     test_unistd();
     test_math();
+    test_locale();
+    test_process();
+    test_files();
+    test_thread();
     printf("%d passed, %d failed\n", t_pass, t_fail);
     return t_fail != 0;
 }

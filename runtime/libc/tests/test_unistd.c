@@ -8,9 +8,9 @@
 #include "model.h"
 #include "shim.h"
 
-/* Run glibc getopt_long (with '+' so that it does not permute) and the
- * model on the same argv, comparing every step, optarg, optind, optopt,
- * longindex, flag effects and the diagnostic text. */
+/* Run glibc getopt_long and the model on the same argv, comparing every
+ * step, optarg, optind, optopt, longindex, flag effects, the diagnostic text
+ * and the permuted argv. */
 static int flagvar_g, flagvar_m;
 
 static void run(const char *optstring, int nargs, const char **args, int use_long)
@@ -23,7 +23,6 @@ static void run(const char *optstring, int nargs, const char **args, int use_lon
                             {NULL, 0, NULL, 0}};
     struct option lo_m[6];
     char *ga[16], *ma[16];
-    char gplus[64];
     int i, step;
     char errbuf[4096];
     memcpy(lo_m, lo_g, sizeof lo_g);
@@ -33,9 +32,6 @@ static void run(const char *optstring, int nargs, const char **args, int use_lon
         ma[i] = strdup(args[i]);
     }
     ga[nargs] = ma[nargs] = NULL;
-    snprintf(gplus, sizeof gplus, "+%s", optstring[0] == '+' ? optstring + 1 : optstring);
-    if (optstring[0] == '-')
-        snprintf(gplus, sizeof gplus, "%s", optstring);
     optind = 0; /* full reinitialisation in glibc */
     model_optind = 0;
     opterr = model_opterr = 1;
@@ -48,7 +44,7 @@ static void run(const char *optstring, int nargs, const char **args, int use_lon
             abort();
         saved = dup(2);
         dup2(pipefd[1], 2);
-        gr = use_long ? getopt_long(nargs, ga, gplus, lo_g, &gi) : getopt(nargs, ga, gplus);
+        gr = use_long ? getopt_long(nargs, ga, optstring, lo_g, &gi) : getopt(nargs, ga, optstring);
         fflush(stderr);
         dup2(saved, 2);
         close(saved);
@@ -72,6 +68,9 @@ static void run(const char *optstring, int nargs, const char **args, int use_lon
         if (gr == -1 || mr == -1)
             break;
     }
+    for (i = 0; i < nargs; i++)
+        CHECK(strcmp(ga[i], ma[i]) == 0, "getopt('%s', %s ...) argv[%d] after: %s vs %s",
+              optstring, args[1] ? args[1] : "", i, ga[i], ma[i]);
     for (i = 0; i < nargs; i++) {
         free(ga[i]);
         free(ma[i]);
@@ -99,6 +98,10 @@ void test_unistd(void)
         RUN("+ab", l, "prog", "-ab", "-ba", "z");
         RUN("a:", l, "prog", "-a", "-a", "-a");
         RUN("ab", l, "prog", "-a:", "-;");
+        RUN("ab:", l, "prog", "x", "y", "-a", "z", "-b", "v", "w", "-a");
+        RUN("ab:", l, "prog", "x", "-a", "--", "-b", "y");
+        RUN("ab:", l, "prog", "x", "y", "--");
+        RUN("ab:", l, "prog", "-", "x", "-ab", "q", "r");
     }
     RUN("vo:", 1, "prog", "--verbose", "--output=x", "--output", "y", "--color", "--color=red", "-v");
     RUN("vo:", 1, "prog", "--flag", "--verb", "--out=z", "--co");
@@ -107,6 +110,7 @@ void test_unistd(void)
     RUN(":vo:", 1, "prog", "--output");
     RUN("vo:", 1, "prog", "--verbose", "--", "--output");
     RUN("vo:", 1, "prog", "--unknown=3", "-v");
+    RUN("vo:", 1, "prog", "f1", "--output", "x", "f2", "--verbose", "f3");
 
     /* read/write/close on the shim */
     {

@@ -208,3 +208,36 @@ impl Run {
         }
     }
 }
+
+/// The bytes of the object `name` of a test.
+pub fn object_bytes(test: &Json, name: &str) -> Vec<u8> {
+    test["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == name)
+        .unwrap()["bytes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_u64().unwrap() as u8)
+        .collect()
+}
+
+/// gnulib's close_stream and coreutils' close_stdout (registered with atexit by every
+/// coreutils program), in C for the end-to-end programs; needs <errno.h>, <error.h>,
+/// <stdio.h>, <stdio_ext.h> and <unistd.h>.
+pub const CLOSE_STDOUT_C: &str = r#"
+static int close_stream(FILE *s) {
+  int some_pending = __fpending(s) != 0, prev_fail = ferror(s) != 0;
+  int fclose_fail = fclose(s) != 0;
+  if (prev_fail || (fclose_fail && (some_pending || errno != EBADF))) {
+    if (!fclose_fail) errno = 0;
+    return EOF;
+  }
+  return 0;
+}
+static void close_stdout(void) {
+  if (close_stream(stdout) != 0) { error(0, errno, "write error"); _exit(1); }
+}
+"#;

@@ -260,7 +260,17 @@ pub(super) fn ret(ex: &mut Executor, st: &mut State, v: Option<Value>) -> Exec<(
             }
             _ => 0,
         };
-        return Err(Outcome::Exit(code));
+        match ex.entry_return {
+            Some(exit) if st.frame().func != exit => {
+                let frame = st.frames.pop().expect("the entry frame");
+                for a in &frame.allocas {
+                    st.mem.remove(*a);
+                }
+                let code = Value::con(code as u32 as u128, 32);
+                return push_frame(ex, st, exit, vec![code], None);
+            }
+            _ => return Err(Outcome::Exit(code)),
+        }
     }
     let frame = st.frames.pop().expect("a frame to return from");
     for a in &frame.allocas {

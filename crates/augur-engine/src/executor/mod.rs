@@ -16,11 +16,12 @@ mod step;
 pub use access::{Offset, Resolved};
 pub use step::{Forked, Split};
 
+use crate::directed::SearchPenalty;
 use crate::extension::Extension;
 use crate::extension::Intercepted;
 use crate::handlers::{Call, HandlerTable, Special};
 use crate::hooks::Observer;
-use crate::options::Options;
+use crate::options::{Options, TestPolicy};
 use crate::outcome::{ErrorKind, Outcome, PathError, StackFrame};
 use crate::rng::Rng;
 use crate::searcher::{Interleaved, Searcher, StateInfo, Ticket};
@@ -77,6 +78,7 @@ pub struct Executor {
     next_memory_check: Instant,
     global_addrs: Vec<u64>,
     extensions: Vec<Option<Box<dyn Extension>>>,
+    entry_return: Option<FuncId>,
     intercepted_by: Vec<Option<u16>>,
 }
 
@@ -110,14 +112,14 @@ impl Executor {
                 })
             })
             .collect();
-        let timeout = opts.solver_timeout.map(|d| d.as_millis() as u64);
+        let searcher = Interleaved::new(&opts.search, &program);
         Executor {
             coverage: Coverage::new(&program),
             program,
             pool: ExprPool::new(),
-            solver: SolverChain::new(timeout),
+            solver: SolverChain::new(opts.solver.clone()),
             rng: Rng::new(opts.seed),
-            searcher: Interleaved::new(&opts.search),
+            searcher,
             opts,
             stats: RunStats::default(),
             handlers: handler_vec,
@@ -132,6 +134,7 @@ impl Executor {
             global_addrs: Vec::new(),
             intercepted_by: vec![None; program_len],
             extensions: Vec::new(),
+            entry_return: None,
         }
     }
 
@@ -210,9 +213,15 @@ impl Executor {
         let info = StateInfo {
             depth: st.depth,
             cov_gen: st.cov_gen,
+            frames: if self.searcher.reads_frames {
+                st.frames.iter().map(|f| (f.func, f.pc)).collect()
+            } else {
+                Vec::new()
+            },
+            penalty: st.ext.get::<SearchPenalty>().map_or(0, |p| p.0),
         };
         self.states.insert(st.id, (self.next_epoch, st));
-        self.searcher.add(t, info);
+        self.searcher.add(t, &info);
     }
 
     fn take_next(&mut self) -> Option<State> {
@@ -517,6 +526,10 @@ impl Executor {
             Outcome::Partial(_) => self.stats.paths_partial += 1,
             _ => self.stats.paths_completed += 1,
         }
+        if !self.wants_test(&st, &outcome) {
+            self.stats.tests_not_written += 1;
+            return;
+        }
         let arrays: Vec<ArrayId> = st.symbolics.iter().map(|s| s.array).collect();
         let model = if st.seed.is_some() {
             Ok(st.seed_values.clone())
@@ -563,6 +576,17 @@ impl Executor {
         self.sink.write(&test);
     }
 
+    /// Whether the path `st`, ended with `outcome`, gets a test under the test policy.
+    fn wants_test(&self, st: &State, outcome: &Outcome) -> bool {
+        let new_error = matches!(outcome, Outcome::Error(e) if !self.stats.knows_error(e));
+        new_error
+            || match self.opts.tests {
+                TestPolicy::All => true,
+                TestPolicy::CoveringNew => st.covered_new,
+                TestPolicy::CoveringNewAfter(n) => self.stats.tests < n || st.covered_new,
+            }
+    }
+
     /// Create the initial state: globals laid out and initialised, `entry` called with
     /// `args` (its frame ready to run).
     pub fn initial_state(&mut self, seed: Option<SeedInput>) -> State {
@@ -575,6 +599,7 @@ impl Executor {
             depth: 0,
             instructions: 0,
             cov_gen: 0,
+            covered_new: false,
             seed: seed.map(Rc::new),
             seed_values: Default::default(),
             ext: Default::default(),
@@ -589,6 +614,13 @@ impl Executor {
     /// The address of a global variable in every state of this run.
     pub fn global_addr(&self, g: augur_ir::GlobalId) -> u64 {
         self.global_addrs[g.0 as usize]
+    }
+
+    /// When the entry function returns a value, call `func` with it instead of ending the
+    /// path (C's `exit(main(...))`: `func` is the program's `exit`, which runs the `atexit`
+    /// handlers and does not return).
+    pub fn set_entry_return(&mut self, func: FuncId) {
+        self.entry_return = Some(func);
     }
 
     /// The function whose address is `addr`, if it is one.

@@ -103,6 +103,7 @@ impl Executor {
         let mut others = Vec::with_capacity(cases.len() - 1);
         if cases.len() > 1 {
             st.depth += 1;
+            st.covered_new = false;
             for &(i, c) in &cases[1..] {
                 self.stats.forks += 1;
                 let mut child = st.clone();
@@ -200,6 +201,7 @@ impl Executor {
         self.stats.instructions += 1;
         if self.coverage.cover(&prog, fid.0, pc) {
             st.cov_gen = self.coverage.generation;
+            st.covered_new = true;
         }
         if !self.observers.is_empty() {
             for o in &mut self.observers {

@@ -19,6 +19,17 @@ pub fn is_arg_name(name: &str) -> bool {
         .is_some_and(|d| d.len() >= 2 && d.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// Whether `name` is an argument count: `n_args`, or `n_args_K` for the K-th further
+/// `--sym-args` group (KLEE names them all `n_args`).
+fn is_count_name(name: &str) -> bool {
+    name.strip_prefix("n_args").is_some_and(|rest| {
+        rest.is_empty()
+            || rest
+                .strip_prefix('_')
+                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
 /// The little-endian int of an `n_args` object (negative counts as 0).
 fn count_of(bytes: &[u8]) -> usize {
     let mut b = [0u8; 4];
@@ -40,7 +51,7 @@ pub fn environment(objects: &[(String, Vec<u8>)]) -> Environment {
     let mut env = Environment::default();
     let mut budget: Option<usize> = None;
     for (name, bytes) in objects {
-        if name == "n_args" {
+        if is_count_name(name) {
             budget = Some(count_of(bytes));
         } else if is_arg_name(name) {
             match budget {
@@ -97,6 +108,21 @@ mod tests {
         assert_eq!(env.args, vec![b"ab".to_vec(), b"".to_vec()]);
         assert_eq!(env.stdin, None);
         assert!(env.files.is_empty());
+    }
+
+    #[test]
+    fn each_group_count_keeps_its_own_arguments() {
+        let env = environment(&[
+            obj("arg00", b"a\0"),
+            obj("n_args", &[0, 0, 0, 0]),
+            obj("arg01", b"b\0"),
+            obj("n_args_1", &[1, 0, 0, 0]),
+            obj("arg02", b"c\0"),
+            obj("arg03", b"d\0"),
+        ]);
+        assert_eq!(env.args, vec![b"a".to_vec(), b"c".to_vec()]);
+        assert!(!is_count_name("n_args_"));
+        assert!(!is_count_name("n_argsx"));
     }
 
     #[test]

@@ -197,6 +197,9 @@ pub fn run(binary: &Path, spec: &RunSpec) -> Result<NativeRun, String> {
         .current_dir(&cwd)
         .env("AUGUR_REPLAY_KTEST", root.path().join("test.ktest"))
         .env("ASAN_OPTIONS", "detect_leaks=0")
+        // The libc models' world has only the C locale (setlocale(LC_ALL, "") gives "C"):
+        // the native run must too, whatever the user's LANG.
+        .env("LC_ALL", "C")
         .env("AUGUR_OUTPUTS", &outputs_path)
         .stdin(stdin)
         .stdout(std::fs::File::create(&out_path).map_err(io)?)

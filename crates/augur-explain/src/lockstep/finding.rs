@@ -4,6 +4,7 @@
 use super::run::{Known, Run};
 use super::{Origin, Why};
 use crate::compare::Unexplained;
+use crate::rank::weight;
 use crate::wp::Kind;
 use crate::{Execution, SrcLine, Which};
 use std::collections::BTreeSet;
@@ -65,6 +66,26 @@ pub(super) fn finding(
             });
             format!("{value} (computed differently{})", last.unwrap_or_default())
         }
+        Why::Control => {
+            let branches: BTreeSet<SrcLine> = [
+                gr.deciding_branch(g).and_then(|i| golden.line(i)),
+                br.deciding_branch(b).and_then(|i| buggy.line(i)),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            if !branches.is_empty() {
+                lines = branches;
+            }
+            format!(
+                "{value} (defined on lines that are not versions of one line; decided at {})",
+                lines
+                    .iter()
+                    .map(|l| format!("{}:{}", l.file, l.line))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
     };
     Unexplained {
         side: Which::Buggy,
@@ -73,5 +94,11 @@ pub(super) fn finding(
         kind: Kind::Value,
         context: context.union(&lines).cloned().collect(),
         lines,
+        weight: match o.why {
+            Why::Divergence => weight::DIVERGENCE,
+            Why::Control => weight::BRANCH,
+            _ => weight::VALUE_ORIGIN,
+        },
+        entry: None,
     }
 }

@@ -2,7 +2,11 @@
 //! way except for a constant. From the criterion, the dynamic data dependences of both
 //! runs are walked backwards in parallel (the value printed ← the load ← the store ← the
 //! call's return ← the `ret` ...), pairing the defining instructions operand position by
-//! operand position and following only the operands whose concrete values differ. The
+//! operand position and following only the operands whose concrete values differ; two
+//! loads of the same place (object size and offset) follow the stores that wrote it, in
+//! whatever function and however long before, two loads of different places follow
+//! their addresses. The walk starts from the criterion's definitions, or from the
+//! conditions of a pair of branches (see [`crate::pairing`]). The
 //! walk stops at the first pair whose values differ because of something that is not a
 //! differing dependence: an immediate or constant operand, another operation, memory
 //! nobody stored to (a global's initial value), or a structural divergence (the two
@@ -13,7 +17,8 @@ mod finding;
 mod run;
 
 use crate::compare::Unexplained;
-use crate::Execution;
+use crate::pairing::Pairing;
+use crate::Which;
 use augur_ir::{Callee, Inst, Operand};
 use run::{Known, Node, Run};
 use rustc_hash::FxHashSet;
@@ -43,6 +48,9 @@ enum Why {
     InitialMemory,
     /// Different kinds of instruction define the two values.
     Divergence,
+    /// The two values are defined at lines that are not versions of one line: a
+    /// branch decided which definition reaches the use (see [`crate::versions`]).
+    Control,
 }
 
 /// What one pair of definitions leads to.
@@ -100,12 +108,49 @@ fn differ(a: Known, b: Known) -> bool {
 struct Walk<'a> {
     g: Run<'a>,
     b: Run<'a>,
+    pairing: &'a Pairing<'a>,
 }
 
 impl Walk<'_> {
+    /// Are the two definitions of `p` at lines that are not versions of one line?
+    fn misplaced(&self, p: &Pair) -> bool {
+        let (Some(gl), Some(bl)) = (self.g.x.line(p.g.def), self.b.x.line(p.b.def)) else {
+            return false;
+        };
+        self.pairing
+            .versions
+            .counterpart(&bl)
+            .is_some_and(|(c, _)| c != gl)
+    }
+
+    /// The pairs of conditions of the branches that decided the golden entries `g` and
+    /// the buggy entries `b` (each paired with its counterpart in the other run).
+    fn deciding_conditions(&self, g: &[u32], b: &[u32]) -> Vec<Pair> {
+        let golden = g
+            .iter()
+            .map(|&i| (Which::Golden, self.g.deciding_branch(i)));
+        let buggy = b.iter().map(|&i| (Which::Buggy, self.b.deciding_branch(i)));
+        golden
+            .chain(buggy)
+            .filter_map(|(side, br)| self.pairing.conditions(side, br?))
+            .map(|(g, b)| Pair {
+                g: Node { def: g, reg: None },
+                b: Node { def: b, reg: None },
+                gv: self.g.consumed_value(g),
+                bv: self.b.consumed_value(b),
+            })
+            .collect()
+    }
+
     /// The pairs of dependences of `p` whose values differ, and whether `p` differs by
     /// itself.
     fn step(&self, p: &Pair) -> Step {
+        if self.misplaced(p) {
+            return Step {
+                origin: Some(Why::Control),
+                next: self.deciding_conditions(&[p.g.def], &[p.b.def]),
+            };
+        }
         let (gi, bi) = (self.g.inst(p.g.def), self.b.inst(p.b.def));
         if discriminant(gi) != discriminant(bi) {
             return Step {
@@ -119,7 +164,9 @@ impl Walk<'_> {
                 ..Step::default()
             };
         }
-        if let Inst::Load { .. } = gi {
+        // A load of the same place follows the stores to it; loads of different
+        // places part where their addresses are computed.
+        if matches!(gi, Inst::Load { .. }) && self.g.place(p.g.def) == self.b.place(p.b.def) {
             return self.load(p);
         }
         let (gs, bs) = (self.g.slots(p.g), self.b.slots(p.b));
@@ -169,14 +216,18 @@ impl Walk<'_> {
     }
 
     /// A pair of loads: the stores that defined the bytes read, paired in order; memory
-    /// no instruction stored to on both sides is where the values come from.
+    /// no instruction stored to on both sides is where the values come from. When one
+    /// side stored where the other did not (or more often), the branches that decided
+    /// the stores are followed into their conditions.
     fn load(&self, p: &Pair) -> Step {
         let (gm, bm) = (self.g.memory_defs(p.g.def), self.b.memory_defs(p.b.def));
-        let origin = match (gm.is_empty(), bm.is_empty(), gm.len() == bm.len()) {
-            (true, true, _) => Some(Why::InitialMemory),
-            (_, _, false) => Some(Why::Divergence),
-            _ => None,
-        };
+        if gm.len() != bm.len() {
+            return Step {
+                origin: Some(Why::Divergence),
+                next: self.deciding_conditions(&gm, &bm),
+            };
+        }
+        let origin = (gm.is_empty() && bm.is_empty()).then_some(Why::InitialMemory);
         let next = gm
             .iter()
             .zip(&bm)
@@ -204,15 +255,12 @@ struct Origin {
 /// each run, paired in order) part, as unexplained findings of the buggy program (kind
 /// [`Kind::Value`]), each singling out the lines of the two instructions (and, for a
 /// structural divergence, of the last pair that still matched).
-pub fn localise(
-    golden: &Execution,
-    gdeps: &[u32],
-    buggy: &Execution,
-    bdeps: &[u32],
-) -> Vec<Unexplained> {
+pub fn localise(pairing: &Pairing, gdeps: &[u32], bdeps: &[u32]) -> Vec<Unexplained> {
+    let (golden, buggy) = (pairing.golden, pairing.buggy);
     let w = Walk {
         g: Run { x: golden },
         b: Run { x: buggy },
+        pairing,
     };
     let mut stack: Vec<(Pair, Option<Pair>)> = gdeps
         .iter()

@@ -116,6 +116,24 @@ impl Run<'_> {
             .collect()
     }
 
+    /// Where memory access `i` is: the size of the object it falls in and its offset
+    /// there (comparable across programs, unlike addresses); None if unknown.
+    pub(super) fn place(&self, i: u32) -> Option<(u64, u64)> {
+        let (addr, _) = self.x.trace.entries[i as usize].mem.as_ref()?;
+        let addr = self.known(addr)?.0 as u64;
+        let obj = self.x.end.mem.find(addr)?;
+        Some((obj.size, addr - obj.base))
+    }
+
+    /// The conditional branch entry `i` is control dependent on, if it is one.
+    pub(super) fn deciding_branch(&self, i: u32) -> Option<u32> {
+        let c = self.x.graph.control[i as usize]?;
+        match self.inst(c) {
+            Inst::CondBr { .. } | Inst::Switch { .. } => Some(c),
+            _ => None,
+        }
+    }
+
     /// The value a memory definition stored, if it is a store.
     pub(super) fn stored_value(&self, d: u32) -> Known {
         match self.inst(d) {

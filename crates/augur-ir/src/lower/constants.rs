@@ -57,6 +57,13 @@ impl Lowerer<'_> {
                 width: 64,
                 value: f.to_bits() as u128,
             },
+            C::Float(Float::X86_FP80) => {
+                return Err(
+                    "a long double (x86_fp80) constant inside a global initializer or \
+                            a constant expression is not supported"
+                        .into(),
+                )
+            }
             C::Float(other) => {
                 return Err(format!(
                     "floating-point constant {other:?} is not supported"

@@ -1,0 +1,463 @@
+//! End-to-end tests of `augur record` and `augur repro`: one crashing program per kind of
+//! hard-to-resolve function (tests/repro/*.c), each crash three frames deep. The field run
+//! is real: the recorded binary crashes under ASan/UBSan, leaving its report and its log.
+
+mod common;
+
+use common::augur;
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A program of tests/repro and how it crashes in the field.
+struct Case {
+    name: &'static str,
+    /// The crashing input (argv[1]).
+    input: &'static str,
+    /// Native-only files (`--link`).
+    link: &'static [&'static str],
+    /// Functions `--list` must mark hard.
+    hard: &'static [&'static str],
+    /// Bytes of each symbolic argument for `augur repro`.
+    sym_arg: &'static str,
+}
+
+/// The recorded program's field run: binary, log and crash report in a directory.
+struct Field {
+    dir: tempfile::TempDir,
+    case: &'static Case,
+}
+
+fn source(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/repro")
+        .join(format!("{name}.c"))
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned() + &String::from_utf8_lossy(&o.stdout)
+}
+
+impl Field {
+    /// Record `case`, run it on its crashing input (sanitizer report to `report.txt`, log
+    /// to `field.augurlog`).
+    fn run(case: &'static Case) -> Field {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join(case.name);
+        let mut cmd = augur();
+        cmd.arg("record").arg(source(case.name)).arg("-o").arg(&bin);
+        for l in case.link {
+            cmd.arg("--link").arg(source(l));
+        }
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{}", text(&o));
+        let run = Command::new(&bin)
+            .arg(case.input)
+            .env("AUGUR_LOG", dir.path().join("field.augurlog"))
+            .env("GREET_MODE", "wide")
+            .env("ASAN_OPTIONS", "detect_leaks=0")
+            .output()
+            .unwrap();
+        assert!(!run.status.success(), "{} did not crash", case.name);
+        std::fs::write(dir.path().join("report.txt"), &run.stderr).unwrap();
+        Field { dir, case }
+    }
+
+    fn log(&self) -> PathBuf {
+        self.dir.path().join("field.augurlog")
+    }
+
+    fn report(&self) -> PathBuf {
+        self.dir.path().join("report.txt")
+    }
+
+    /// `augur repro` with `extra` options; returns (exit status, repro.json, output).
+    fn repro(&self, extra: &[&str], out: &str) -> (i32, Json, String) {
+        let out = self.dir.path().join(out);
+        let mut cmd = augur();
+        cmd.arg("repro")
+            .arg(source(self.case.name))
+            .arg("--crash")
+            .arg(self.report())
+            .args(["--sym-arg", self.case.sym_arg, "-o"])
+            .arg(&out)
+            .args(extra);
+        for l in self.case.link {
+            cmd.arg("--link").arg(source(l));
+        }
+        let o = cmd.output().unwrap();
+        let json = std::fs::read(out.join("repro.json"))
+            .map(|b| serde_json::from_slice(&b).unwrap())
+            .unwrap_or(Json::Null);
+        (o.status.code().unwrap_or(-1), json, text(&o))
+    }
+
+    fn repro_with_log(&self) -> (i32, Json, String) {
+        let log = self.log();
+        self.repro(
+            &["--log", log.to_str().unwrap(), "--max-time", "60"],
+            "with-log",
+        )
+    }
+}
+
+/// `--list` marks the expected functions hard, and only those.
+fn assert_hard(case: &Case) {
+    let o = augur()
+        .arg("record")
+        .arg(source(case.name))
+        .arg("--list")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let listing = String::from_utf8_lossy(&o.stdout);
+    let mut hard: Vec<&str> = listing
+        .lines()
+        .filter_map(|l| l.strip_prefix("hard "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    hard.sort();
+    assert_eq!(hard, case.hard, "{listing}");
+}
+
+/// The log holds the hard functions' results only: not the input's bytes.
+fn assert_log_private(field: &Field) {
+    let log = std::fs::read(field.log()).unwrap();
+    let input = field.case.input.as_bytes();
+    assert!(
+        !log.windows(input.len()).any(|w| w == input),
+        "the log holds the input {:?}",
+        field.case.input
+    );
+    let o = augur()
+        .arg("record")
+        .arg("--show")
+        .arg(field.log())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+}
+
+/// The field run of `case` after checking the analysis' choice, its log checked private.
+fn recorded(case: &'static Case) -> Field {
+    assert_hard(case);
+    let field = Field::run(case);
+    assert_log_private(&field);
+    field
+}
+
+/// The reproduction verified natively: status, the test written, the frames matched.
+fn assert_reproduced(r: &(i32, Json, String), status: &str, frames: usize) {
+    let (code, json, out) = r;
+    assert_eq!(*code, 0, "{out}");
+    assert_eq!(json["status"], status, "{out}");
+    assert_eq!(json["frames"].as_array().unwrap().len(), frames, "{json}");
+    assert_eq!(json["test"], "test000001.json");
+    assert!(
+        json["command"].as_str().unwrap().starts_with("./"),
+        "{json}"
+    );
+}
+
+fn assert_not_reproduced(r: &(i32, Json, String)) {
+    let (code, json, out) = r;
+    assert_eq!(*code, 1, "{out}");
+    assert_eq!(json["status"], "not-reproduced", "{out}");
+}
+
+/// Plain `augur run` within the same budget finds no error at the crash line.
+fn assert_run_misses(case: &Case, line: u32) {
+    let dir = tempfile::tempdir().unwrap();
+    let o = augur()
+        .arg("run")
+        .arg(source(case.name))
+        .args(["--sym-arg", case.sym_arg, "--max-time", "10", "-o"])
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    let at = format!("{}.c:{line}:", case.name);
+    assert!(!text(&o).contains(&at), "{}", text(&o));
+}
+
+static CHECKSUM: Case = Case {
+    name: "checksum",
+    input: "kfo-open-sesame",
+    link: &[],
+    hard: &["checksum"],
+    sym_arg: "16",
+};
+
+#[test]
+fn checksum_needs_the_log() {
+    let field = recorded(&CHECKSUM);
+    let r = field.repro_with_log();
+    assert_reproduced(&r, "with-log", 3);
+    assert_eq!(r.1["hard_calls_substituted"], 1);
+    assert_not_reproduced(&field.repro(&["--max-time", "10"], "no-log"));
+    assert_run_misses(&CHECKSUM, 17);
+}
+
+static MATH: Case = Case {
+    name: "mathpow",
+    input: "7",
+    link: &[],
+    hard: &["log", "pow", "sqrt"],
+    sym_arg: "4",
+};
+
+#[test]
+fn math_functions_on_input_doubles() {
+    let field = recorded(&MATH);
+    let r = field.repro_with_log();
+    assert_reproduced(&r, "with-log", 3);
+    assert_eq!(r.1["hard_calls_substituted"], 3);
+}
+
+static COLLATZ: Case = Case {
+    name: "collatz",
+    input: "27",
+    link: &[],
+    hard: &["steps"],
+    sym_arg: "4",
+};
+
+#[test]
+fn collatz_loop() {
+    let field = recorded(&COLLATZ);
+    assert_reproduced(&field.repro_with_log(), "with-log", 3);
+}
+
+static RECURSIVE: Case = Case {
+    name: "recursive",
+    input: "((((((x",
+    link: &[],
+    hard: &["depth_of"],
+    sym_arg: "8",
+};
+
+#[test]
+fn recursive_function() {
+    let field = recorded(&RECURSIVE);
+    let r = field.repro_with_log();
+    assert_reproduced(&r, "with-log", 3);
+    // The stack alone suffices here too: the recursion is shallow.
+    assert_reproduced(&field.repro(&["--max-time", "60"], "no-log"), "full", 3);
+}
+
+static ENVIRONMENT: Case = Case {
+    name: "environment",
+    input: "zebra-crossing",
+    link: &[],
+    hard: &["getenv", "rand", "srand", "time"],
+    sym_arg: "12",
+};
+
+#[test]
+fn environment_functions() {
+    let field = recorded(&ENVIRONMENT);
+    let r = field.repro_with_log();
+    assert_reproduced(&r, "with-log", 3);
+    assert_eq!(
+        r.1["log"]["functions"],
+        serde_json::json!(["getenv", "rand", "time"])
+    );
+    assert_not_reproduced(&field.repro(&["--max-time", "10"], "no-log"));
+    assert_run_misses(&ENVIRONMENT, 9);
+}
+
+static EXTERNAL: Case = Case {
+    name: "external",
+    input: "19",
+    link: &["vendor"],
+    hard: &["vendor_score"],
+    sym_arg: "4",
+};
+
+#[test]
+fn external_without_model() {
+    let field = recorded(&EXTERNAL);
+    assert_reproduced(&field.repro_with_log(), "with-log", 3);
+}
+
+static CONTROL: Case = Case {
+    name: "control",
+    input: "Alexander",
+    link: &[],
+    hard: &[],
+    sym_arg: "8",
+};
+
+#[test]
+fn control_stack_alone_suffices() {
+    assert_hard(&CONTROL);
+    let field = Field::run(&CONTROL);
+    assert_reproduced(&field.repro_with_log(), "full", 3);
+    assert_reproduced(&field.repro(&["--max-time", "60"], "no-log"), "full", 3);
+}
+
+/// A report from gdb (`bt` after the crash of the plain build) and one from augur's own
+/// test JSON are parsed and reproduce too.
+#[test]
+fn gdb_and_augur_json_reports() {
+    static LOOKUP: Case = Case {
+        name: "lookup",
+        input: "qx",
+        link: &[],
+        hard: &[],
+        sym_arg: "3",
+    };
+    let field = Field::run(&LOOKUP);
+    if Command::new("gdb").arg("--version").output().is_err() {
+        eprintln!("gdb not found: skipping the gdb report");
+    } else {
+        let plain = field.dir.path().join("plain");
+        let o = Command::new("clang-14")
+            .args(["-g", "-O0"])
+            .arg(source("lookup"))
+            .arg("-o")
+            .arg(&plain)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", text(&o));
+        let gdb = Command::new("gdb")
+            .args(["-batch", "-nx", "-ex", "run", "-ex", "bt", "--args"])
+            .arg(&plain)
+            .arg("qx")
+            .output()
+            .unwrap();
+        let bt = String::from_utf8_lossy(&gdb.stdout);
+        assert!(bt.contains("SIGSEGV"), "{bt}");
+        std::fs::write(field.report(), bt.as_bytes()).unwrap();
+        let r = field.repro(&["--max-time", "60"], "gdb");
+        assert_reproduced(&r, "full", 3);
+        assert_eq!(r.1["report"]["format"], "Gdb");
+    }
+    // augur's own test of the crash as the report.
+    let (_, json, _) = field.repro(&["--max-time", "60"], "first");
+    assert_eq!(json["status"], "full");
+    let test = field.dir.path().join("first/test000001.json");
+    std::fs::copy(&test, field.report()).unwrap();
+    let r = field.repro(&["--max-time", "60"], "json");
+    assert_reproduced(&r, "full", 3);
+    assert_eq!(r.1["report"]["format"], "AugurJson");
+}
+
+/// One error line and exit status 2 for each bad input.
+fn assert_bad(args: &[&std::ffi::OsStr], needle: &str) {
+    let o = augur().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(needle), "{err}");
+}
+
+#[test]
+fn bad_reports_and_logs() {
+    let field = Field::run(&CONTROL);
+    let other = Field::run(&COLLATZ);
+    let os = |p: &Path| p.as_os_str().to_owned();
+    let control = os(&source("control"));
+    // A report naming no function of the program.
+    assert_bad(
+        &[
+            "repro".as_ref(),
+            &control,
+            "--crash".as_ref(),
+            &os(&other.report()),
+        ],
+        "no frame of the program",
+    );
+    // A log of another binary.
+    assert_bad(
+        &[
+            "repro".as_ref(),
+            &control,
+            "--crash".as_ref(),
+            &os(&field.report()),
+            "--log".as_ref(),
+            &os(&other.log()),
+        ],
+        "the log is of another build",
+    );
+    // A truncated log.
+    let data = std::fs::read(field.log()).unwrap();
+    let cut = field.dir.path().join("cut.augurlog");
+    std::fs::write(&cut, &data[..data.len() - 5]).unwrap();
+    assert_bad(
+        &[
+            "repro".as_ref(),
+            &control,
+            "--crash".as_ref(),
+            &os(&field.report()),
+            "--log".as_ref(),
+            &os(&cut),
+        ],
+        "truncated log",
+    );
+    assert_bad(
+        &["record".as_ref(), "--show".as_ref(), &os(&cut)],
+        "truncated log",
+    );
+    // Not a report at all.
+    assert_bad(
+        &["repro".as_ref(), &control, "--crash".as_ref(), &control],
+        "no stack frames",
+    );
+}
+
+/// `--hard` and `--not-hard` override the analysis; naming an unknown function is an error.
+#[test]
+fn hard_and_not_hard_options() {
+    let o = augur()
+        .arg("record")
+        .arg(source("checksum"))
+        .args(["--list", "--hard", "process", "--not-hard", "checksum"])
+        .output()
+        .unwrap();
+    let listing = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        listing.contains("hard     process              defined  named by --hard"),
+        "{listing}"
+    );
+    assert!(
+        listing.contains("not-hard checksum             defined  named by --not-hard"),
+        "{listing}"
+    );
+    let checksum = source("checksum");
+    assert_bad(
+        &[
+            "record".as_ref(),
+            checksum.as_os_str(),
+            "--list".as_ref(),
+            "--hard".as_ref(),
+            "nosuch".as_ref(),
+        ],
+        "--hard: the program neither defines nor calls `nosuch`",
+    );
+}
+
+/// `augur run --search directed:FILE:LINE` reaches the line; a malformed goal is an error.
+#[test]
+fn directed_search_in_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = augur()
+        .arg("run")
+        .arg(source("lookup"))
+        .args(["--search", "directed:lookup.c:19", "--sym-arg", "3", "-o"])
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("null-dereference at"), "{err}");
+    assert!(err.contains("lookup.c:19:"), "{err}");
+    let lookup = source("lookup");
+    assert_bad(
+        &[
+            "run".as_ref(),
+            lookup.as_os_str(),
+            "--search".as_ref(),
+            "directed:lookup.c".as_ref(),
+        ],
+        "unknown searcher `directed:lookup.c`",
+    );
+}

@@ -1,0 +1,164 @@
+//! The solver chain's layers change how queries are answered, never the answers: the same
+//! program explored with every layer set gives the same tests.
+
+mod common;
+use common::*;
+use std::path::Path;
+
+/// Several symbolic branches, a read at a symbolic index and an error path.
+const PROGRAM: &str = r#"
+#include <augur.h>
+int table[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+int classify(int x, int y, unsigned i) {
+  if (x > 100) {
+    if (y == x + 1) return 1;
+    return 2;
+  }
+  if (x < -5 && y < 0) return 3;
+  if (i < 8 && table[i] == x) {
+    if (i > 2) return 4;
+    return 5;
+  }
+  if (i >= 8 && y == 7) { int *p = 0; return *p; } /* CRASH */
+  return 0;
+}
+int main(void) {
+  int x, y; unsigned i;
+  augur_make_symbolic(&x, sizeof x, "x");
+  augur_make_symbolic(&y, sizeof y, "y");
+  augur_make_symbolic(&i, sizeof i, "i");
+  return classify(x, y, i);
+}
+"#;
+
+/// What every chain must agree on: the tests' outcomes (sorted) without message, stack
+/// and file (every run compiles its own copy of the program).
+fn outcomes(r: &Run) -> Vec<String> {
+    let mut all: Vec<String> = r
+        .tests
+        .iter()
+        .map(|t| {
+            let mut o = t["outcome"].clone();
+            if let Some(m) = o.as_object_mut() {
+                m.remove("message");
+                m.remove("stack");
+                m.remove("file");
+            }
+            o.to_string()
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+/// Run the program with `args`; it must succeed and every test must replay natively.
+fn explore(args: &[&str]) -> Run {
+    let r = run_c(PROGRAM, args);
+    assert_eq!(r.status, 0, "{args:?}: {}", r.stderr);
+    r.assert_native_replay_passes();
+    r
+}
+
+/// The answer comment of a logged query.
+fn logged_answer(script: &str) -> &str {
+    script
+        .lines()
+        .find_map(|l| l.strip_prefix("; answer: "))
+        .expect("an answer comment")
+}
+
+/// Every file in `dir` is an SMT-LIB2 query Z3 reads back (all its assertions) and
+/// answers as logged; returns how many there are.
+fn check_query_log(dir: &Path) -> u64 {
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let script = std::fs::read_to_string(&path).unwrap();
+        let solver = z3::Solver::new();
+        solver.from_string(script.as_str());
+        let asserted = script.lines().filter(|l| l.starts_with("(assert ")).count();
+        assert_eq!(
+            solver.get_assertions().len(),
+            asserted,
+            "{}",
+            path.display()
+        );
+        let again = match solver.check() {
+            z3::SatResult::Sat => "sat",
+            z3::SatResult::Unsat => "unsat",
+            z3::SatResult::Unknown => "unknown",
+        };
+        assert_eq!(again, logged_answer(&script), "{}", path.display());
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn every_solver_layer_set_finds_the_same_tests() {
+    let full = explore(&["--solver-layers", "all"]);
+    let want = outcomes(&full);
+    // Every return has its own exit code, so the outcomes name the statement each path
+    // ends at: all six returns and the crash.
+    let mut codes = full.exit_codes();
+    codes.dedup();
+    assert_eq!(codes, [0, 1, 2, 3, 4, 5], "{want:?}");
+    let crashes = full.errors("null-dereference");
+    assert!(!crashes.is_empty(), "{want:?}");
+    let crash = line_of(PROGRAM, "CRASH");
+    assert!(crashes.iter().all(|t| t["outcome"]["line"] == crash));
+    assert_eq!(
+        full.summary["solver"]["layers"],
+        "fast,independence,query-cache,cex-cache"
+    );
+    let layer_sets = [
+        "none",
+        "independence,query-cache,cex-cache",
+        "fast,query-cache,cex-cache",
+        "fast,independence,cex-cache",
+        "fast,independence,query-cache",
+    ];
+    for layers in layer_sets {
+        let r = explore(&["--solver-layers", layers]);
+        assert_eq!(r.tests.len(), full.tests.len(), "--solver-layers {layers}");
+        assert_eq!(outcomes(&r), want, "--solver-layers {layers}");
+        let solver = &r.summary["solver"];
+        assert_eq!(solver["layers"], layers);
+        assert_eq!(solver["cross_checks"], 0, "no cross-check asked for");
+        if layers == "none" {
+            assert_eq!(solver["cache_hits"], 0);
+            assert_eq!(solver["fast_path"], 0);
+            assert_eq!(solver["solver_calls"], solver["queries"]);
+        }
+    }
+}
+
+#[test]
+fn the_cross_check_finds_no_mismatch_and_logged_queries_replay_in_z3() {
+    let logs = tempfile::tempdir().unwrap();
+    let log_dir = logs.path().join("queries");
+    let log_arg = log_dir.to_str().unwrap();
+    let full = explore(&["--solver-layers", "all"]);
+    let checked = explore(&["--solver-cross-check", "--log-queries", log_arg]);
+    assert_eq!(outcomes(&checked), outcomes(&full));
+    let solver = &checked.summary["solver"];
+    assert_eq!(solver["cross_check_mismatches"], 0, "{}", checked.stderr);
+    assert_eq!(solver["cross_checks"], solver["queries"]);
+    assert!(solver["queries"].as_u64().unwrap() > 0);
+    assert_eq!(
+        Some(check_query_log(&log_dir)),
+        solver["solver_calls"].as_u64()
+    );
+    assert!(checked.stderr.contains("solver cross-checks = "));
+}
+
+#[test]
+fn unknown_solver_layers_are_rejected() {
+    let r = run_c(PROGRAM, &["--solver-layers", "fast,cache"]);
+    assert_eq!(r.status, 2);
+    assert_eq!(
+        r.stderr.trim(),
+        "augur: error: --solver-layers: unknown solver layer `cache` \
+         (known: fast, independence, query-cache, cex-cache, all, none)"
+    );
+}

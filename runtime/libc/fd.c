@@ -1,0 +1,505 @@
+/*
+ * fd.c - the file-descriptor layer over the engine's primitives: open,
+ * read, write, close, lseek, stat, dup, fcntl, ioctl, isatty,
+ * posix_fadvise, copy_file_range, access.
+ *
+ * The descriptors are what `augur replay` gives the native program: modelled
+ * files, a given standard input, and standard output and error are regular
+ * files (mode 0644, owned by the process's user, times at the fixed clock);
+ * an absent standard input is /dev/null (a character device).  No descriptor
+ * is a terminal.  There are no directories: a directory descriptor argument
+ * is ENOTDIR.  Status flags and FD_CLOEXEC live here, per descriptor.
+ */
+#include "libc_internal.h"
+
+#define FD_MAX 1024
+#define O_ACCMODE 03
+#define O_NONBLOCK 04000
+#define O_CLOEXEC 02000000
+#define AT_FDCWD (-100)
+#define AT_EMPTY_PATH 0x1000
+#define ENOTDIR 20
+#define ENOTTY 25
+#define O_LARGEFILE 0100000 /* always reported by F_GETFL on x86-64 */
+#define ENOSYS 38
+
+/* Access mode and status flags of each open descriptor (0 read, 1 and 2 write). */
+static int fd_flags[FD_MAX] = {[0] = AUGUR_O_RDONLY, [1] = AUGUR_O_WRONLY, [2] = AUGUR_O_WRONLY};
+static unsigned char fd_cloexec[FD_MAX];
+
+/* Record a descriptor the engine just opened or duplicated; -1 (EMFILE) beyond FD_MAX. */
+static int opened(int fd, int flags)
+{
+    if (fd < 0)
+        return -1;
+    if (fd >= FD_MAX) {
+        augur_sys_close(fd);
+        errno = 24; /* EMFILE */
+        return -1;
+    }
+    fd_flags[fd] = flags & (O_ACCMODE | AUGUR_O_APPEND | O_NONBLOCK);
+    fd_cloexec[fd] = (flags & O_CLOEXEC) != 0;
+    return fd;
+}
+
+/* What fd is (1 regular file, 2 /dev/null), -1 with EBADF if it is not open. */
+static int kind_of(int fd, unsigned long info[2])
+{
+    if (fd < 0 || fd >= FD_MAX) {
+        errno = EBADF;
+        return -1;
+    }
+    return augur_sys_stat(fd, NULL, info);
+}
+
+int open(const char *path, int flags, ...)
+{
+    return opened(augur_sys_open(path, flags), flags);
+}
+
+int open64(const char *path, int flags, ...) { return open(path, flags); }
+
+int creat(const char *path, unsigned int mode)
+{
+    (void)mode;
+    return open(path, AUGUR_O_WRONLY | AUGUR_O_CREAT | AUGUR_O_TRUNC);
+}
+
+/* The check for a directory descriptor: AT_FDCWD and absolute paths need none. */
+static int at_dir(int dirfd, const char *path)
+{
+    unsigned long info[2];
+    if (dirfd == AT_FDCWD || path[0] == '/')
+        return 0;
+    if (kind_of(dirfd, info) > 0)
+        errno = ENOTDIR;
+    return -1;
+}
+
+int openat(int dirfd, const char *path, int flags, ...)
+{
+    if (at_dir(dirfd, path) < 0)
+        return -1;
+    return open(path, flags);
+}
+
+int openat64(int dirfd, const char *path, int flags, ...) { return openat(dirfd, path, flags); }
+
+long read(int fd, void *buf, size_t n)
+{
+    unsigned long info[2];
+    if (kind_of(fd, info) < 0)
+        return -1;
+    if ((fd_flags[fd] & O_ACCMODE) == AUGUR_O_WRONLY) {
+        errno = EBADF;
+        return -1;
+    }
+    return augur_sys_read(fd, buf, n);
+}
+
+long write(int fd, const void *buf, size_t n)
+{
+    unsigned long info[2];
+    int kind = kind_of(fd, info);
+    if (kind < 0)
+        return -1;
+    if ((fd_flags[fd] & O_ACCMODE) == AUGUR_O_RDONLY) {
+        errno = EBADF;
+        return -1;
+    }
+    if ((fd_flags[fd] & AUGUR_O_APPEND) && kind == 1)
+        augur_sys_lseek(fd, 0, 2);
+    return augur_sys_write(fd, buf, n);
+}
+
+int close(int fd)
+{
+    if (fd < 0 || fd >= FD_MAX) {
+        errno = EBADF;
+        return -1;
+    }
+    if (augur_sys_close(fd) < 0)
+        return -1;
+    fd_flags[fd] = 0;
+    fd_cloexec[fd] = 0;
+    return 0;
+}
+
+long lseek(int fd, long off, int whence) { return augur_sys_lseek(fd, off, whence); }
+
+/* pread/pwrite: at offset `off`, leaving the descriptor's offset where it was. */
+static long at_offset(int fd, void *buf, size_t n, long off, int writing)
+{
+    long saved, r;
+    if (off < 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    saved = augur_sys_lseek(fd, 0, 1);
+    if (saved < 0 || augur_sys_lseek(fd, off, 0) < 0)
+        return -1;
+    r = writing ? write(fd, buf, n) : read(fd, buf, n);
+    augur_sys_lseek(fd, saved, 0);
+    return r;
+}
+
+long pread(int fd, void *buf, size_t n, long off) { return at_offset(fd, buf, n, off, 0); }
+long pread64(int fd, void *buf, size_t n, long off) { return pread(fd, buf, n, off); }
+
+long pwrite(int fd, const void *buf, size_t n, long off)
+{
+    return at_offset(fd, (void *)buf, n, off, 1);
+}
+
+long pwrite64(int fd, const void *buf, size_t n, long off) { return pwrite(fd, buf, n, off); }
+long lseek64(int fd, long off, int whence) { return augur_sys_lseek(fd, off, whence); }
+
+/* ---- stat ------------------------------------------------------------------ */
+
+/* glibc's struct stat on x86-64. */
+struct stat {
+    unsigned long st_dev, st_ino, st_nlink;
+    unsigned int st_mode, st_uid, st_gid, pad0;
+    unsigned long st_rdev;
+    long st_size, st_blksize, st_blocks;
+    long st_atime_sec, st_atime_nsec, st_mtime_sec, st_mtime_nsec, st_ctime_sec,
+        st_ctime_nsec;
+    long reserved[3];
+};
+
+#define S_IFCHR 0020000
+#define S_IFREG 0100000
+#define FIXED_TIME 1704067200L /* time.c's clock */
+
+/* Fill st for an object of `kind` (1 regular file, 2 /dev/null). */
+static int fill_stat(int kind, const unsigned long info[2], struct stat *st)
+{
+    if (kind < 0)
+        return -1;
+    memset(st, 0, sizeof *st);
+    st->st_nlink = 1;
+    st->st_uid = st->st_gid = 1000;
+    st->st_blksize = 4096;
+    st->st_atime_sec = st->st_mtime_sec = st->st_ctime_sec = FIXED_TIME;
+    if (kind == 1) {
+        st->st_dev = 0x801;
+        st->st_ino = 1000 + info[1];
+        st->st_mode = S_IFREG | 0644;
+        st->st_size = (long)info[0];
+        st->st_blocks = ((long)info[0] + 511) / 512;
+    } else {
+        st->st_dev = 6; /* devtmpfs */
+        st->st_ino = 4;
+        st->st_rdev = 0x103; /* major 1, minor 3 */
+        st->st_mode = S_IFCHR | 0666;
+        st->st_uid = st->st_gid = 0;
+    }
+    return 0;
+}
+
+int fstat(int fd, struct stat *st)
+{
+    unsigned long info[2] = {0, 0};
+    return fill_stat(kind_of(fd, info), info, st);
+}
+
+int stat(const char *path, struct stat *st)
+{
+    unsigned long info[2] = {0, 0};
+    return fill_stat(augur_sys_stat(-1, path, info), info, st);
+}
+
+int lstat(const char *path, struct stat *st) { return stat(path, st); }
+
+int fstatat(int dirfd, const char *path, struct stat *st, int flag)
+{
+    if (path[0] == '\0' && (flag & AT_EMPTY_PATH))
+        return fstat(dirfd, st);
+    if (at_dir(dirfd, path) < 0)
+        return -1;
+    return stat(path, st);
+}
+
+int fstat64(int fd, struct stat *st) { return fstat(fd, st); }
+int stat64(const char *path, struct stat *st) { return stat(path, st); }
+int lstat64(const char *path, struct stat *st) { return stat(path, st); }
+int fstatat64(int dirfd, const char *path, struct stat *st, int flag)
+{
+    return fstatat(dirfd, path, st, flag);
+}
+
+/* Before glibc 2.33, <sys/stat.h> called these versioned entry points. */
+int __fxstat(int ver, int fd, struct stat *st)
+{
+    (void)ver;
+    return fstat(fd, st);
+}
+
+int __xstat(int ver, const char *path, struct stat *st)
+{
+    (void)ver;
+    return stat(path, st);
+}
+
+int __lxstat(int ver, const char *path, struct stat *st)
+{
+    (void)ver;
+    return stat(path, st);
+}
+
+int access(const char *path, int mode)
+{
+    unsigned long info[2];
+    (void)mode; /* the user owns every file: all permissions granted */
+    return augur_sys_stat(-1, path, info) < 0 ? -1 : 0;
+}
+
+/* ---- duplication and control ----------------------------------------------- */
+
+/* Duplicate fd onto the lowest free descriptor >= min, with the status flags kept. */
+static int duplicate(int fd, int min, int cloexec)
+{
+    int flags = fd_flags[fd], r = augur_sys_dup(fd, min);
+    if (opened(r, flags) < 0)
+        return -1;
+    fd_cloexec[r] = (unsigned char)cloexec;
+    return r;
+}
+
+int dup(int fd)
+{
+    unsigned long info[2];
+    if (kind_of(fd, info) < 0)
+        return -1;
+    return duplicate(fd, 0, 0);
+}
+
+int dup3(int old, int new, int flags)
+{
+    unsigned long info[2];
+    if (kind_of(old, info) < 0)
+        return -1;
+    if (new < 0 || new >= FD_MAX) {
+        errno = EBADF;
+        return -1;
+    }
+    if (old == new || (flags & ~O_CLOEXEC) != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (kind_of(new, info) > 0)
+        close(new);
+    return duplicate(old, new, (flags & O_CLOEXEC) != 0);
+}
+
+int dup2(int old, int new)
+{
+    unsigned long info[2];
+    if (old == new)
+        return kind_of(old, info) < 0 ? -1 : new;
+    return dup3(old, new, 0);
+}
+
+#define F_DUPFD 0
+#define F_GETFD 1
+#define F_SETFD 2
+#define F_GETFL 3
+#define F_SETFL 4
+#define F_DUPFD_CLOEXEC 1030
+/* The status flags F_SETFL may change (Linux: also O_ASYNC, O_DIRECT, O_NOATIME). */
+#define SETFL_MASK (AUGUR_O_APPEND | O_NONBLOCK | 020000 | 040000 | 01000000)
+
+/* fcntl with its argument already taken (0 for the commands without one). */
+static int control(int fd, int cmd, long arg)
+{
+    unsigned long info[2];
+    if (kind_of(fd, info) < 0)
+        return -1;
+    switch (cmd) {
+    case F_DUPFD:
+    case F_DUPFD_CLOEXEC:
+        if (arg < 0 || arg >= FD_MAX) {
+            errno = EINVAL;
+            return -1;
+        }
+        return duplicate(fd, (int)arg, cmd == F_DUPFD_CLOEXEC);
+    case F_GETFD:
+        return fd_cloexec[fd];
+    case F_SETFD:
+        fd_cloexec[fd] = (arg & 1) != 0;
+        return 0;
+    case F_GETFL:
+        return fd_flags[fd] | O_LARGEFILE;
+    case F_SETFL:
+        fd_flags[fd] = (fd_flags[fd] & ~SETFL_MASK) | ((int)arg & SETFL_MASK);
+        return 0;
+    default:
+        errno = EINVAL;
+        return -1;
+    }
+}
+
+/* fcntl's optional argument: F_GETFD and F_GETFL take none (reading it would be
+ * reading past the caller's arguments). */
+#define FCNTL_BODY(fd, cmd)                                                     \
+    long arg = 0;                                                               \
+    va_list ap;                                                                 \
+    if ((cmd) != F_GETFD && (cmd) != F_GETFL) {                                 \
+        va_start(ap, cmd);                                                      \
+        arg = va_arg(ap, long);                                                 \
+        va_end(ap);                                                             \
+    }                                                                           \
+    return control(fd, cmd, arg)
+
+int fcntl(int fd, int cmd, ...) { FCNTL_BODY(fd, cmd); }
+int fcntl64(int fd, int cmd, ...) { FCNTL_BODY(fd, cmd); }
+
+int ioctl(int fd, unsigned long request, ...)
+{
+    unsigned long info[2];
+    (void)request;
+    if (kind_of(fd, info) < 0)
+        return -1;
+    errno = ENOTTY; /* no descriptor is a terminal */
+    return -1;
+}
+
+int isatty(int fd)
+{
+    unsigned long info[2];
+    if (kind_of(fd, info) >= 0)
+        errno = ENOTTY;
+    return 0;
+}
+
+int posix_fadvise(int fd, long off, long len, int advice)
+{
+    unsigned long info[2];
+    int kind = kind_of(fd, info);
+    (void)off;
+    if (kind < 0)
+        return EBADF;
+    if (advice < 0 || advice > 5 || len < 0)
+        return EINVAL;
+    return 0;
+}
+
+int posix_fadvise64(int fd, long off, long len, int advice)
+{
+    return posix_fadvise(fd, off, len, advice);
+}
+
+/* Not provided: callers (coreutils' copy) fall back to read and write. */
+long copy_file_range(int in, long *in_off, int out, long *out_off, size_t n, unsigned flags)
+{
+    (void)in;
+    (void)in_off;
+    (void)out;
+    (void)out_off;
+    (void)n;
+    (void)flags;
+    errno = ENOSYS;
+    return -1;
+}
+
+/* ---- names, lengths, durability -------------------------------------------- */
+
+int unlink(const char *path) { return augur_sys_unlink(path); }
+
+int unlinkat(int dirfd, const char *path, int flags)
+{
+    if (flags != 0) { /* AT_REMOVEDIR: there are no directories */
+        errno = ENOTDIR;
+        return -1;
+    }
+    if (at_dir(dirfd, path) < 0)
+        return -1;
+    return unlink(path);
+}
+
+int ftruncate(int fd, long len)
+{
+    unsigned long info[2];
+    if (kind_of(fd, info) < 0)
+        return -1;
+    if ((fd_flags[fd] & O_ACCMODE) == AUGUR_O_RDONLY) {
+        errno = EINVAL; /* Linux: not open for writing */
+        return -1;
+    }
+    return augur_sys_truncate(fd, len);
+}
+
+int ftruncate64(int fd, long len) { return ftruncate(fd, len); }
+
+int fsync(int fd)
+{
+    unsigned long info[2];
+    return kind_of(fd, info) < 0 ? -1 : 0;
+}
+
+int fdatasync(int fd) { return fsync(fd); }
+
+/* ---- temporary files ----------------------------------------------------- */
+
+#define EEXIST 17
+
+/* mkostemps: replace the six X before `suffix_len` final bytes and create the file
+ * exclusively; names come from a per-path counter, so every run is reproducible. */
+int mkostemps(char *template, int suffix_len, int flags)
+{
+    static unsigned long counter;
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    size_t len = strlen(template);
+    char *x;
+    int tries, i, fd;
+    if (suffix_len < 0 || len < (size_t)suffix_len + 6
+        || memcmp(template + len - suffix_len - 6, "XXXXXX", 6) != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    x = template + len - suffix_len - 6;
+    for (tries = 0; tries < 100; tries++) {
+        unsigned long v = ++counter;
+        for (i = 0; i < 6; i++, v /= 62)
+            x[i] = letters[v % 62];
+        fd = open(template, (flags & ~O_ACCMODE) | AUGUR_O_RDWR | AUGUR_O_CREAT | 0200);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return -1;
+}
+
+int mkstemp(char *template) { return mkostemps(template, 0, 0); }
+int mkostemp(char *template, int flags) { return mkostemps(template, 0, flags); }
+int mkstemps(char *template, int suffix_len) { return mkostemps(template, suffix_len, 0); }
+int mkstemp64(char *template) { return mkstemp(template); }
+int mkostemp64(char *template, int flags) { return mkostemp(template, flags); }
+
+/* ---- sleeping: the clock is fixed, so no time passes ------------------------ */
+
+struct timespec_ {
+    long tv_sec, tv_nsec;
+};
+
+int nanosleep(const struct timespec_ *req, struct timespec_ *rem)
+{
+    if (req->tv_sec < 0 || req->tv_nsec < 0 || req->tv_nsec > 999999999) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (rem != NULL)
+        rem->tv_sec = rem->tv_nsec = 0;
+    return 0;
+}
+
+unsigned int sleep(unsigned int seconds)
+{
+    (void)seconds;
+    return 0;
+}
+
+int usleep(unsigned int usec)
+{
+    (void)usec;
+    return 0;
+}
