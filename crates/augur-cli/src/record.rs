@@ -2,7 +2,7 @@
 //! instrumented to log their results (`--list` prints the choice; `--show LOG` prints a log).
 
 use crate::session;
-use augur_repro::hard::{self, Models};
+use augur_repro::{Models, Verdict};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -50,12 +50,12 @@ pub fn verdicts(
     cflags: Vec<String>,
     hard: &[String],
     not_hard: &[String],
-) -> Result<Vec<hard::Verdict>, String> {
+) -> Result<Vec<Verdict>, String> {
     let work = session::workdir()?;
     let program = session::load_inputs(inputs, cflags, work.path())?;
     let handlers = augur_env::handlers();
     let has_handler = |n: &str| handlers.get(n).is_some();
-    hard::analyse(
+    augur_repro::analyse_hard_functions(
         &program,
         &Models {
             has_handler: &has_handler,
@@ -68,14 +68,14 @@ pub fn verdicts(
 /// Run `augur record`.
 pub fn run(a: RecordArgs) -> Result<(), String> {
     if let Some(log) = &a.show {
-        let log = augur_repro::log::Log::read(log)?;
+        let log = augur_repro::Log::read(log)?;
         print!("{}", log.show());
         return Ok(());
     }
     let cflags = split_cflags(&a.cflags);
     let verdicts = verdicts(&a.inputs, cflags.clone(), &a.hard, &a.not_hard)?;
     if a.list {
-        print!("{}", hard::listing(&verdicts));
+        print!("{}", augur_repro::hard_listing(&verdicts));
         return Ok(());
     }
     let out = a
@@ -86,7 +86,7 @@ pub fn run(a: RecordArgs) -> Result<(), String> {
         .filter(|v| v.hard)
         .map(|v| v.name.clone())
         .collect();
-    let built = augur_repro::build::build(&augur_repro::build::BuildSpec {
+    let built = augur_repro::build_recorder(&augur_repro::BuildSpec {
         inputs: &a.inputs,
         cflags: &cflags,
         link: &a.link,

@@ -5,11 +5,7 @@ use crate::record::split_cflags;
 use crate::session::{self, ExploreArgs};
 use crate::{outdir, progress::Progress};
 use augur_engine::{Executor, ExternalPolicy, SearchKind, TestPolicy};
-use augur_repro::log::{hex, Log};
-use augur_repro::reexec::{self, CandidateSink, GoalObserver};
-use augur_repro::report::{self, Matched};
-use augur_repro::symcon::SymCon;
-use augur_repro::verify::Native;
+use augur_repro::{hex, CandidateSink, GoalObserver, Log, Matched, Native, Report, SymCon};
 use clap::Args;
 use serde_json::json;
 use std::cell::RefCell;
@@ -47,14 +43,11 @@ pub struct ReproArgs {
 }
 
 /// The report, parsed and matched to the program (errors name the file).
-fn read_report(
-    path: &Path,
-    program: &augur_ir::Program,
-) -> Result<(report::Report, Vec<Matched>), String> {
+fn read_report(path: &Path, program: &augur_ir::Program) -> Result<(Report, Vec<Matched>), String> {
     let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let rep = report::parse(&String::from_utf8_lossy(&text))
+    let rep = augur_repro::parse_report(&String::from_utf8_lossy(&text))
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    let frames = report::match_frames(&rep, program);
+    let frames = augur_repro::match_frames(&rep, program);
     if frames.is_empty() {
         return Err(format!(
             "{}: no frame of the program: its {} frame(s) name no function of the program at a line it has code on",
@@ -68,7 +61,7 @@ fn read_report(
 /// The log, checked to come from this build of the program.
 fn read_log(path: &Path, inputs: &[PathBuf], cflags: &[String]) -> Result<Log, String> {
     let log = Log::read(path)?;
-    let id = augur_repro::build::build_id(inputs, cflags)?;
+    let id = augur_repro::build_id(inputs, cflags)?;
     if log.build_id != id {
         return Err(format!(
             "{}: the log is of another build of the program (log build {}, this build {})",
@@ -104,7 +97,7 @@ pub fn run(a: ReproArgs) -> Result<(), String> {
         .flat_map(|l| l.functions.iter().map(|f| f.name.clone()))
         .collect();
     let binary = work.path().join("verify-bin");
-    augur_repro::build::build(&augur_repro::build::BuildSpec {
+    augur_repro::build_recorder(&augur_repro::BuildSpec {
         inputs: &a.inputs,
         cflags: &cflags,
         link: &a.link,
@@ -126,12 +119,12 @@ pub fn run(a: ReproArgs) -> Result<(), String> {
         timeout,
     };
 
-    let goals = reexec::goals(&frames);
+    let goals = augur_repro::goals(&frames);
     opts.search = vec![SearchKind::Directed(goals.clone())];
     opts.externals = ExternalPolicy::Havoc;
     // Every ended path is a possible candidate, however often its crash was seen.
     opts.tests = TestPolicy::All;
-    let shared = Rc::new(RefCell::new(reexec::Progress::default()));
+    let shared = Rc::new(RefCell::new(augur_repro::Progress::default()));
     let stop = Arc::new(AtomicBool::new(false));
     let mut argv = vec![argv0.clone()];
     argv.extend(a.program_args.iter().cloned());
@@ -158,7 +151,7 @@ pub fn run(a: ReproArgs) -> Result<(), String> {
     )));
     session::start(&mut ex, entry, &spec, &argv, None);
     let progress = Progress::new();
-    reexec::run(&mut ex, &shared, &goals, &mut |_, msg| {
+    augur_repro::reexecute(&mut ex, &shared, &goals, &mut |_, msg| {
         progress.message(msg)
     });
     progress.finish();
@@ -169,7 +162,8 @@ pub fn run(a: ReproArgs) -> Result<(), String> {
     }
     let summary = augur_engine::summary_json(&ex);
     let found = p.found.as_ref();
-    let command = found.and_then(|f| reexec::command_line(&argv0, &a.program_args, &f.objects));
+    let command =
+        found.and_then(|f| augur_repro::command_line(&argv0, &a.program_args, &f.objects));
     let result = json!({
         "status": found.map_or("not-reproduced", |f| f.how.name()),
         "report": {

@@ -1,14 +1,23 @@
 //! augur-repro: `augur record` and `augur repro` (SymCrash / SymCon, seeds/001). A static
 //! analysis chooses the hard-to-resolve functions ([`hard`]); the native build logs their
 //! results in the field; a crash report's stack plus that log direct a symbolic
-//! re-execution in which hard calls return the logged values.
+//! re-execution in which hard calls return the logged values. The modules are private;
+//! what the command line uses is re-exported here.
 
-pub mod build;
-pub mod hard;
-pub mod log;
-pub mod reexec;
-pub mod report;
-pub mod signature;
-pub mod symcon;
-pub mod taint;
-pub mod verify;
+mod build;
+mod hard;
+mod log;
+mod reexec;
+mod report;
+mod signature;
+mod symcon;
+mod taint;
+mod verify;
+
+pub use build::{build as build_recorder, build_id, BuildSpec};
+pub use hard::{analyse as analyse_hard_functions, listing as hard_listing, Models, Verdict};
+pub use log::{hex, Log};
+pub use reexec::{command_line, goals, run as reexecute, CandidateSink, GoalObserver, Progress};
+pub use report::{match_frames, parse as parse_report, Matched, Report};
+pub use symcon::SymCon;
+pub use verify::Native;
