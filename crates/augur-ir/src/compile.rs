@@ -13,8 +13,9 @@ pub const ANALYSIS_CFLAGS: &[&str] = &[
     "-Xclang",
     "-disable-O0-optnone",
     "-fno-discard-value-names",
-    // llvm-ir cannot read x86_fp80 constants: analyse `long double` as `double`
-    // (native replay compiles with the same flag).
+    // `long double` is analysed as `double`: the engine computes long doubles at double
+    // precision, so native replay compiles with the same flag and agrees. (Bitcode built
+    // elsewhere keeps x86_fp80; its constants are rebuilt by `wide_consts`.)
     "-mlong-double-64",
 ];
 
