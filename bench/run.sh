@@ -23,3 +23,4 @@ run concrete dfs
 run paths16 dfs
 run sort dfs
 run symindex dfs
+run symhash dfs
