@@ -144,14 +144,35 @@ int main(void) {
 fn externals_havoc_returns_symbolic_values() {
     let src = r#"
 int ext(void);
-int main(void) {
-  if (ext() == 42) return 1;
+void log_it(int);
+int main(int argc, char **argv) {
+  if (argc > 1) log_it(argc);
+  if (ext() == 42) { int *p = 0; return *p; } /* NULL */
   return 0;
 }
 "#;
-    let r = run_c(src, &["--externals", "havoc"]);
-    assert_eq!(r.paths(), 2, "{}", r.stderr);
-    assert_eq!(r.exit_codes(), vec![0, 1]);
+    let r = run_c(src, &["--externals", "havoc", "--sym-args", "0", "1", "1"]);
+    assert_eq!(r.paths(), 4, "{}", r.stderr);
+    assert_eq!(r.exit_codes(), vec![0, 0]);
+    // Every test says which havocked calls it went through, and so does the error.
+    for t in &r.tests {
+        let with_arg = t["objects"][0]["bytes"][0] == 1;
+        let want: &[&str] = if with_arg {
+            &["log_it", "ext"]
+        } else {
+            &["ext"]
+        };
+        assert_eq!(t["havocked"], serde_json::json!(want), "{t}");
+    }
+    let errors = r.errors("null-dereference");
+    assert_eq!(errors.len(), 2, "one per argument count");
+    for e in errors {
+        assert_eq!(e["outcome"]["line"].as_u64().unwrap(), line_of(src, "NULL"));
+        assert!(e["outcome"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("on a path through havocked results of"));
+    }
 }
 
 #[test]

@@ -37,13 +37,17 @@ pub fn outcome_json(o: &Outcome) -> Json {
 
 /// The JSON form of a test.
 pub fn test_json(t: &TestCase) -> Json {
-    json!({
+    let mut j = json!({
         "objects": t.objects.iter().map(|(n, b)| json!({"name": n, "bytes": b})).collect::<Vec<_>>(),
         "outcome": outcome_json(&t.outcome),
         "stdout": escape_bytes(&t.stdout),
         "stderr": escape_bytes(&t.stderr),
         "instructions": t.instructions,
-    })
+    });
+    if !t.havocked.is_empty() {
+        j["havocked"] = json!(t.havocked);
+    }
+    j
 }
 
 /// Writes tests into a directory as they are found.

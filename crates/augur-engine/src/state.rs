@@ -65,6 +65,8 @@ pub struct State {
     pub cov_gen: u64,
     /// Whether the path covered an instruction no path had covered, since its last fork.
     pub covered_new: bool,
+    /// External functions whose results were havocked on the path, in first-call order.
+    pub havocked: Vec<Rc<str>>,
     /// In seeded mode: the concrete input this state follows.
     pub seed: Option<Rc<SeedInput>>,
     /// Concrete values of this path's symbolic arrays in seeded mode.

@@ -15,6 +15,9 @@ pub struct TestCase {
     pub outcome: Outcome,
     /// Instructions executed on the path.
     pub instructions: u64,
+    /// External functions whose results were havocked on the path (`--externals havoc`):
+    /// the test depends on values no real library may return.
+    pub havocked: Vec<String>,
 }
 
 /// Receives every finished path as soon as it is found.

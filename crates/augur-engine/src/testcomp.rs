@@ -102,6 +102,7 @@ mod tests {
             stdout: vec![],
             stderr: vec![],
             outcome: Outcome::Exit(0),
+            havocked: Vec::new(),
             instructions: 0,
         };
         let xml = testcase_xml(&t);

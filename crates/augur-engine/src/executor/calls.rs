@@ -152,6 +152,9 @@ fn invoke(
             ),
         )),
         ExternalPolicy::Havoc => {
+            if !st.havocked.iter().any(|h| **h == *func.name) {
+                st.havocked.push(func.name.as_str().into());
+            }
             if let Some(d) = dst {
                 let v = havoc_value(ex, st, &func.name, ret_ty);
                 st.set(d, v);

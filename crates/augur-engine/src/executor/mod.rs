@@ -82,6 +82,23 @@ pub struct Executor {
     intercepted_by: Vec<Option<u16>>,
 }
 
+/// An error on a path through havocked calls says so in its message.
+fn with_havoc_note(outcome: Outcome, havocked: &[Rc<str>]) -> Outcome {
+    match outcome {
+        Outcome::Error(mut e) if !havocked.is_empty() => {
+            let names: Vec<&str> = havocked.iter().map(|f| &**f).collect();
+            e.message = format!(
+                "{} (on a path through havocked results of {}, which a real library may \
+                 never return)",
+                e.message,
+                names.join(", ")
+            );
+            Outcome::Error(e)
+        }
+        other => other,
+    }
+}
+
 fn frame_loc(prog: &Program, f: &Frame, at_pc: u32) -> LocId {
     prog.func(f.func)
         .locs
@@ -566,8 +583,9 @@ impl Executor {
             objects,
             stdout: concrete(&st.stdout),
             stderr: concrete(&st.stderr),
-            outcome,
+            outcome: with_havoc_note(outcome, &st.havocked),
             instructions: st.instructions,
+            havocked: st.havocked.iter().map(|f| f.to_string()).collect(),
         };
         self.stats.tests += 1;
         if let Outcome::Error(e) = &test.outcome {
@@ -600,6 +618,7 @@ impl Executor {
             instructions: 0,
             cov_gen: 0,
             covered_new: false,
+            havocked: Vec::new(),
             seed: seed.map(Rc::new),
             seed_values: Default::default(),
             ext: Default::default(),
