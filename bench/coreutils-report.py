@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Replay augur's tests of one coreutils program natively on the gcov build and print one
+table row: gcov line coverage of src/PROG.c, tests, paths, errors, errors that reproduce
+(by `augur replay` on the bitcode), unmodeled external functions, and augur's first
+problem line when it did not finish.
+
+usage: coreutils-report.py WORK PROG OUT AUGUR
+"""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TIMEOUT = 10
+
+
+def environment(objects):
+    """argv, stdin and files of a test, gated by the n_args counts as augur's replay does
+    (crates/augur-env/src/replay/environment.rs): a count keeps only that many of the
+    argNN objects that follow it; an argNN with no count before it is one argument."""
+    argv, stdin, files = [], b"", {}
+    keep = None
+    for obj in objects:
+        name, data = obj["name"], bytes(obj["bytes"])
+        if re.fullmatch(r"n_args(_\d+)?", name):
+            keep = max(int.from_bytes(data[:4], "little", signed=True), 0)
+        elif re.fullmatch(r"arg\d\d+", name):
+            if keep is None or keep > 0:
+                argv.append(data.split(b"\0", 1)[0])
+                if keep is not None:
+                    keep -= 1
+        elif name == "stdin":
+            stdin = data
+        elif name.startswith("file:"):
+            files[name[len("file:"):]] = data
+    return argv, stdin, files
+
+
+def replay_for_coverage(binary, tests):
+    """Run the gcov build on every test, each in a fresh directory holding its files."""
+    env = dict(os.environ, LC_ALL="C")
+    for test in tests:
+        argv, stdin, files = environment(test["objects"])
+        with tempfile.TemporaryDirectory() as cwd:
+            for name, data in files.items():
+                path = os.path.join(cwd, name)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "wb") as f:
+                    f.write(data)
+            try:
+                subprocess.run([binary.encode()] + argv, input=stdin, cwd=cwd, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               timeout=TIMEOUT)
+            except subprocess.TimeoutExpired:
+                pass
+
+
+def object_of(build, prog):
+    """The object file of src/PROG.c (automake names it src/src_PROG-PROG.o when the
+    program has its own flags)."""
+    for cand in (f"src/{prog}.gcno", f"src/src_{prog}-{prog}.gcno"):
+        if os.path.exists(os.path.join(build, cand)):
+            return cand[: -len(".gcno")] + ".o"
+    found = glob.glob(os.path.join(build, f"src/*-{prog}.gcno"))
+    return os.path.relpath(found[0], build)[: -len(".gcno")] + ".o" if found else None
+
+
+def line_coverage(build, prog):
+    obj = object_of(build, prog)
+    if obj is None:
+        return "no .gcno"
+    out = subprocess.run(["gcov", "-n", "-o", obj, f"src/{prog}.c"], cwd=build,
+                         capture_output=True, text=True).stdout
+    m = re.search(rf"File 'src/{re.escape(prog)}\.c'\nLines executed:([\d.]+)% of (\d+)", out)
+    if not m:
+        return "no data"
+    total = int(m.group(2))
+    return f"{round(float(m.group(1)) * total / 100)}/{total} ({m.group(1)}%)"
+
+
+def reproduced(augur, bc, out, tests):
+    """How many of the error tests `augur replay` confirms natively (with sanitizers)."""
+    if not tests:
+        return 0
+    res = subprocess.run([augur, "replay", bc, "--tests", *tests], capture_output=True,
+                         text=True)
+    return sum(1 for line in res.stdout.splitlines() if re.match(r"test\d+\.json: passed", line))
+
+
+def first_problem(out):
+    """augur's first stderr line that is neither progress nor an error found with a test."""
+    try:
+        with open(os.path.join(out, "stderr.log"), errors="replace") as f:
+            for line in f:
+                if not re.match(r"augur: (done:|output directory)|augur: error: .*\(test\d+\)$",
+                                line.rstrip()):
+                    return line.strip()
+    except FileNotFoundError:
+        pass
+    return "augur did not finish"
+
+
+def main():
+    work, prog, out, augur = sys.argv[1:5]
+    build = os.path.join(work, "gcov")
+    summary_path = os.path.join(out, "summary.json")
+    if not os.path.exists(summary_path):
+        print(f"| {prog} | - | - | - | - | - | - | {first_problem(out)} |")
+        return
+    with open(summary_path) as f:
+        summary = json.load(f)
+    tests = []
+    for path in sorted(glob.glob(os.path.join(out, "test*.json"))):
+        with open(path) as f:
+            tests.append((path, json.load(f)))
+    for gcda in glob.glob(os.path.join(build, "src", f"*{prog}.gcda")):
+        os.remove(gcda)
+    replay_for_coverage(os.path.join(build, "src", prog), [t for _, t in tests])
+    unmodeled = sorted({m.group(1) for _, t in tests
+                        if t["outcome"].get("error") == "unmodeled-external"
+                        and (m := re.search(r"`([^`]+)`", t["outcome"].get("message", "")))})
+    errors = [e for e in summary["errors"] if e["kind"] != "unmodeled-external"]
+    error_tests = [os.path.join(out, f"test{e['test']:06d}.json") for e in errors
+                   if e.get("test")]
+    repro = reproduced(augur, os.path.join(work, "bc", f"{prog}.bc"), out, error_tests)
+    kinds = sorted({e["kind"] for e in errors})
+    print(f"| {prog} | {line_coverage(build, prog)} | {summary['tests']} "
+          f"| {summary['paths_completed']} (+{summary['paths_partial']} partial) "
+          f"| {len(errors)}{' ' + ','.join(kinds) if kinds else ''} | {repro} "
+          f"| {', '.join(unmodeled) or '-'} | |")
+
+
+if __name__ == "__main__":
+    main()
