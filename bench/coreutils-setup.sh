@@ -20,7 +20,7 @@ fetch_source() {
     local dir
     dir=$(find "$work/fetch" -maxdepth 1 -type d -name 'coreutils-*' | head -1)
     rm -rf "$work/src"
-    cp -r "$dir" "$work/src"
+    cp -a "$dir" "$work/src"
 }
 
 # Features augur does not model, turned off (unknown options only make configure warn).
@@ -35,7 +35,7 @@ build() {
     [ -f "$work/$name/.built" ] && return
     echo "coreutils: building $name (a few minutes)" >&2
     rm -rf "$work/$name"
-    cp -r "$work/src" "$work/$name"
+    cp -a "$work/src" "$work/$name"
     (
         cd "$work/$name"
         env "$@" FORCE_UNSAFE_CONFIGURE=1 CC="$cc" CFLAGS="$cflags" \

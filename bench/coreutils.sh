@@ -7,7 +7,8 @@
 # 120) each, replays every test natively on the gcov build, and prints one table row per
 # program: gcov line coverage of src/PROG.c, tests, paths, errors, errors `augur replay`
 # reproduces natively, functions augur stopped on for lack of a model, and augur's first
-# problem line when it did not finish. Outputs stay in $work/out/PROG.
+# problem line when it did not finish. Outputs stay in $work/out/PROG. AUGUR=BINARY uses that
+# augur instead of building a release binary.
 set -euo pipefail
 budget=120
 if [ "${1:-}" = -t ]; then budget=$2; shift 2; fi
@@ -18,8 +19,11 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 source "$here/coreutils-setup.sh"
 setup_coreutils
-(cd "$here/.." && source scripts/deps.sh >/dev/null && cargo build --release -q -p augur-cli)
-augur=$here/../target/release/augur
+augur=${AUGUR:-}
+if [ -z "$augur" ]; then
+    (cd "$here/.." && source scripts/deps.sh >/dev/null && cargo build --release -q -p augur-cli)
+    augur=$here/../target/release/augur
+fi
 export LLVM_COMPILER=clang LLVM_CC_NAME=clang-14 LLVM_LINK_NAME=llvm-link-14
 
 echo "budget ${budget}s per program"
