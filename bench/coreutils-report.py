@@ -91,7 +91,15 @@ def reproduced(augur, bc, out, tests):
 
 
 def first_problem(out):
-    """augur's first stderr line that is neither progress nor an error found with a test."""
+    """augur's first stderr line that is neither progress nor an error found with a test,
+    or the signal that killed it."""
+    try:
+        with open(os.path.join(out, "status")) as f:
+            status = int(f.read())
+        if status > 128:
+            return f"killed by signal {status - 128}"
+    except (FileNotFoundError, ValueError):
+        pass
     try:
         with open(os.path.join(out, "stderr.log"), errors="replace") as f:
             for line in f:

@@ -8,12 +8,14 @@
 # program: gcov line coverage of src/PROG.c, tests, paths, errors, errors `augur replay`
 # reproduces natively, functions augur stopped on for lack of a model, and augur's first
 # problem line when it did not finish. Outputs stay in $work/out/PROG. AUGUR=BINARY uses that
-# augur instead of building a release binary.
+# augur instead of building a release binary; MAX_MEMORY=MIB is augur's --max-memory (4096).
 set -euo pipefail
 budget=120
 if [ "${1:-}" = -t ]; then budget=$2; shift 2; fi
 progs=("$@")
 [ ${#progs[@]} -gt 0 ] || progs=(echo cat wc cut tr seq head basename paste printf od sort pr tac ptx)
+# Without a memory limit augur's state count can take the machine (cat: 20 GB in 60 s).
+max_memory=${MAX_MEMORY:-4096}
 work=${AUGUR_COREUTILS_DIR:-$HOME/.cache/augur-coreutils}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -35,8 +37,10 @@ for prog in "${progs[@]}"; do
     out=$work/out/$prog
     rm -rf "$out"
     mkdir -p "$out"
-    "$augur" run "$bc" -o "$out" --max-time "$budget" \
+    status=0
+    "$augur" run "$bc" -o "$out" --max-time "$budget" --max-memory "$max_memory" \
         --sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8 \
-        >"$out/stdout.log" 2>"$out/stderr.log" || true
+        >"$out/stdout.log" 2>"$out/stderr.log" || status=$?
+    echo "$status" >"$out/status"
     python3 "$here/coreutils-report.py" "$work" "$prog" "$out" "$augur"
 done
