@@ -103,9 +103,10 @@ def first_problem(out):
     try:
         with open(os.path.join(out, "stderr.log"), errors="replace") as f:
             for line in f:
-                if not re.match(r"augur: (done:|output directory)|augur: error: .*\(test\d+\)$",
-                                line.rstrip()):
-                    return line.strip()
+                line = re.sub(r"\x1b\[[0-9;]*m", "", line).strip()
+                if not re.match(r"WARN |augur: (done:|output directory)|augur: error: .*\(test\d+\)$",
+                                line):
+                    return line
     except FileNotFoundError:
         pass
     return "augur did not finish"
