@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Replay augur's tests of one coreutils program natively on the gcov build and print one
 table row: gcov line coverage of src/PROG.c, tests, paths, errors, errors that reproduce
-(by `augur replay` on the bitcode), unmodeled external functions, and augur's first
-problem line when it did not finish.
+natively (their test crashes the ASan/UBSan build: `augur replay` takes .bc inputs, but
+clang adds UBSan's checks before bitcode, so a .bc replay misses them), unmodeled external
+functions, and augur's first problem line when it did not finish.
 
-usage: coreutils-report.py WORK PROG OUT AUGUR
+usage: coreutils-report.py WORK PROG OUT
 """
 import glob
 import json
@@ -39,23 +40,24 @@ def environment(objects):
     return argv, stdin, files
 
 
-def replay_for_coverage(binary, tests):
-    """Run the gcov build on every test, each in a fresh directory holding its files."""
-    env = dict(os.environ, LC_ALL="C")
-    for test in tests:
-        argv, stdin, files = environment(test["objects"])
-        with tempfile.TemporaryDirectory() as cwd:
-            for name, data in files.items():
-                path = os.path.join(cwd, name)
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                with open(path, "wb") as f:
-                    f.write(data)
-            try:
-                subprocess.run([binary.encode()] + argv, input=stdin, cwd=cwd, env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               timeout=TIMEOUT)
-            except subprocess.TimeoutExpired:
-                pass
+def run_native(binary, test):
+    """Run a native build on one test in a fresh directory holding its files; returns
+    (exit status, negative for a signal, or None on timeout; stderr)."""
+    argv, stdin, files = environment(test["objects"])
+    env = dict(os.environ, LC_ALL="C", ASAN_OPTIONS="detect_leaks=0")
+    with tempfile.TemporaryDirectory() as cwd:
+        for name, data in files.items():
+            path = os.path.join(cwd, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(data)
+        try:
+            res = subprocess.run([binary.encode()] + argv, input=stdin, cwd=cwd, env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                 timeout=TIMEOUT)
+            return res.returncode, res.stderr
+        except subprocess.TimeoutExpired:
+            return None, b""
 
 
 def object_of(build, prog):
@@ -81,13 +83,11 @@ def line_coverage(build, prog):
     return f"{round(float(m.group(1)) * total / 100)}/{total} ({m.group(1)}%)"
 
 
-def reproduced(augur, bc, out, tests):
-    """How many of the error tests `augur replay` confirms natively (with sanitizers)."""
-    if not tests:
-        return 0
-    res = subprocess.run([augur, "replay", bc, "--tests", *tests], capture_output=True,
-                         text=True)
-    return sum(1 for line in res.stdout.splitlines() if re.match(r"test\d+\.json: passed", line))
+def reproduces(binary, test):
+    """Whether a test crashes the ASan/UBSan build: a sanitizer report or a signal."""
+    status, stderr = run_native(binary, test)
+    return (status is not None and status < 0) or b"Sanitizer" in stderr \
+        or b"runtime error:" in stderr
 
 
 def first_problem(out):
@@ -113,7 +113,7 @@ def first_problem(out):
 
 
 def main():
-    work, prog, out, augur = sys.argv[1:5]
+    work, prog, out = sys.argv[1:4]
     build = os.path.join(work, "gcov")
     summary_path = os.path.join(out, "summary.json")
     if not os.path.exists(summary_path):
@@ -127,14 +127,16 @@ def main():
             tests.append((path, json.load(f)))
     for gcda in glob.glob(os.path.join(build, "src", f"*{prog}.gcda")):
         os.remove(gcda)
-    replay_for_coverage(os.path.join(build, "src", prog), [t for _, t in tests])
+    for _, test in tests:
+        run_native(os.path.join(build, "src", prog), test)
     unmodeled = sorted({m.group(1) for _, t in tests
                         if t["outcome"].get("error") == "unmodeled-external"
                         and (m := re.search(r"`([^`]+)`", t["outcome"].get("message", "")))})
     errors = [e for e in summary["errors"] if e["kind"] != "unmodeled-external"]
-    error_tests = [os.path.join(out, f"test{e['test']:06d}.json") for e in errors
-                   if e.get("test")]
-    repro = reproduced(augur, os.path.join(work, "bc", f"{prog}.bc"), out, error_tests)
+    by_number = {int(re.search(r"test(\d+)\.json$", path).group(1)): t for path, t in tests}
+    asan = os.path.join(work, "asan", "src", prog)
+    repro = sum(1 for e in errors if e.get("test") in by_number
+                and reproduces(asan, by_number[e["test"]]))
     kinds = sorted({e["kind"] for e in errors})
     print(f"| {prog} | {line_coverage(build, prog)} | {summary['tests']} "
           f"| {summary['paths_completed']} (+{summary['paths_partial']} partial) "

@@ -1,5 +1,6 @@
-# Sourced by bench/coreutils.sh: fetch GNU coreutils' Debian source and build it twice under
-# $work: bitcode (wllvm, for augur) and native gcc --coverage (for gcov on replayed tests).
+# Sourced by bench/coreutils.sh: fetch GNU coreutils' Debian source and build it three times
+# under $work: bitcode (wllvm, for augur) and native gcc --coverage (for gcov on replayed tests),
+# and natively with ASan and UBSan (to check that reported errors reproduce).
 # Every step is skipped when already done.
 
 # Debian's deb-src line, mirroring debian.sources (same URIs, suites, components).
@@ -53,4 +54,6 @@ setup_coreutils() {
     build bc wllvm "-O0 -g -Xclang -disable-O0-optnone -fno-discard-value-names \
 -D__NO_STRING_INLINES -D_FORTIFY_SOURCE=0 -U__OPTIMIZE__" "${wllvm_env[@]}"
     build gcov gcc "-O0 -g --coverage"
+    build asan gcc "-O0 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
+        ASAN_OPTIONS=detect_leaks=0
 }

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # GNU coreutils under augur, as KLEE's coreutils experiment (run by hand, not by CI):
 #   bench/coreutils.sh [-t SECONDS] [PROG ...]
-# fetches coreutils' Debian source, builds it to bitcode (wllvm) and natively with gcov
-# (cached under $AUGUR_COREUTILS_DIR, default ~/.cache/augur-coreutils), runs `augur run`
-# on each program (default: the 15 below) with KLEE's tutorial options for SECONDS (default
-# 120) each, replays every test natively on the gcov build, and prints one table row per
-# program: gcov line coverage of src/PROG.c, tests, paths, errors, errors `augur replay`
-# reproduces natively, functions augur stopped on for lack of a model, and augur's first
-# problem line when it did not finish. Outputs stay in $work/out/PROG. AUGUR=BINARY uses that
-# augur instead of building a release binary; MAX_MEMORY=MIB is augur's --max-memory (4096).
+# fetches coreutils' Debian source, builds it to bitcode (wllvm), natively with gcov and with
+# ASan/UBSan (cached under $AUGUR_COREUTILS_DIR, default ~/.cache/augur-coreutils), runs
+# `augur run` on each program (default: the 15 below) with KLEE's tutorial options for
+# SECONDS (default 120) each, replays every test natively on the gcov build, and prints one
+# table row per program: gcov line coverage of src/PROG.c, tests, paths, errors, errors that
+# reproduce on the ASan/UBSan build, functions augur stopped on for lack of a model, and
+# augur's first problem line when it did not finish. Outputs stay in $work/out/PROG.
+# AUGUR=BINARY uses that augur instead of building a release binary; MAX_MEMORY=MIB is
+# augur's --max-memory (default 4096).
 set -euo pipefail
 budget=120
 if [ "${1:-}" = -t ]; then budget=$2; shift 2; fi
@@ -42,5 +43,5 @@ for prog in "${progs[@]}"; do
         --sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8 \
         >"$out/stdout.log" 2>"$out/stderr.log" || status=$?
     echo "$status" >"$out/status"
-    python3 "$here/coreutils-report.py" "$work" "$prog" "$out" "$augur"
+    python3 "$here/coreutils-report.py" "$work" "$prog" "$out"
 done
