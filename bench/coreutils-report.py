@@ -132,7 +132,11 @@ def main():
     unmodeled = sorted({m.group(1) for _, t in tests
                         if t["outcome"].get("error") == "unmodeled-external"
                         and (m := re.search(r"`([^`]+)`", t["outcome"].get("message", "")))})
-    errors = [e for e in summary["errors"] if e["kind"] != "unmodeled-external"]
+    # augur's own limits are not the program's errors.
+    limits = ("unmodeled-external", "unsupported")
+    errors = [e for e in summary["errors"] if e["kind"] not in limits]
+    unsupported = sorted({f"unsupported: {e['message']} ({os.path.basename(e['file'])}:{e['line']})"
+                          for e in summary["errors"] if e["kind"] == "unsupported"})
     by_number = {int(re.search(r"test(\d+)\.json$", path).group(1)): t for path, t in tests}
     asan = os.path.join(work, "asan", "src", prog)
     repro = sum(1 for e in errors if e.get("test") in by_number
@@ -141,7 +145,7 @@ def main():
     print(f"| {prog} | {line_coverage(build, prog)} | {summary['tests']} "
           f"| {summary['paths_completed']} (+{summary['paths_partial']} partial) "
           f"| {len(errors)}{' ' + ','.join(kinds) if kinds else ''} | {repro} "
-          f"| {', '.join(unmodeled) or '-'} | |")
+          f"| {', '.join(unmodeled) or '-'} | {'; '.join(unsupported)} |")
 
 
 if __name__ == "__main__":
