@@ -16,6 +16,8 @@ import sys
 import tempfile
 
 TIMEOUT = 10
+# augur's stderr lines that are not a problem: warnings, progress, errors found with a test.
+PROGRESS = r"WARN |augur: (done:|output directory)|augur: error: .*\(test\d+\)$"
 
 
 def environment(objects):
@@ -104,8 +106,7 @@ def first_problem(out):
         with open(os.path.join(out, "stderr.log"), errors="replace") as f:
             for line in f:
                 line = re.sub(r"\x1b\[[0-9;]*m", "", line).strip()
-                if not re.match(r"WARN |augur: (done:|output directory)|augur: error: .*\(test\d+\)$",
-                                line):
+                if not re.match(PROGRESS, line):
                     return line
     except FileNotFoundError:
         pass
@@ -135,7 +136,8 @@ def main():
     # augur's own limits are not the program's errors.
     limits = ("unmodeled-external", "unsupported")
     errors = [e for e in summary["errors"] if e["kind"] not in limits]
-    unsupported = sorted({f"unsupported: {e['message']} ({os.path.basename(e['file'])}:{e['line']})"
+    unsupported = sorted({f"unsupported: {e['message']} "
+                          f"({os.path.basename(e['file'])}:{e['line']})"
                           for e in summary["errors"] if e["kind"] == "unsupported"})
     by_number = {int(re.search(r"test(\d+)\.json$", path).group(1)): t for path, t in tests}
     asan = os.path.join(work, "asan", "src", prog)

@@ -42,7 +42,10 @@ build() {
         env "$@" FORCE_UNSAFE_CONFIGURE=1 CC="$cc" CFLAGS="$cflags" \
             ./configure -q "${configure_off[@]}" >configure.log 2>&1
         env "$@" make -j2 >make.log 2>&1
-    ) || { echo "coreutils: the $name build failed, see $work/$name/{configure,make}.log" >&2; exit 2; }
+    ) || {
+        echo "coreutils: the $name build failed, see $work/$name/{configure,make}.log" >&2
+        exit 2
+    }
     touch "$work/$name/.built"
 }
 
