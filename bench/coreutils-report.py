@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Replay augur's tests of one coreutils program natively on the gcov build and print one
-table row: gcov line coverage of src/PROG.c, tests, paths, errors, errors that reproduce
-natively (their test crashes the ASan/UBSan build: `augur replay` takes .bc inputs, but
+table row: gcov line coverage of the program's own source file, tests, paths, errors,
+errors that reproduce natively (their test crashes the ASan/UBSan build: `augur replay` takes .bc inputs, but
 clang adds UBSan's checks before bitcode, so a .bc replay misses them), unmodeled external
 functions, and augur's first problem line when it did not finish.
 
@@ -62,23 +62,25 @@ def run_native(binary, test):
             return None, b""
 
 
-def object_of(build, prog):
-    """The object file of src/PROG.c (automake names it src/src_PROG-PROG.o when the
-    program has its own flags)."""
-    for cand in (f"src/{prog}.gcno", f"src/src_{prog}-{prog}.gcno"):
-        if os.path.exists(os.path.join(build, cand)):
-            return cand[: -len(".gcno")] + ".o"
-    found = glob.glob(os.path.join(build, f"src/*-{prog}.gcno"))
-    return os.path.relpath(found[0], build)[: -len(".gcno")] + ".o" if found else None
+def main_object(build, prog):
+    """The object and source of PROG's own code, relative to the build: src/PROG.o of
+    src/PROG.c, or the object automake names for the program's own flags, src/PROG-SRC.o of
+    src/SRC.c (md5sum-digest.o of digest.c)."""
+    patterns = (f"{prog}", f"*-{prog}", f"{prog}-*")
+    for pattern in patterns:
+        for gcno in sorted(glob.glob(os.path.join(build, "src", pattern + ".gcno"))):
+            stem = os.path.basename(gcno)[: -len(".gcno")]
+            source = f"src/{stem.split('-', 1)[-1]}.c"
+            if os.path.exists(os.path.join(build, source)):
+                return f"src/{stem}.o", source
+    return None
 
 
-def line_coverage(build, prog):
-    obj = object_of(build, prog)
-    if obj is None:
-        return "no .gcno"
-    out = subprocess.run(["gcov", "-n", "-o", obj, f"src/{prog}.c"], cwd=build,
+def line_coverage(build, obj, source):
+    """gcov's executed/total lines of SOURCE."""
+    out = subprocess.run(["gcov", "-n", "-o", obj, source], cwd=build,
                          capture_output=True, text=True).stdout
-    m = re.search(rf"File 'src/{re.escape(prog)}\.c'\nLines executed:([\d.]+)% of (\d+)", out)
+    m = re.search(rf"File '{re.escape(source)}'\nLines executed:([\d.]+)% of (\d+)", out)
     if not m:
         return "no data"
     total = int(m.group(2))
@@ -126,8 +128,11 @@ def main():
     for path in sorted(glob.glob(os.path.join(out, "test*.json"))):
         with open(path) as f:
             tests.append((path, json.load(f)))
-    for gcda in glob.glob(os.path.join(build, "src", f"*{prog}.gcda")):
-        os.remove(gcda)
+    found = main_object(build, prog)
+    if found:
+        gcda = os.path.join(build, found[0][: -len(".o")] + ".gcda")
+        if os.path.exists(gcda):
+            os.remove(gcda)
     for _, test in tests:
         run_native(os.path.join(build, "src", prog), test)
     unmodeled = sorted({m.group(1) for _, t in tests
@@ -144,7 +149,8 @@ def main():
     repro = sum(1 for e in errors if e.get("test") in by_number
                 and reproduces(asan, by_number[e["test"]]))
     kinds = sorted({e["kind"] for e in errors})
-    print(f"| {prog} | {line_coverage(build, prog)} | {summary['tests']} "
+    coverage = line_coverage(build, *found) if found else "no .gcno"
+    print(f"| {prog} | {coverage} | {summary['tests']} "
           f"| {summary['paths_completed']} (+{summary['paths_partial']} partial) "
           f"| {len(errors)}{' ' + ','.join(kinds) if kinds else ''} | {repro} "
           f"| {', '.join(unmodeled) or '-'} | {'; '.join(unsupported)} |")

@@ -5,8 +5,8 @@
 # ASan/UBSan (cached under $AUGUR_COREUTILS_DIR, default ~/.cache/augur-coreutils), runs
 # `augur run` on each program (default: the 15 below) with KLEE's tutorial options for
 # SECONDS (default 120) each, replays every test natively on the gcov build, and prints one
-# table row per program: gcov line coverage of src/PROG.c, tests, paths, errors, errors that
-# reproduce on the ASan/UBSan build, functions augur stopped on for lack of a model, and
+# table row per program: gcov line coverage of its own source file (src/PROG.c), tests,
+# paths, errors, errors that reproduce on the ASan/UBSan build, functions augur stopped on for lack of a model, and
 # augur's first problem line when it did not finish. Outputs stay in $work/out/PROG.
 # AUGUR=BINARY uses that augur instead of building a release binary; MAX_MEMORY=MIB is
 # augur's --max-memory (default 4096).
@@ -31,7 +31,7 @@ fi
 export LLVM_COMPILER=clang LLVM_CC_NAME=clang-14 LLVM_LINK_NAME=llvm-link-14
 
 echo "budget ${budget}s per program"
-echo "| program | gcov lines of src/PROG.c | tests | paths | errors | reproduce" \
+echo "| program | gcov lines of its source | tests | paths | errors | reproduce" \
     "| unmodeled functions | augur problem |"
 echo "|---|---|---|---|---|---|---|---|"
 for prog in "${progs[@]}"; do
