@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Replay augur's tests of one coreutils program natively on the gcov build and print one
 table row: gcov line coverage of the program's own source file, tests, paths, errors,
-errors that reproduce natively (their test crashes the ASan/UBSan build: `augur replay` takes .bc inputs, but
-clang adds UBSan's checks before bitcode, so a .bc replay misses them), unmodeled external
-functions, and augur's first problem line when it did not finish.
+errors that reproduce natively (their test crashes the ASan/UBSan build: `augur replay`
+takes .bc inputs, but clang adds UBSan's checks before bitcode, so a .bc replay misses
+them), unmodeled external functions, and augur's first problem line when it did not finish.
 
 usage: coreutils-report.py WORK PROG OUT
 """

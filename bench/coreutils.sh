@@ -6,10 +6,10 @@
 # `augur run` on each program (default: the 15 below) with KLEE's tutorial options for
 # SECONDS (default 120) each, replays every test natively on the gcov build, and prints one
 # table row per program: gcov line coverage of its own source file (src/PROG.c), tests,
-# paths, errors, errors that reproduce on the ASan/UBSan build, functions augur stopped on for lack of a model, and
-# augur's first problem line when it did not finish. Outputs stay in $work/out/PROG.
-# AUGUR=BINARY uses that augur instead of building a release binary; MAX_MEMORY=MIB is
-# augur's --max-memory (default 4096).
+# paths, errors, errors that reproduce on the ASan/UBSan build, functions augur stopped on
+# for lack of a model, and augur's first problem line when it did not finish. Outputs stay
+# in $work/out/PROG. AUGUR=BINARY uses that augur instead of building a release binary;
+# MAX_MEMORY=MIB is augur's --max-memory (default 4096).
 set -euo pipefail
 budget=120
 if [ "${1:-}" = -t ]; then budget=$2; shift 2; fi
