@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Replay augur's tests of one coreutils program natively on the gcov build and print one
+table row: gcov line coverage of the program's own source file, tests, paths, errors,
+errors that reproduce natively (their test crashes the ASan/UBSan build: `augur replay`
+takes .bc inputs, but clang adds UBSan's checks before bitcode, so a .bc replay misses
+them), unmodeled external functions, and augur's first problem line when it did not finish.
+
+usage: coreutils-report.py WORK PROG OUT
+"""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TIMEOUT = 10
+# augur's stderr lines that are not a problem: warnings, progress, errors found with a test.
+PROGRESS = r"WARN |augur: (done:|output directory)|augur: error: .*\(test\d+\)$"
+
+
+def environment(objects):
+    """argv, stdin and files of a test, gated by the n_args counts as augur's replay does
+    (crates/augur-env/src/replay/environment.rs): a count keeps only that many of the
+    argNN objects that follow it; an argNN with no count before it is one argument."""
+    argv, stdin, files = [], b"", {}
+    keep = None
+    for obj in objects:
+        name, data = obj["name"], bytes(obj["bytes"])
+        if re.fullmatch(r"n_args(_\d+)?", name):
+            keep = max(int.from_bytes(data[:4], "little", signed=True), 0)
+        elif re.fullmatch(r"arg\d\d+", name):
+            if keep is None or keep > 0:
+                argv.append(data.split(b"\0", 1)[0])
+                if keep is not None:
+                    keep -= 1
+        elif name == "stdin":
+            stdin = data
+        elif name.startswith("file:"):
+            files[name[len("file:"):]] = data
+    return argv, stdin, files
+
+
+def run_native(binary, test):
+    """Run a native build on one test in a fresh directory holding its files; returns
+    (exit status, negative for a signal, or None on timeout; stderr)."""
+    argv, stdin, files = environment(test["objects"])
+    env = dict(os.environ, LC_ALL="C", ASAN_OPTIONS="detect_leaks=0")
+    with tempfile.TemporaryDirectory() as cwd:
+        for name, data in files.items():
+            path = os.path.join(cwd, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(data)
+        try:
+            res = subprocess.run([binary.encode()] + argv, input=stdin, cwd=cwd, env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                 timeout=TIMEOUT)
+            return res.returncode, res.stderr
+        except subprocess.TimeoutExpired:
+            return None, b""
+
+
+def main_object(build, prog):
+    """The object and source of PROG's own code, relative to the build: src/PROG.o of
+    src/PROG.c, or the object automake names for the program's own flags, src/PROG-SRC.o of
+    src/SRC.c (md5sum-digest.o of digest.c)."""
+    patterns = (f"{prog}", f"*-{prog}", f"{prog}-*")
+    for pattern in patterns:
+        for gcno in sorted(glob.glob(os.path.join(build, "src", pattern + ".gcno"))):
+            stem = os.path.basename(gcno)[: -len(".gcno")]
+            source = f"src/{stem.split('-', 1)[-1]}.c"
+            if os.path.exists(os.path.join(build, source)):
+                return f"src/{stem}.o", source
+    return None
+
+
+def line_coverage(build, obj, source):
+    """gcov's executed/total lines of SOURCE."""
+    out = subprocess.run(["gcov", "-n", "-o", obj, source], cwd=build,
+                         capture_output=True, text=True).stdout
+    m = re.search(rf"File '{re.escape(source)}'\nLines executed:([\d.]+)% of (\d+)", out)
+    if not m:
+        return "no data"
+    total = int(m.group(2))
+    return f"{round(float(m.group(1)) * total / 100)}/{total} ({m.group(1)}%)"
+
+
+def reproduces(binary, test):
+    """Whether a test crashes the ASan/UBSan build: a sanitizer report or a signal."""
+    status, stderr = run_native(binary, test)
+    return (status is not None and status < 0) or b"Sanitizer" in stderr \
+        or b"runtime error:" in stderr
+
+
+def first_problem(out):
+    """augur's first stderr line that is neither progress nor an error found with a test,
+    or the signal that killed it."""
+    try:
+        with open(os.path.join(out, "status")) as f:
+            status = int(f.read())
+        if status > 128:
+            return f"killed by signal {status - 128}"
+    except (FileNotFoundError, ValueError):
+        pass
+    try:
+        with open(os.path.join(out, "stderr.log"), errors="replace") as f:
+            for line in f:
+                line = re.sub(r"\x1b\[[0-9;]*m", "", line).strip()
+                if not re.match(PROGRESS, line):
+                    return line
+    except FileNotFoundError:
+        pass
+    return "augur did not finish"
+
+
+def main():
+    work, prog, out = sys.argv[1:4]
+    build = os.path.join(work, "gcov")
+    summary_path = os.path.join(out, "summary.json")
+    if not os.path.exists(summary_path):
+        print(f"| {prog} | - | - | - | - | - | - | {first_problem(out)} |")
+        return
+    with open(summary_path) as f:
+        summary = json.load(f)
+    tests = []
+    for path in sorted(glob.glob(os.path.join(out, "test*.json"))):
+        with open(path) as f:
+            tests.append((path, json.load(f)))
+    found = main_object(build, prog)
+    if found:
+        gcda = os.path.join(build, found[0][: -len(".o")] + ".gcda")
+        if os.path.exists(gcda):
+            os.remove(gcda)
+    for _, test in tests:
+        run_native(os.path.join(build, "src", prog), test)
+    unmodeled = sorted({m.group(1) for _, t in tests
+                        if t["outcome"].get("error") == "unmodeled-external"
+                        and (m := re.search(r"`([^`]+)`", t["outcome"].get("message", "")))})
+    # augur's own limits are not the program's errors.
+    limits = ("unmodeled-external", "unsupported")
+    errors = [e for e in summary["errors"] if e["kind"] not in limits]
+    unsupported = sorted({f"unsupported: {e['message']} "
+                          f"({os.path.basename(e['file'])}:{e['line']})"
+                          for e in summary["errors"] if e["kind"] == "unsupported"})
+    by_number = {int(re.search(r"test(\d+)\.json$", path).group(1)): t for path, t in tests}
+    asan = os.path.join(work, "asan", "src", prog)
+    repro = sum(1 for e in errors if e.get("test") in by_number
+                and reproduces(asan, by_number[e["test"]]))
+    kinds = sorted({e["kind"] for e in errors})
+    coverage = line_coverage(build, *found) if found else "no .gcno"
+    print(f"| {prog} | {coverage} | {summary['tests']} "
+          f"| {summary['paths_completed']} (+{summary['paths_partial']} partial) "
+          f"| {len(errors)}{' ' + ','.join(kinds) if kinds else ''} | {repro} "
+          f"| {', '.join(unmodeled) or '-'} | {'; '.join(unsupported)} |")
+
+
+if __name__ == "__main__":
+    main()
