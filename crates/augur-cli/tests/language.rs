@@ -227,15 +227,12 @@ int main(void) {
     let c = dir.path().join("ld.c");
     std::fs::write(&c, src).unwrap();
     let bc = dir.path().join("prog.bc");
+    // augur's own flags but `-mlong-double-64`, as a build outside augur would have.
+    let flags = augur_ir::ANALYSIS_CFLAGS
+        .iter()
+        .filter(|f| **f != "-mlong-double-64");
     let built = std::process::Command::new("clang-14")
-        .args([
-            "-c",
-            "-emit-llvm",
-            "-g",
-            "-O0",
-            "-Xclang",
-            "-disable-O0-optnone",
-        ])
+        .args(flags)
         .arg(&c)
         .arg("-o")
         .arg(&bc)

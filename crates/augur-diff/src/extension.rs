@@ -168,11 +168,15 @@ fn choose_revision(
     revisions: impl Iterator<Item = u32>,
 ) -> Exec<u32> {
     let here: Vec<u32> = revisions.collect();
-    let path = st.ext.get_or_default::<DiffPath>().clone();
+    // Only the revision and the revisions left behind: the path's outputs are not copied.
+    let (revision, left_behind) = st
+        .ext
+        .get::<DiffPath>()
+        .map_or((0, 0), |p| (p.revision, p.left_behind));
     let passed = here.iter().fold(0u64, |m, r| m | 1 << r);
-    if path.revision != 0 {
-        return Ok(if here.contains(&path.revision) {
-            path.revision
+    if revision != 0 {
+        return Ok(if here.contains(&revision) {
+            revision
         } else {
             0
         });
@@ -180,7 +184,7 @@ fn choose_revision(
     let entering: Vec<u32> = here
         .iter()
         .copied()
-        .filter(|r| st.seed.is_none() && path.left_behind & 1 << r == 0)
+        .filter(|r| st.seed.is_none() && left_behind & 1 << r == 0)
         .collect();
     if !entering.is_empty() {
         // The base and one copy per revision entered here: plain copies, told apart by

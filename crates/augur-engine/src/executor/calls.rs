@@ -265,22 +265,25 @@ pub(super) fn ret(ex: &mut Executor, st: &mut State, v: Option<Value>) -> Exec<(
         };
         match ex.entry_return {
             Some(exit) if st.frame().func != exit => {
-                let frame = st.frames.pop().expect("the entry frame");
-                for a in &frame.allocas {
-                    st.mem.remove(*a);
-                }
+                pop_frame(st);
                 let code = Value::con(code as u32 as u128, 32);
                 return push_frame(ex, st, exit, vec![code], None);
             }
             _ => return Err(Outcome::Exit(code)),
         }
     }
-    let frame = st.frames.pop().expect("a frame to return from");
-    for a in &frame.allocas {
-        st.mem.remove(*a);
-    }
+    let frame = pop_frame(st);
     if let (Some(d), Some(v)) = (frame.ret_dst, v) {
         st.set(d, v);
     }
     Ok(())
+}
+
+/// Remove the top frame and its stack objects.
+fn pop_frame(st: &mut State) -> Frame {
+    let frame = st.frames.pop().expect("a frame to return from");
+    for a in &frame.allocas {
+        st.mem.remove(*a);
+    }
+    frame
 }
