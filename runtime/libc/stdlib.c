@@ -544,8 +544,10 @@ static void (*atexit_fns[ATEXIT_MAX])(void);
 static int atexit_count;
 
 /* Linked whenever atexit is: the engine calls the program's exit with main's return value
- * (returning from main is exit(value) in C), so that the handlers run then too. */
-void (*const augur_main_return)(int) = exit;
+ * (returning from main is exit(value) in C), so that the handlers run then too.  Not
+ * const: clang folds a const pointer's test in atexit away, and with it the reference
+ * that makes `llvm-link --only-needed` link this pointer and exit. */
+void (*augur_main_return)(int) = exit;
 
 int atexit(void (*fn)(void))
 {
