@@ -40,7 +40,7 @@ static void sink_flush(struct sink *s)
     if (s->f != NULL) {
         if (__augur_fwrite_bytes(s->f, s->buf, s->blen) != s->blen)
             s->err = 1;
-    } else if (augur_sys_write(s->fd, s->buf, s->blen) != (long)s->blen) {
+    } else if (write(s->fd, s->buf, s->blen) != (long)s->blen) {
         s->err = 1;
     }
     s->blen = 0;

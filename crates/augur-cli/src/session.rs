@@ -79,6 +79,10 @@ pub struct ExploreArgs {
     /// Calls of external functions with no model: error, or havoc (a fresh symbolic result).
     #[arg(long, default_value = "error", value_parser = ["error", "havoc"])]
     pub externals: String,
+    /// The modelled system calls (read, write, open, close, lseek, stat, ftruncate) may
+    /// fail, up to N times per path (each kind at most once), as KLEE's `--max-fail`.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub max_fail: u32,
 }
 
 /// Seconds a solver query may take unless `--solver-timeout` says otherwise.
@@ -194,6 +198,7 @@ impl ExploreArgs {
             sym_args,
             sym_stdin: self.sym_stdin,
             sym_files,
+            max_fail: self.max_fail,
         })
     }
 

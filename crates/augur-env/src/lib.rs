@@ -6,6 +6,7 @@
 
 mod alloc;
 mod entry;
+mod failures;
 mod intrinsics;
 mod jumps;
 mod meta;
@@ -16,6 +17,7 @@ mod runtime;
 mod svcomp;
 
 pub use entry::{start, EnvSpec};
+pub use failures::{KINDS as FAILURE_KINDS, OBJECT_PREFIX as FAILURE_PREFIX};
 pub use intrinsics::{fresh_bytes, fresh_scalar};
 pub use replay::environment::{environment, Environment};
 pub use replay::judge::{describe, judge, sanitizer_report, Expect, Verdict};
@@ -36,6 +38,7 @@ pub fn handlers() -> HandlerTable {
     process::register(&mut t);
     svcomp::register(&mut t);
     posix::register(&mut t);
+    failures::register(&mut t);
     jumps::register(&mut t);
     meta::register(&mut t);
     t

@@ -80,6 +80,7 @@ fn errno_location(_: &mut Executor, st: &mut State, _: &Call) -> Exec<Option<Val
 
 fn exit_now(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let code = ex.exit_code(st, &c.args[0])?;
+    crate::failures::settle(ex, st)?;
     Err(Outcome::Exit(code as u32 as i32 as i64))
 }
 
