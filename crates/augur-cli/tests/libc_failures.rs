@@ -188,6 +188,9 @@ fn two_failures_on_one_path() {
     ] {
         assert!(calls.contains(both), "{both} not in {calls:?}");
     }
-    assert!(calls.iter().all(|c| c.split(", ").count() <= 2), "{calls:?}");
+    assert!(
+        calls.iter().all(|c| c.split(", ").count() <= 2),
+        "{calls:?}"
+    );
     r.assert_native_replay_passes();
 }
