@@ -20,6 +20,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* ucontext's register names */
 #endif
+#include <dlfcn.h>
 #include <errno.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -281,8 +282,9 @@ NONDET(unsigned, unsigned)
  * one `syscall` instruction the filter lets through. The standard streams are made to
  * call the system as augur's models do: standard output unbuffered (glibc's standard
  * error already is), standard input through a buffer of 128 bytes (stdio.c's RBUF_SIZE),
- * given by the runtime so that glibc makes no fstat to size one. Only tests with a
- * failing call are run this way. */
+ * given by the runtime so that glibc makes no fstat to size one; and so are the streams
+ * the program opens (fopen, fopen64, fdopen: read-only ones read through such a buffer,
+ * the others unbuffered). Only tests with a failing call are run this way. */
 
 #define FAIL_KINDS 7
 static const char *const fail_names[FAIL_KINDS] = {"read",  "write", "open",     "close",
@@ -290,6 +292,8 @@ static const char *const fail_names[FAIL_KINDS] = {"read",  "write", "open",    
 /* The errno of each kind: the same as augur-env/src/failures.rs. */
 static const int fail_errnos[FAIL_KINDS] = {EIO, ENOSPC, EACCES, EIO, ESPIPE, ENOMEM, EIO};
 static uint32_t fail_at[FAIL_KINDS], fail_calls[FAIL_KINDS];
+static int armed; /* some call fails: the streams are aligned, the filter installed */
+#define MODEL_READ_BUFFER 128
 
 /* The system calls of each kind (x86-64), as glibc makes them for the modelled functions. */
 static const struct {
@@ -322,14 +326,20 @@ __asm__(".text\n"
         "augur_replay_syscall_end:\n"
         "  ret\n");
 
+/* The executable's code: the program's, and the sanitizers' runtime, whose own system
+ * calls (reports) are made there, not through glibc as the program's are. */
+extern const char __executable_start[], etext[];
+
 static void on_sigsys(int sig, siginfo_t *info, void *context) {
   greg_t *r = ((ucontext_t *)context)->uc_mcontext.gregs;
   long nr = info->si_syscall;
+  const char *at = info->si_call_addr;
+  int counted = !in_runtime && !(at >= __executable_start && at < etext);
   size_t i;
   (void)sig;
   for (i = 0; i < N_FAIL_SYSCALLS; i++) {
     int k = fail_syscalls[i].kind;
-    if (fail_syscalls[i].nr == nr && !in_runtime && ++fail_calls[k] == fail_at[k]) {
+    if (fail_syscalls[i].nr == nr && counted && ++fail_calls[k] == fail_at[k]) {
       r[REG_RAX] = -fail_errnos[k];
       return;
     }
@@ -378,10 +388,10 @@ static void install_filter(void) {
 /* Before main: read the test's `fail:KIND` objects; if one names a call, align the
  * standard streams and install the filter. */
 __attribute__((constructor)) static void fail_as_the_test_says(void) {
-  static char stdin_buffer[128];
+  static char stdin_buffer[MODEL_READ_BUFFER];
   const char *path = getenv("AUGUR_REPLAY_KTEST");
   uint32_t i;
-  int k, armed = 0;
+  int k;
   if (!path || access(path, R_OK) != 0)
     return;
   load_ktest();
@@ -398,4 +408,46 @@ __attribute__((constructor)) static void fail_as_the_test_says(void) {
   setvbuf(stdin, stdin_buffer, _IOFBF, sizeof stdin_buffer);
   setvbuf(stdout, NULL, _IONBF, 0);
   install_filter();
+}
+
+/* A stream the program opened, buffered as augur's models buffer it. */
+static FILE *aligned(FILE *f, const char *mode) {
+  char *buffer;
+  if (!f || !armed)
+    return f;
+  buffer = mode[0] == 'r' && !strchr(mode, '+') ? malloc(MODEL_READ_BUFFER) : NULL;
+  if (buffer)
+    setvbuf(f, buffer, _IOFBF, MODEL_READ_BUFFER);
+  else
+    setvbuf(f, NULL, _IONBF, 0);
+  return f;
+}
+
+/* glibc's definition of `name`, behind this one. */
+static void *real(const char *name) {
+  void *f = dlsym(RTLD_NEXT, name);
+  if (!f)
+    replay_die("cannot find glibc's stream functions");
+  return f;
+}
+
+FILE *fopen(const char *path, const char *mode) {
+  static FILE *(*glibc)(const char *, const char *);
+  if (!glibc)
+    glibc = (FILE * (*)(const char *, const char *)) real("fopen");
+  return aligned(glibc(path, mode), mode);
+}
+
+FILE *fopen64(const char *path, const char *mode) {
+  static FILE *(*glibc)(const char *, const char *);
+  if (!glibc)
+    glibc = (FILE * (*)(const char *, const char *)) real("fopen64");
+  return aligned(glibc(path, mode), mode);
+}
+
+FILE *fdopen(int fd, const char *mode) {
+  static FILE *(*glibc)(int, const char *);
+  if (!glibc)
+    glibc = (FILE * (*)(int, const char *)) real("fdopen");
+  return aligned(glibc(fd, mode), mode);
 }

@@ -194,3 +194,43 @@ fn two_failures_on_one_path() {
     );
     r.assert_native_replay_passes();
 }
+
+/// A file read through a stream of its own (fopen, fgets, fclose), a count printed.
+const COUNT_LINES: &str = r#"
+int main(void) {
+  char line[8];
+  int n = 0;
+  FILE *f = fopen("A", "r");
+  if (!f) error(2, errno, "A");
+  while (fgets(line, sizeof line, f)) n++;
+  if (ferror(f)) error(3, errno, "A: read error");
+  if (fclose(f) != 0) error(4, errno, "A: close");
+  printf("%d\n", n);
+  if (fclose(stdout) != 0) error(1, errno, "write error");
+  return 0;
+}
+"#;
+
+#[test]
+fn a_stream_the_program_opens_may_fail() {
+    let src = [HEADERS, COUNT_LINES].concat();
+    let r = run_c(&src, &["--sym-files", "1", "2", "--max-fail", "1"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    // Calls: open, read (2 bytes), read (0), close A, write (printf), close stdout. An
+    // unchecked printf's failure goes unnoticed (exit 0).
+    let ends: BTreeSet<(String, i64)> = outcomes(&r).into_iter().map(|o| (o.0, o.1)).collect();
+    let want: BTreeSet<(String, i64)> = [
+        ("none", 0),
+        ("open 1", 2),
+        ("read 1", 3),
+        ("read 2", 3),
+        ("close 1", 4),
+        ("write 1", 0),
+        ("close 2", 1),
+    ]
+    .iter()
+    .map(|(c, code)| (c.to_string(), *code))
+    .collect();
+    assert_eq!(ends, want);
+    r.assert_native_replay_passes();
+}
