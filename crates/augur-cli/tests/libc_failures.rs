@@ -234,3 +234,31 @@ fn a_stream_the_program_opens_may_fail() {
     assert_eq!(ends, want);
     r.assert_native_replay_passes();
 }
+
+#[test]
+fn an_error_that_needs_a_failing_read_reproduces_natively() {
+    let src = r#"
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(void) {
+  char buf[8];
+  int fd = open("A", O_RDONLY);
+  if (fd < 0) return 2;
+  long n = read(fd, buf, sizeof buf - 1);
+  buf[n] = 0; /* BUG: n is -1 when read fails */
+  fputs(buf, stdout);
+  return 0;
+}
+"#;
+    let r = run_c(src, &["--sym-files", "1", "4", "--max-fail", "1"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let errors = r.errors("out-of-bounds");
+    assert_eq!(errors.len(), 1, "{:?}", r.tests);
+    assert_eq!(errors[0]["outcome"]["line"], line_of(src, "BUG"));
+    assert_eq!(failed_call(errors[0]), "read 1");
+    // Without failures the bug is out of reach.
+    let clean = run_c(src, &["--sym-files", "1", "4"]);
+    assert!(clean.errors("out-of-bounds").is_empty());
+    r.assert_native_replay_passes();
+}
