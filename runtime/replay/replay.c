@@ -295,6 +295,10 @@ static uint32_t fail_at[FAIL_KINDS], fail_calls[FAIL_KINDS];
 static int armed; /* some call fails: the streams are aligned, the filter installed */
 #define MODEL_READ_BUFFER 128
 
+/* Kind of the calls the models do not make: they fail with ENOSYS (fd.c's copy_file_range,
+ * after which coreutils' copy falls back to read and write, counted). */
+#define NOT_MODELLED (-1)
+
 /* The system calls of each kind (x86-64), as glibc makes them for the modelled functions. */
 static const struct {
   int nr, kind;
@@ -302,6 +306,7 @@ static const struct {
     {SYS_read, 0},       {SYS_pread64, 0},  {SYS_write, 1}, {SYS_pwrite64, 1}, {SYS_open, 2},
     {SYS_openat, 2},     {SYS_creat, 2},    {SYS_close, 3}, {SYS_lseek, 4},    {SYS_stat, 5},
     {SYS_fstat, 5},      {SYS_lstat, 5},    {SYS_newfstatat, 5}, {SYS_ftruncate, 6},
+    {SYS_copy_file_range, NOT_MODELLED},
 };
 #define N_FAIL_SYSCALLS (sizeof fail_syscalls / sizeof fail_syscalls[0])
 
@@ -339,6 +344,10 @@ static void on_sigsys(int sig, siginfo_t *info, void *context) {
   (void)sig;
   for (i = 0; i < N_FAIL_SYSCALLS; i++) {
     int k = fail_syscalls[i].kind;
+    if (fail_syscalls[i].nr == nr && k == NOT_MODELLED) {
+      r[REG_RAX] = -ENOSYS;
+      return;
+    }
     if (fail_syscalls[i].nr == nr && counted && ++fail_calls[k] == fail_at[k]) {
       r[REG_RAX] = -fail_errnos[k];
       return;
