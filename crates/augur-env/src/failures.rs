@@ -7,10 +7,11 @@
 //! the number of the call of that kind that fails on the path, counting from 1; 0 means
 //! none does. At the k-th call of a kind, while the path has failures left, the path
 //! splits on `fail:KIND == k`: one side fails with the kind's errno, the other goes on.
-//! The kinds that did not fail are pinned to 0 when the budget runs out and when the
-//! path exits (on a path ending otherwise, such a kind's number lies beyond its calls). So each kind fails at most once per path, as
-//! in KLEE (where each kind's symbolic counter names one call). `augur replay` makes the
-//! same call fail natively (`runtime/replay/replay.c`).
+//! So each kind fails at most once per path, as in KLEE (where each kind's symbolic
+//! counter names one call). The kinds that did not fail are pinned to 0 when the budget
+//! runs out and when the path exits (on a path ending otherwise, such a kind's number
+//! lies beyond its calls). `augur replay` makes the same call fail natively
+//! (`runtime/replay/replay.c`).
 
 use crate::intrinsics::fresh_scalar;
 use augur_engine::Param::Int;
