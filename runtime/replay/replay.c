@@ -284,7 +284,8 @@ NONDET(unsigned, unsigned)
  * error already is), standard input through a buffer of 128 bytes (stdio.c's RBUF_SIZE),
  * given by the runtime so that glibc makes no fstat to size one; and so are the streams
  * the program opens (fopen, fopen64, fdopen: read-only ones read through such a buffer,
- * the others unbuffered). Only tests with a failing call are run this way. */
+ * the others unbuffered), whatever the program asks of setvbuf. Only tests with a
+ * failing call are run this way. */
 
 #define FAIL_KINDS 7
 static const char *const fail_names[FAIL_KINDS] = {"read",  "write", "open",     "close",
@@ -394,6 +395,22 @@ static void install_filter(void) {
     replay_die("cannot make system calls fail (the seccomp filter was refused)");
 }
 
+/* glibc's definition of `name`, behind this one. */
+static void *real(const char *name) {
+  void *f = dlsym(RTLD_NEXT, name);
+  if (!f)
+    replay_die("cannot find glibc's stream functions");
+  return f;
+}
+
+/* glibc's setvbuf (the program's calls go to the one below). */
+static int set_buffering(FILE *f, char *buffer, int mode, size_t size) {
+  static int (*glibc)(FILE *, char *, int, size_t);
+  if (!glibc)
+    glibc = (int (*)(FILE *, char *, int, size_t))real("setvbuf");
+  return glibc(f, buffer, mode, size);
+}
+
 /* Before main: read the test's `fail:KIND` objects; if one names a call, align the
  * standard streams and install the filter. */
 __attribute__((constructor)) static void fail_as_the_test_says(void) {
@@ -414,8 +431,8 @@ __attribute__((constructor)) static void fail_as_the_test_says(void) {
       }
   if (!armed)
     return;
-  setvbuf(stdin, stdin_buffer, _IOFBF, sizeof stdin_buffer);
-  setvbuf(stdout, NULL, _IONBF, 0);
+  set_buffering(stdin, stdin_buffer, _IOFBF, sizeof stdin_buffer);
+  set_buffering(stdout, NULL, _IONBF, 0);
   install_filter();
 }
 
@@ -426,17 +443,9 @@ static FILE *aligned(FILE *f, const char *mode) {
     return f;
   buffer = mode[0] == 'r' && !strchr(mode, '+') ? malloc(MODEL_READ_BUFFER) : NULL;
   if (buffer)
-    setvbuf(f, buffer, _IOFBF, MODEL_READ_BUFFER);
+    set_buffering(f, buffer, _IOFBF, MODEL_READ_BUFFER);
   else
-    setvbuf(f, NULL, _IONBF, 0);
-  return f;
-}
-
-/* glibc's definition of `name`, behind this one. */
-static void *real(const char *name) {
-  void *f = dlsym(RTLD_NEXT, name);
-  if (!f)
-    replay_die("cannot find glibc's stream functions");
+    set_buffering(f, NULL, _IONBF, 0);
   return f;
 }
 
@@ -459,4 +468,16 @@ FILE *fdopen(int fd, const char *mode) {
   if (!glibc)
     glibc = (FILE * (*)(int, const char *)) real("fdopen");
   return aligned(glibc(fd, mode), mode);
+}
+
+/* The program's setvbuf: as augur's models, it leaves the buffering alone when some call
+ * fails (wc line-buffers its output: glibc would then split one printf's write in two). */
+int setvbuf(FILE *f, char *buffer, int mode, size_t size) {
+  if (!armed)
+    return set_buffering(f, buffer, mode, size);
+  if (mode != _IOFBF && mode != _IOLBF && mode != _IONBF) {
+    errno = EINVAL;
+    return EOF;
+  }
+  return 0;
 }
