@@ -262,3 +262,23 @@ int main(void) {
     assert!(clean.errors("out-of-bounds").is_empty());
     r.assert_native_replay_passes();
 }
+
+#[test]
+fn the_empty_path_names_no_file_even_to_create() {
+    // uniq's `uniq - ''` asks freopen("", "w", stdout): ENOENT on Linux.
+    let src = r#"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+int main(void) {
+  if (fopen("", "w") != NULL) return 1;
+  if (errno != ENOENT) return 2;
+  if (open("", O_WRONLY | O_CREAT, 0644) >= 0 || errno != ENOENT) return 3;
+  return 0;
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert_eq!(r.exit_codes(), [0]);
+    r.assert_native_replay_passes();
+}
