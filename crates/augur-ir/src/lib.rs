@@ -35,8 +35,8 @@ pub fn load_program(path: &std::path::Path) -> Result<Program, IrError> {
     if stats.unrewritten > 0 {
         tracing::warn!(
             "{}: {} integer constant(s) wider than 64 bits or long double constant(s) in \
-             constant expressions, constant aggregates or global initializers cannot be \
-             read exactly (wide integers are truncated to 64 bits)",
+             constant expressions or constant aggregates cannot be read exactly (wide \
+             integers are truncated to 64 bits)",
             path.display(),
             stats.unrewritten
         );

@@ -27,8 +27,12 @@
 //! instruction operand becomes its 80 bits built the same way, then `bitcast` to
 //! `x86_fp80`.
 //!
-//! Wide constants inside constant expressions, constant aggregates/vectors used as operands,
-//! and global initializers are left alone and counted, so that the caller can warn.
+//! A global whose initializer holds such constants is replaced by one holding the same bytes
+//! under a type `llvm-ir` reads exactly (`globals.rs`). Wide constants inside constant
+//! expressions and constant aggregates/vectors used as operands are left alone and
+//! counted, so that the caller can warn.
+
+mod globals;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -53,15 +57,17 @@ pub struct WideStats {
     pub rewritten_operands: usize,
     /// `switch` case values remapped to small ones.
     pub rewritten_cases: usize,
-    /// Wide constants left as they are (in constant expressions, constant aggregates,
-    /// global initializers): `llvm-ir` will truncate them.
+    /// Globals whose initializer held wide constants, replaced by byte-exact images.
+    pub rewritten_globals: usize,
+    /// Wide constants left as they are (in constant expressions, constant aggregates):
+    /// `llvm-ir` will truncate them.
     pub unrewritten: usize,
 }
 
 impl WideStats {
     /// Did the rewrite change the module?
     pub fn changed(&self) -> bool {
-        self.rewritten_operands + self.rewritten_cases > 0
+        self.rewritten_operands + self.rewritten_cases + self.rewritten_globals > 0
     }
 }
 
@@ -378,8 +384,17 @@ impl<'m> Rewriter<'m> {
         for g in self.globals() {
             // SAFETY: `g` is a global variable of the module (invariant).
             let init = unsafe { LLVMGetInitializer(g) };
-            if !init.is_null() {
-                self.stats.unrewritten += self.count_wide_in_constant(init);
+            if init.is_null() {
+                continue;
+            }
+            let lost = self.count_wide_in_constant(init);
+            if lost == 0 {
+                continue;
+            }
+            if self.rewrite_global(g, init) {
+                self.stats.rewritten_globals += 1;
+            } else {
+                self.stats.unrewritten += lost;
             }
         }
         self.stats
