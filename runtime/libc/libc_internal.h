@@ -79,6 +79,8 @@
 #define __isoc23_strtoull model___isoc23_strtoull
 #define strtod model_strtod
 #define strtof model_strtof
+/* ldouble.c */
+#define strtold model_strtold
 #define atof model_atof
 #define atoi model_atoi
 #define atol model_atol
@@ -491,6 +493,21 @@ int __augur_parse_uint(const char *s, char **end, int base,
 int __augur_digit_value(int c);
 /* strtod core. */
 double __augur_strtod(const char *s, char **end);
+
+/* A floating-point number as written (strtod's and strtold's shared scanner):
+ * m * 10^exp, or m * 2^exp for a hex float; inexact when nonzero digits beyond
+ * what m holds were dropped. */
+enum { AUGUR_FLOAT_NONE, AUGUR_FLOAT_FINITE, AUGUR_FLOAT_INF, AUGUR_FLOAT_NAN };
+struct augur_float {
+    int neg, kind, hex, inexact;
+    unsigned long long m;
+    long exp;
+};
+/* Scan a number at s (leading space, sign, inf/nan, hex or decimal); returns its
+ * end (s when kind is AUGUR_FLOAT_NONE). */
+const char *__augur_scan_float(const char *s, struct augur_float *f);
+/* The double nearest a scanned number (within a few ulp); sets errno on range errors. */
+double __augur_float_to_double(const struct augur_float *f);
 
 /* ---- formatting (printf.c), used by getopt's diagnostics ------------- */
 int vfprintf(FILE *f, const char *fmt, va_list ap);

@@ -15,12 +15,12 @@ pub use cfg::{
     PostDominators,
 };
 pub use compile::{
-    build_bitcode, compile_c, read_module, CompileOptions, IrError, ANALYSIS_CFLAGS,
+    build_bitcode, compile_c, link_models, read_module, CompileOptions, IrError, ANALYSIS_CFLAGS,
 };
 pub use layout::Layout;
 pub use lower::lower_module;
 pub use program::*;
-pub use wide_consts::{rewrite_file, split_wide_constants, WideStats};
+pub use wide_consts::{rewrite_file, split_wide_constants, uses_x87_long_double, WideStats};
 
 /// Read and lower a bitcode (`.bc`) or textual (`.ll`) file.
 ///

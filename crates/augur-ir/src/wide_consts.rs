@@ -103,6 +103,22 @@ pub fn rewrite_file(input: &Path, output: &Path, always_write: bool) -> Result<W
     Ok(stats)
 }
 
+/// Does the module at `path` (bitcode, or textual IR if `.ll`) use the `x86_fp80` type,
+/// i.e. was it built with x87 `long double`s rather than augur's `-mlong-double-64`?
+pub fn uses_x87_long_double(path: &Path) -> Result<bool, IrError> {
+    let module = LoadedModule::parse(path)
+        .map_err(|e| IrError(format!("{}: not valid LLVM 14 IR: {e}", path.display())))?;
+    // SAFETY: valid module; the printed text is ours to free (take_message).
+    let text = unsafe { take_message(LLVMPrintModuleToString(module.module)) };
+    // The type's keyword, not a name that contains it (`@x86_fp80_max`, `%x86_fp80`).
+    Ok(text.match_indices("x86_fp80").any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + "x86_fp80".len()..].chars().next();
+        !matches!(before, Some('@' | '%' | '.' | '_') | Some('a'..='z' | 'A'..='Z' | '0'..='9'))
+            && !matches!(after, Some('_' | '.') | Some('a'..='z' | 'A'..='Z' | '0'..='9'))
+    }))
+}
+
 // ------------------------------------------------------------------ memory-safe wrappers
 
 /// Copy an LLVM-allocated message into a `String` and free it. Null gives "".

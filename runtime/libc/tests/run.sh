@@ -9,7 +9,7 @@ out=${TMPDIR:-/tmp}/augur-libc-tests.$$
 mkdir -p "$out"
 trap 'rm -rf "$out"' EXIT
 CC=${CC:-clang-14}
-MODELS="string ctype stdlib stdio printf scanf unistd math locale error process time fd thread"
+MODELS="string ctype stdlib ldouble stdio printf scanf unistd math locale error process time fd thread"
 
 status=0
 echo "== bitcode build (augur's command, -Wall -Werror)"
@@ -18,6 +18,10 @@ for m in $MODELS; do
         -fno-discard-value-names -ffreestanding -fno-builtin -Wall -Wextra -Werror \
         "$libc/$m.c" -o "$out/$m.bc" || status=1
 done
+# augur's own programs: long double is double (strtold is strtod).
+clang-14 -c -emit-llvm -g -O0 -Xclang -disable-O0-optnone -fno-discard-value-names \
+    -ffreestanding -fno-builtin -Wall -Wextra -Werror -mlong-double-64 \
+    "$libc/ldouble.c" -o "$out/ldouble64.bc.o" || status=1
 llvm-link-14 "$out"/*.bc -o "$out/libc.bc" || status=1
 # The linked models may only reach the outside through the primitives.
 undef=$(llvm-nm-14 --undefined-only "$out/libc.bc" | awk '{print $2}' | sort | tr '\n' ' ')
