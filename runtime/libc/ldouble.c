@@ -125,6 +125,8 @@ long double strtold(const char *s, char **end)
 
 #else
 
+double strtod(const char *s, char **end);
+
 long double strtold(const char *s, char **end)
 {
     return strtod(s, end);

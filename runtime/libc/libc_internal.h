@@ -81,6 +81,17 @@
 #define strtof model_strtof
 /* ldouble.c */
 #define strtold model_strtold
+/* dir.c */
+#define opendir model_opendir
+#define readdir model_readdir
+#define readdir64 model_readdir64
+#define closedir model_closedir
+#define rewinddir model_rewinddir
+#define dirfd model_dirfd
+#define statx model_statx
+#define faccessat model_faccessat
+#define euidaccess model_euidaccess
+#define eaccess model_eaccess
 #define atof model_atof
 #define atoi model_atoi
 #define atol model_atol
@@ -235,6 +246,7 @@
 #define getgid model_getgid
 #define getegid model_getegid
 #define getpid model_getpid
+#define gethostname model_gethostname
 #define getppid model_getppid
 #define getpwuid model_getpwuid
 #define getpwnam model_getpwnam
@@ -491,6 +503,25 @@ int __augur_parse_uint(const char *s, char **end, int base,
                        unsigned long long *mag, int *neg, int *ovf);
 /* Value of a digit character in bases up to 36, or 99. */
 int __augur_digit_value(int c);
+/* glibc's struct stat on x86-64 (fd.c fills it). */
+struct stat {
+    unsigned long st_dev, st_ino, st_nlink;
+    unsigned int st_mode, st_uid, st_gid, pad0;
+    unsigned long st_rdev;
+    long st_size, st_blksize, st_blocks;
+    long st_atime_sec, st_atime_nsec, st_mtime_sec, st_mtime_nsec, st_ctime_sec,
+        st_ctime_nsec;
+    long reserved[3];
+};
+#define S_IFDIR 0040000
+int fstat(int fd, struct stat *st);
+int stat(const char *path, struct stat *st);
+int fstatat(int dirfd, const char *path, struct stat *st, int flag);
+/* dir.c: is path one of the modelled directories (the working directory, its
+ * parent, or a directory holding modelled files)?  If so, info = {links,
+ * inode number, permission bits}. */
+int __augur_directory(const char *path, unsigned long info[3]);
+
 /* strtod core. */
 double __augur_strtod(const char *s, char **end);
 

@@ -9,6 +9,7 @@ mod entry;
 mod intrinsics;
 mod jumps;
 mod meta;
+mod names;
 mod posix;
 mod process;
 mod replay;
@@ -36,6 +37,7 @@ pub fn handlers() -> HandlerTable {
     process::register(&mut t);
     svcomp::register(&mut t);
     posix::register(&mut t);
+    names::register(&mut t);
     jumps::register(&mut t);
     meta::register(&mut t);
     t

@@ -32,6 +32,10 @@
 //! expressions and constant aggregates/vectors used as operands are left alone and
 //! counted, so that the caller can warn.
 
+//!
+//! The same pass replaces `cpuid` inline assembly by zeros (`cpuid.rs`).
+
+mod cpuid;
 mod globals;
 
 use std::cell::RefCell;
@@ -57,6 +61,8 @@ pub struct WideStats {
     pub rewritten_operands: usize,
     /// `switch` case values remapped to small ones.
     pub rewritten_cases: usize,
+    /// `cpuid` inline-assembly calls replaced by zeros.
+    pub folded_cpuid: usize,
     /// Globals whose initializer held wide constants, replaced by byte-exact images.
     pub rewritten_globals: usize,
     /// Wide constants left as they are (in constant expressions, constant aggregates):
@@ -67,7 +73,8 @@ pub struct WideStats {
 impl WideStats {
     /// Did the rewrite change the module?
     pub fn changed(&self) -> bool {
-        self.rewritten_operands + self.rewritten_cases + self.rewritten_globals > 0
+        self.rewritten_operands + self.rewritten_cases + self.rewritten_globals + self.folded_cpuid
+            > 0
     }
 }
 
@@ -393,7 +400,11 @@ impl<'m> Rewriter<'m> {
             for bb in self.blocks(f) {
                 // Snapshot first: rewriting inserts instructions.
                 for inst in self.instructions(bb) {
-                    self.rewrite_instruction(inst);
+                    if self.fold_cpuid(inst) {
+                        self.stats.folded_cpuid += 1;
+                    } else {
+                        self.rewrite_instruction(inst);
+                    }
                 }
             }
         }
