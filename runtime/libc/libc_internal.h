@@ -150,6 +150,8 @@
 #define vfprintf model_vfprintf
 #define vsprintf model_vsprintf
 #define vsnprintf model_vsnprintf
+#define vasprintf model_vasprintf
+#define asprintf model_asprintf
 #define vdprintf model_vdprintf
 #define __printf_chk model___printf_chk
 #define __fprintf_chk model___fprintf_chk
@@ -185,6 +187,10 @@
 #define optopt model_optopt
 /* locale.c */
 #define setlocale model_setlocale
+#define newlocale model_newlocale
+#define uselocale model_uselocale
+#define duplocale model_duplocale
+#define freelocale model_freelocale
 #define nl_langinfo model_nl_langinfo
 #define localeconv model_localeconv
 #define gettext model_gettext
