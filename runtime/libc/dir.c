@@ -1,7 +1,8 @@
 /*
  * dir.c - directories over the modelled files (opendir, readdir, closedir,
  * rewinddir, dirfd; the directory part of stat), statx over the same stat
- * model, and the access variants (euidaccess, eaccess, faccessat).
+ * model, the device-number functions, readlink (there are no symbolic
+ * links), and the access variants (euidaccess, eaccess, faccessat).
  *
  * The modelled files are what `augur replay` puts in the native program's
  * working directory; a name holding '/' is a file in a subdirectory.  So the
@@ -284,15 +285,21 @@ static struct statx_timestamp stamp(long sec, long nsec)
     return t;
 }
 
-/* glibc's gnu_dev_major/minor on a dev_t. */
-static unsigned int dev_major(unsigned long dev)
+/* <sys/sysmacros.h>'s functions (major(), minor() and makedev() call them at -O0). */
+unsigned int gnu_dev_major(unsigned long dev)
 {
     return (unsigned int)(((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfffUL));
 }
 
-static unsigned int dev_minor(unsigned long dev)
+unsigned int gnu_dev_minor(unsigned long dev)
 {
     return (unsigned int)((dev & 0xff) | ((dev >> 12) & ~0xffUL));
+}
+
+unsigned long gnu_dev_makedev(unsigned int major, unsigned int minor)
+{
+    return ((unsigned long)(major & 0xfff) << 8) | ((unsigned long)(major & ~0xfffU) << 32) |
+           (minor & 0xff) | ((unsigned long)(minor & ~0xffU) << 12);
 }
 
 int statx(int dirfd, const char *path, int flags, unsigned int mask, struct statx *out)
@@ -320,11 +327,28 @@ int statx(int dirfd, const char *path, int flags, unsigned int mask, struct stat
     out->stx_atime = stamp(st.st_atime_sec, st.st_atime_nsec);
     out->stx_ctime = stamp(st.st_ctime_sec, st.st_ctime_nsec);
     out->stx_mtime = stamp(st.st_mtime_sec, st.st_mtime_nsec);
-    out->stx_rdev_major = dev_major(st.st_rdev);
-    out->stx_rdev_minor = dev_minor(st.st_rdev);
-    out->stx_dev_major = dev_major(st.st_dev);
-    out->stx_dev_minor = dev_minor(st.st_dev);
+    out->stx_rdev_major = gnu_dev_major(st.st_rdev);
+    out->stx_rdev_minor = gnu_dev_minor(st.st_rdev);
+    out->stx_dev_major = gnu_dev_major(st.st_dev);
+    out->stx_dev_minor = gnu_dev_minor(st.st_dev);
     return 0;
+}
+
+/* ---- symbolic links: there are none ------------------------------------- */
+
+long readlinkat(int dirfd, const char *path, char *buf, size_t len)
+{
+    struct stat st;
+    (void)buf;
+    (void)len;
+    if (fstatat(dirfd, path, &st, 0) == 0)
+        errno = EINVAL; /* not a symbolic link */
+    return -1;
+}
+
+long readlink(const char *path, char *buf, size_t len)
+{
+    return readlinkat(AT_FDCWD, path, buf, len);
 }
 
 /* ---- access variants ---------------------------------------------------- */

@@ -48,6 +48,7 @@
 #define strcasecmp model_strcasecmp
 #define strncasecmp model_strncasecmp
 #define bzero model_bzero
+#define explicit_bzero model_explicit_bzero
 /* ctype.c */
 #define isalnum model_isalnum
 #define isalpha model_isalpha
@@ -89,6 +90,11 @@
 #define rewinddir model_rewinddir
 #define dirfd model_dirfd
 #define statx model_statx
+#define gnu_dev_major model_gnu_dev_major
+#define gnu_dev_minor model_gnu_dev_minor
+#define gnu_dev_makedev model_gnu_dev_makedev
+#define readlink model_readlink
+#define readlinkat model_readlinkat
 #define faccessat model_faccessat
 #define euidaccess model_euidaccess
 #define eaccess model_eaccess
@@ -279,6 +285,7 @@
 #define gmtime_r model_gmtime_r
 #define localtime_r model_localtime_r
 #define gmtime model_gmtime
+#define tzset model_tzset
 #define localtime model_localtime
 #define timegm model_timegm
 #define mktime model_mktime

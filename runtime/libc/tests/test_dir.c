@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include "model.h"
 #include "shim.h"
@@ -21,6 +22,41 @@ int model_stat(const char *, struct stat *);
 int model_statx(int, const char *, int, unsigned int, struct statx *);
 int model_euidaccess(const char *, int);
 int model_faccessat(int, const char *, int, int);
+unsigned int model_gnu_dev_major(unsigned long);
+unsigned int model_gnu_dev_minor(unsigned long);
+unsigned long model_gnu_dev_makedev(unsigned int, unsigned int);
+long model_readlink(const char *, char *, size_t);
+void model_explicit_bzero(void *, size_t);
+
+/* Device numbers, readlink without symbolic links, explicit_bzero. */
+static void test_misc(void)
+{
+    static const unsigned int nums[] = {0, 1, 3, 8, 255, 256, 4095, 4096, 1048575, 0x7fffffff};
+    char buf[16] = "secret";
+    size_t i, j;
+    for (i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        for (j = 0; j < sizeof nums / sizeof nums[0]; j++) {
+            unsigned long d = makedev(nums[i], nums[j]);
+            CHECK(model_gnu_dev_makedev(nums[i], nums[j]) == d &&
+                      model_gnu_dev_major(d) == major(d) && model_gnu_dev_minor(d) == minor(d),
+                  "makedev(%u, %u)", nums[i], nums[j]);
+        }
+    }
+    {
+        const char *paths[] = {"A", "sub", "missing"};
+        for (i = 0; i < 3; i++) {
+            int me, ge;
+            long mr, gr;
+            errno = 0; mr = model_readlink(paths[i], buf, sizeof buf); me = errno;
+            errno = 0; gr = readlink(paths[i], buf, sizeof buf); ge = errno;
+            CHECK(mr == gr && me == ge, "readlink('%s'): %ld %d vs %ld %d", paths[i], mr, me, gr,
+                  ge);
+        }
+    }
+    model_explicit_bzero(buf, sizeof buf);
+    for (i = 0; i < sizeof buf; i++)
+        CHECK(buf[i] == 0, "explicit_bzero");
+}
 
 /* "name/type" of every entry, sorted, joined by spaces. */
 static int by_name(const void *a, const void *b)
@@ -134,6 +170,7 @@ void test_dir(void)
         CHECK(mr == -1 && errno == ENOENT, "statx(missing)");
     }
 
+    test_misc();
     shim_names = NULL;
     for (i = 0; names[i] != NULL; i++)
         unlink(names[i]);
