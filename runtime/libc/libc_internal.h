@@ -90,6 +90,8 @@
 #define rewinddir model_rewinddir
 #define dirfd model_dirfd
 #define statx model_statx
+/* fnmatch.c */
+#define fnmatch model_fnmatch
 #define gnu_dev_major model_gnu_dev_major
 #define gnu_dev_minor model_gnu_dev_minor
 #define gnu_dev_makedev model_gnu_dev_makedev

@@ -33,6 +33,10 @@ const FILES: &[(&str, &str)] = &[
     ("libc/exit.c", include_str!("../../../runtime/libc/exit.c")),
     ("libc/fd.c", include_str!("../../../runtime/libc/fd.c")),
     ("libc/dir.c", include_str!("../../../runtime/libc/dir.c")),
+    (
+        "libc/fnmatch.c",
+        include_str!("../../../runtime/libc/fnmatch.c"),
+    ),
     ("libc/time.c", include_str!("../../../runtime/libc/time.c")),
     (
         "libc/thread.c",

@@ -9,7 +9,7 @@ out=${TMPDIR:-/tmp}/augur-libc-tests.$$
 mkdir -p "$out"
 trap 'rm -rf "$out"' EXIT
 CC=${CC:-clang-14}
-MODELS="string ctype stdlib ldouble dir stdio printf scanf unistd math locale error process time fd thread"
+MODELS="string ctype stdlib ldouble dir fnmatch stdio printf scanf unistd math locale error process time fd thread"
 
 status=0
 echo "== bitcode build (augur's command, -Wall -Werror)"

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,33 @@ unsigned int model_gnu_dev_minor(unsigned long);
 unsigned long model_gnu_dev_makedev(unsigned int, unsigned int);
 long model_readlink(const char *, char *, size_t);
 void model_explicit_bzero(void *, size_t);
+
+int model_fnmatch(const char *, const char *, int);
+
+/* fnmatch on every pattern, string and flag combination below. */
+static void test_fnmatch(void)
+{
+    static const char *pats[] = {"*", "*~", ".*~", "a?c", "[abc]*", "[!abc]*", "[^a-c]x",
+                                 "[]a]", "[!]]", "[a-]", "[", "a[", "\\*", "\\", "*.[ch]",
+                                 "[[:digit:]]*", "[[:alpha:][:digit:]]", "[[:bogus:]]", "a*/b",
+                                 "*/*", "?", "a/*", "[/]", "a\\/b", "A*", "[A-C]", "*a*b*c",
+                                 "**", "[z-a]", "x[:]y", "[\\]]", "a", ""};
+    static const char *strs[] = {"", "a", "abc", "a~", ".a~", "x~", "b", "]", "-", "[", "a[",
+                                 "*", "\\", "f.c", "f.h", "f.o", "1x", "ax", "dx", "a/b",
+                                 "a/.b", ".a", "/", "abc/d", "ABC", "B", "xaybzc", "x:y"};
+    static const int flags[] = {0, FNM_NOESCAPE, FNM_PATHNAME, FNM_PERIOD,
+                                FNM_PATHNAME | FNM_PERIOD, FNM_LEADING_DIR, FNM_CASEFOLD,
+                                FNM_PATHNAME | FNM_LEADING_DIR};
+    size_t i, j, k;
+    for (i = 0; i < sizeof pats / sizeof pats[0]; i++)
+        for (j = 0; j < sizeof strs / sizeof strs[0]; j++)
+            for (k = 0; k < sizeof flags / sizeof flags[0]; k++) {
+                int m = model_fnmatch(pats[i], strs[j], flags[k]);
+                int g = fnmatch(pats[i], strs[j], flags[k]);
+                CHECK(m == g, "fnmatch('%s', '%s', %#x): %d vs %d", pats[i], strs[j], flags[k],
+                      m, g);
+            }
+}
 
 /* Device numbers, readlink without symbolic links, explicit_bzero. */
 static void test_misc(void)
@@ -171,6 +199,7 @@ void test_dir(void)
     }
 
     test_misc();
+    test_fnmatch();
     shim_names = NULL;
     for (i = 0; names[i] != NULL; i++)
         unlink(names[i]);
