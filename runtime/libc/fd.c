@@ -7,8 +7,8 @@
  * files, a given standard input, and standard output and error are regular
  * files (mode 0644, owned by the process's user, times at the fixed clock);
  * an absent standard input is /dev/null (a character device).  No descriptor
- * is a terminal.  There are no directories: a directory descriptor argument
- * is ENOTDIR.  Status flags and FD_CLOEXEC live here, per descriptor.
+ * is a terminal.  Directories (dir.c) have no descriptors: a directory
+ * descriptor argument is ENOTDIR; stat() describes them.  Status flags and FD_CLOEXEC live here, per descriptor.
  */
 #include "libc_internal.h"
 
