@@ -110,6 +110,18 @@ static int ld_exact(const struct augur_float *f, long double *out)
     }
 }
 
+/* v itself.  augur computes floating point on concrete values, so these exact
+ * conversions fix v to one of its possible values, as strtod's conversion of
+ * its digits to double does: the 128-bit arithmetic that follows then works
+ * on constants instead of building symbolic divisions the solver must
+ * bit-blast (natively they change nothing). */
+static uint64_t settle(uint64_t v)
+{
+    uint64_t hi = (uint64_t)(double)(uint32_t)(v >> 32);
+    uint64_t lo = (uint64_t)(double)(uint32_t)v;
+    return hi << 32 | lo;
+}
+
 long double strtold(const char *s, char **end)
 {
     struct augur_float f;
@@ -118,8 +130,12 @@ long double strtold(const char *s, char **end)
 
     if (end != NULL)
         *end = (char *)e;
-    if (f.kind == AUGUR_FLOAT_FINITE && ld_exact(&f, &r))
-        return r;
+    if (f.kind == AUGUR_FLOAT_FINITE) {
+        f.m = settle(f.m);
+        f.exp = (long)(double)f.exp; /* |exp| < 2^53: exact */
+        if (ld_exact(&f, &r))
+            return r;
+    }
     return (long double)__augur_float_to_double(&f);
 }
 
