@@ -7,8 +7,9 @@
  * files, a given standard input, and standard output and error are regular
  * files (mode 0644, owned by the process's user, times at the fixed clock);
  * an absent standard input is /dev/null (a character device).  No descriptor
- * is a terminal.  There are no directories: a directory descriptor argument
- * is ENOTDIR.  Status flags and FD_CLOEXEC live here, per descriptor.
+ * is a terminal.  Directories (dir.c) have no descriptors: a directory
+ * descriptor argument is ENOTDIR; stat() describes them.  Status flags and
+ * FD_CLOEXEC live here, per descriptor.
  *
  * Each function standing for one system call (read, write, open, openat, close,
  * lseek, fstat, stat, fstatat, ftruncate, pread, pwrite) first asks whether
@@ -195,23 +196,13 @@ long lseek64(int fd, long off, int whence) { return lseek(fd, off, whence); }
 
 /* ---- stat ------------------------------------------------------------------ */
 
-/* glibc's struct stat on x86-64. */
-struct stat {
-    unsigned long st_dev, st_ino, st_nlink;
-    unsigned int st_mode, st_uid, st_gid, pad0;
-    unsigned long st_rdev;
-    long st_size, st_blksize, st_blocks;
-    long st_atime_sec, st_atime_nsec, st_mtime_sec, st_mtime_nsec, st_ctime_sec,
-        st_ctime_nsec;
-    long reserved[3];
-};
-
 #define S_IFCHR 0020000
 #define S_IFREG 0100000
 #define FIXED_TIME 1704067200L /* time.c's clock */
 
-/* Fill st for an object of `kind` (1 regular file, 2 /dev/null). */
-static int fill_stat(int kind, const unsigned long info[2], struct stat *st)
+/* Fill st for an object of `kind` (1 regular file, 2 /dev/null, 3 a directory:
+ * info from __augur_directory). */
+static int fill_stat(int kind, const unsigned long info[3], struct stat *st)
 {
     if (kind < 0)
         return -1;
@@ -226,6 +217,13 @@ static int fill_stat(int kind, const unsigned long info[2], struct stat *st)
         st->st_mode = S_IFREG | 0644;
         st->st_size = (long)info[0];
         st->st_blocks = ((long)info[0] + 511) / 512;
+    } else if (kind == 3) {
+        st->st_dev = 0x801;
+        st->st_nlink = info[0];
+        st->st_ino = info[1];
+        st->st_mode = S_IFDIR | (unsigned int)info[2];
+        st->st_size = 4096;
+        st->st_blocks = 8;
     } else {
         st->st_dev = 6; /* devtmpfs */
         st->st_ino = 4;
@@ -244,8 +242,11 @@ static int stat_fd(int fd, struct stat *st)
 
 static int stat_path(const char *path, struct stat *st)
 {
-    unsigned long info[2] = {0, 0};
-    return fill_stat(augur_sys_stat(-1, path, info), info, st);
+    unsigned long info[3] = {0, 0, 0};
+    int kind = augur_sys_stat(-1, path, info);
+    if (kind < 0 && __augur_directory(path, info))
+        kind = 3;
+    return fill_stat(kind, info, st);
 }
 
 int fstat(int fd, struct stat *st)

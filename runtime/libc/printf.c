@@ -700,6 +700,32 @@ int vdprintf(int fd, const char *fmt, va_list ap)
     return finish(&s, format_core(&s, fmt, ap));
 }
 
+int vasprintf(char **out, const char *fmt, va_list ap)
+{
+    va_list again;
+    int n;
+    va_copy(again, ap);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    if (n >= 0 && (*out = malloc((size_t)n + 1)) == NULL) {
+        errno = ENOMEM;
+        n = -1;
+    }
+    if (n >= 0)
+        vsnprintf(*out, (size_t)n + 1, fmt, again);
+    va_end(again);
+    return n;
+}
+
+int asprintf(char **out, const char *fmt, ...)
+{
+    va_list ap;
+    int r;
+    va_start(ap, fmt);
+    r = vasprintf(out, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
 int snprintf(char *buf, size_t n, const char *fmt, ...)
 {
     va_list ap;

@@ -233,8 +233,10 @@ pub fn load_inputs(
     work: &Path,
 ) -> Result<Program, String> {
     let compile = compile_options(cflags)?;
-    let libc = augur_env::libc_bitcode(&compile.include_dirs[0])?;
-    let bc = augur_ir::build_bitcode(inputs, &[libc], &compile, work).map_err(|e| e.to_string())?;
+    let user = augur_ir::build_bitcode(inputs, &[], &compile, work).map_err(|e| e.to_string())?;
+    let x87 = augur_ir::uses_x87_long_double(&user).map_err(|e| e.to_string())?;
+    let libc = augur_env::libc_bitcode(&compile.include_dirs[0], x87)?;
+    let bc = augur_ir::link_models(&user, &[libc], inputs, work).map_err(|e| e.to_string())?;
     augur_ir::load_program(&bc).map_err(|e| e.to_string())
 }
 

@@ -10,6 +10,7 @@ mod failures;
 mod intrinsics;
 mod jumps;
 mod meta;
+mod names;
 mod posix;
 mod process;
 mod replay;
@@ -39,6 +40,7 @@ pub fn handlers() -> HandlerTable {
     svcomp::register(&mut t);
     posix::register(&mut t);
     failures::register(&mut t);
+    names::register(&mut t);
     jumps::register(&mut t);
     meta::register(&mut t);
     t
