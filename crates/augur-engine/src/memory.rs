@@ -79,6 +79,14 @@ impl MemObject {
         self.bytes.write(offset as usize, bytes);
     }
 
+    /// Overwrite `n` (at most 16) bytes at a concrete offset with the little-endian bytes of
+    /// `bits` (caller checked bounds).
+    #[inline]
+    pub fn write_known(&mut self, offset: u64, bits: u128, n: u64) {
+        self.array_cache.set(None);
+        self.bytes.write_known(offset as usize, bits, n as usize);
+    }
+
     /// Bytes at a concrete offset (caller checked bounds).
     pub fn read(&self, offset: u64, n: u64) -> Vec<Byte> {
         self.bytes.read(offset as usize, n as usize)

@@ -114,6 +114,24 @@ impl ObjectBytes {
         Some(bits)
     }
 
+    /// Overwrite the `n` (at most 16) bytes from `offset` (in bounds) with the little-endian
+    /// bytes of `bits`.
+    #[inline]
+    pub fn write_known(&mut self, offset: usize, bits: u128, n: usize) {
+        let at = offset % CHUNK;
+        if let Chunk::Con(b) = Rc::make_mut(&mut self.chunks[offset / CHUNK]) {
+            if at + n <= b.len() {
+                b[at..at + n].copy_from_slice(&bits.to_le_bytes()[..n]);
+                return;
+            }
+        }
+        let bytes: Vec<Byte> = bits.to_le_bytes()[..n]
+            .iter()
+            .map(|c| Byte::C(*c))
+            .collect();
+        self.write(offset, &bytes);
+    }
+
     /// Overwrite bytes from `offset` (in bounds), copying only the chunks shared with
     /// another state.
     pub fn write(&mut self, offset: usize, bytes: &[Byte]) {
@@ -170,6 +188,10 @@ mod tests {
             Some(0x0605_0403),
             "across a chunk"
         );
+        b.write_known(CHUNK - 1, 0xaabb, 2);
+        assert_eq!(b.read(CHUNK - 1, 2), [Byte::C(0xbb), Byte::C(0xaa)]);
+        b.write_known(1, 0xccdd, 2);
+        assert_eq!(b.read_known(0, 4), Some(0x00cc_dd00));
     }
 
     #[test]

@@ -421,12 +421,8 @@ impl Executor {
         match (&r.offset, v, size) {
             // Fast path: a concrete scalar at a concrete offset, no allocation.
             (Offset::Con(o), Value::Con { bits, width }, 1..=16) if *width <= 128 => {
-                let mut buf = [Byte::C(0); 16];
-                for (i, b) in buf.iter_mut().enumerate().take(size as usize) {
-                    *b = Byte::C((bits >> (8 * i)) as u8);
-                }
                 let obj = st.mem.get_mut(r.base).expect("resolved object exists");
-                obj.write(*o, &buf[..size as usize]);
+                obj.write_known(*o, *bits, size);
             }
             _ => {
                 let bytes = value_to_bytes(&mut self.pool, &prog, ty, v);
