@@ -70,7 +70,7 @@ impl ObjectBytes {
             let zero = Rc::new(Chunk::Con(vec![0; CHUNK].into()));
             chunks.resize(full, zero);
         }
-        if size % CHUNK != 0 {
+        if !size.is_multiple_of(CHUNK) {
             chunks.push(Rc::new(Chunk::Con(vec![0; size % CHUNK].into())));
         }
         ObjectBytes { size, chunks }
