@@ -39,7 +39,8 @@ pub struct ExploreArgs {
     /// Fork at most this many times on one path.
     #[arg(long)]
     pub max_depth: Option<u32>,
-    /// Memory limit in MiB: beyond it the deepest states are stopped.
+    /// Memory limit in MiB (heap in use): over it no path forks and states chosen at
+    /// random are stopped (partial paths, tests written).
     #[arg(long)]
     pub max_memory: Option<u64>,
     /// Timeout of each solver query, in seconds [default: 10; `explain`'s implication

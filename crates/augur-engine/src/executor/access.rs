@@ -279,14 +279,14 @@ impl Executor {
     pub fn read_bytes(&mut self, st: &State, r: &Resolved, size: u64) -> Vec<Byte> {
         let obj = st.mem.get(r.base).expect("resolved object exists");
         match &r.offset {
-            Offset::Con(o) => obj.read(*o, size).to_vec(),
+            Offset::Con(o) => obj.read(*o, size),
             Offset::Sym(off) if obj.size <= ITE_LIMIT => {
-                let obj = obj.clone();
+                let contents = obj.contents();
                 (0..size)
                     .map(|k| {
                         let kc = self.pool.constant(k as u128, 64);
                         let idx = self.pool.add(*off, kc);
-                        let e = self.choose_byte(&obj.bytes, idx);
+                        let e = self.choose_byte(&contents, idx);
                         as_byte(&self.pool, e)
                     })
                     .collect()
@@ -326,7 +326,7 @@ impl Executor {
             Offset::Con(o) => obj.write(*o, bytes),
             Offset::Sym(off) if obj.size <= ITE_LIMIT => {
                 // Byte j becomes "v_k if the offset is j - k, else the old byte".
-                let mut new = obj.bytes.clone();
+                let mut new = obj.contents();
                 for (j, slot) in new.iter_mut().enumerate() {
                     let mut acc = byte_expr(&mut self.pool, *slot);
                     for (k, b) in bytes.iter().enumerate().take(j + 1) {
@@ -375,12 +375,7 @@ impl Executor {
         if size > 16 || width > 128 {
             return None;
         }
-        let obj = st.mem.get(r.base)?;
-        let mut bits: u128 = 0;
-        for (i, b) in obj.read(o, size).iter().enumerate() {
-            let Byte::C(c) = b else { return None };
-            bits |= (*c as u128) << (8 * i);
-        }
+        let bits = st.mem.get(r.base)?.read_known(o, size)?;
         Some(Value::con(bits, width))
     }
 
@@ -426,12 +421,8 @@ impl Executor {
         match (&r.offset, v, size) {
             // Fast path: a concrete scalar at a concrete offset, no allocation.
             (Offset::Con(o), Value::Con { bits, width }, 1..=16) if *width <= 128 => {
-                let mut buf = [Byte::C(0); 16];
-                for (i, b) in buf.iter_mut().enumerate().take(size as usize) {
-                    *b = Byte::C((bits >> (8 * i)) as u8);
-                }
                 let obj = st.mem.get_mut(r.base).expect("resolved object exists");
-                obj.write(*o, &buf[..size as usize]);
+                obj.write_known(*o, *bits, size);
             }
             _ => {
                 let bytes = value_to_bytes(&mut self.pool, &prog, ty, v);
