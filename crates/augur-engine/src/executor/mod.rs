@@ -228,7 +228,7 @@ impl Executor {
             epoch: self.next_epoch,
         };
         let info = StateInfo {
-            depth: st.depth,
+            depth: st.depth(),
             cov_gen: st.cov_gen,
             frames: if self.searcher.reads_frames {
                 st.frames.iter().map(|f| (f.func, f.pc)).collect()
@@ -267,19 +267,7 @@ impl Executor {
     /// Run the search until no state is left or a limit stops it; states left are ended as
     /// partial paths (each still gets a test).
     pub fn run(&mut self, progress: &mut dyn FnMut(&Executor)) {
-        let mut last_report = Instant::now();
-        while let Some(st) = self.take_next() {
-            if let Some(reason) = self.stop_reason() {
-                self.finish(st, Outcome::Partial(reason.into()));
-                break;
-            }
-            self.run_state(st);
-            if last_report.elapsed().as_millis() >= 100 {
-                progress(self);
-                last_report = Instant::now();
-            }
-            self.enforce_memory_limit();
-        }
+        self.explore(usize::MAX, progress);
         let reason = self.stop_reason().unwrap_or("limit reached").to_string();
         let mut rest: Vec<State> = self.states.drain().map(|(_, (_, s))| s).collect();
         rest.sort_by_key(|s| s.id);
@@ -302,6 +290,47 @@ impl Executor {
         progress(self);
     }
 
+    /// Run the search until `pending` states wait to run, no state is left or a limit
+    /// stops it (then [`Executor::run`] ends the states left, or
+    /// [`Executor::take_pending`] takes them away). True if `pending` states wait.
+    pub fn run_until_pending(
+        &mut self,
+        pending: usize,
+        progress: &mut dyn FnMut(&Executor),
+    ) -> bool {
+        self.explore(pending, progress);
+        self.stats.time_s = self.elapsed();
+        self.states.len() >= pending && self.stop_reason().is_none()
+    }
+
+    /// Remove the states waiting to run, in creation order, without ending them (they
+    /// count as no path of this run: a driver hands them on, e.g. as shards).
+    pub fn take_pending(&mut self) -> Vec<State> {
+        let mut states: Vec<State> = self.states.drain().map(|(_, (_, s))| s).collect();
+        states.sort_by_key(|s| s.id);
+        states
+    }
+
+    /// The search loop: until no state is left, `pending` states wait, or a limit stops it.
+    fn explore(&mut self, pending: usize, progress: &mut dyn FnMut(&Executor)) {
+        let mut last_report = Instant::now();
+        while self.states.len() < pending {
+            let Some(st) = self.take_next() else {
+                break;
+            };
+            if let Some(reason) = self.stop_reason() {
+                self.finish(st, Outcome::Partial(reason.into()));
+                break;
+            }
+            self.run_state(st);
+            if last_report.elapsed().as_millis() >= 100 {
+                progress(self);
+                last_report = Instant::now();
+            }
+            self.enforce_memory_limit();
+        }
+    }
+
     fn enforce_memory_limit(&mut self) {
         let Some(limit) = self.opts.max_memory_mib else {
             return;
@@ -320,7 +349,7 @@ impl Executor {
         let mut ids: Vec<(u32, StateId)> = self
             .states
             .iter()
-            .map(|(id, (_, s))| (s.depth, *id))
+            .map(|(id, (_, s))| (s.depth(), *id))
             .collect();
         ids.sort_unstable_by(|a, b| b.cmp(a));
         let drop = ids.len() / 2;
@@ -532,6 +561,16 @@ impl Executor {
 
     /// End a path: solve for its input and hand the test to the sink.
     pub fn finish(&mut self, st: State, outcome: Outcome) {
+        if matches!(outcome, Outcome::Exit(_) | Outcome::Error(_))
+            && st.path.len() < self.opts.path_prefix.len()
+        {
+            self.stats.prefix_diverged = Some(format!(
+                "a path ended after {} of its {} forks",
+                st.path.len(),
+                self.opts.path_prefix.len()
+            ));
+            return;
+        }
         for o in &mut self.observers {
             o.on_terminate(&st, &outcome);
         }
@@ -614,7 +653,7 @@ impl Executor {
             mem: Default::default(),
             constraints: Vec::new(),
             symbolics: Vec::new(),
-            depth: 0,
+            path: Default::default(),
             instructions: 0,
             cov_gen: 0,
             covered_new: false,

@@ -77,13 +77,20 @@ impl Executor {
         self.fork_feasible(st, feasible)
     }
 
-    /// The fork itself, over cases known to be feasible.
+    /// The fork itself, over cases known to be feasible. Each state records the index of
+    /// the case it took when there was more than one (its [`crate::ForkPath`]); within the
+    /// run's path prefix (`Options::path_prefix`) only the case the prefix names is kept.
     fn fork_feasible(&mut self, st: &mut State, mut cases: Vec<(usize, ExprId)>) -> Exec<Forked> {
         if cases.is_empty() {
             return Err(Outcome::Dropped);
         }
+        if cases.len() > 1 {
+            if let Some(&want) = self.opts.path_prefix.get(st.path.len()) {
+                return self.follow_prefix(st, &cases, want);
+            }
+        }
         let room = match self.opts.max_depth {
-            Some(d) if st.depth >= d => 0,
+            Some(d) if st.depth() >= d => 0,
             _ => self
                 .opts
                 .max_forks
@@ -101,18 +108,20 @@ impl Executor {
             cases = kept;
         }
         let mut others = Vec::with_capacity(cases.len() - 1);
+        let (taken, c) = cases[0];
         if cases.len() > 1 {
-            st.depth += 1;
             st.covered_new = false;
+            let parent = std::mem::take(&mut st.path);
             for &(i, c) in &cases[1..] {
                 self.stats.forks += 1;
                 let mut child = st.clone();
                 child.id = self.fresh_state_id();
+                child.path = parent.then(i);
                 self.constrain(&mut child, c);
                 others.push((i, child));
             }
+            st.path = parent.then(taken);
         }
-        let (taken, c) = cases[0];
         self.constrain(st, c);
         for (_, child) in &others {
             for o in &mut self.observers {
@@ -120,6 +129,33 @@ impl Executor {
             }
         }
         Ok(Forked { taken, others })
+    }
+
+    /// A fork within the path prefix: `st` takes case `want` alone, without a new state; a
+    /// prefix naming an infeasible case ends the path and says so in
+    /// `RunStats::prefix_diverged`.
+    fn follow_prefix(
+        &mut self,
+        st: &mut State,
+        cases: &[(usize, ExprId)],
+        want: u32,
+    ) -> Exec<Forked> {
+        let Some(&(taken, c)) = cases.iter().find(|c| c.0 == want as usize) else {
+            let feasible: Vec<String> = cases.iter().map(|c| c.0.to_string()).collect();
+            self.stats.prefix_diverged = Some(format!(
+                "at its fork {}, case {want} is infeasible (feasible cases: {})",
+                st.path.len() + 1,
+                feasible.join(", ")
+            ));
+            return Err(Outcome::Dropped);
+        };
+        st.covered_new = false;
+        st.path = st.path.then(taken);
+        self.constrain(st, c);
+        Ok(Forked {
+            taken,
+            others: Vec::new(),
+        })
     }
 
     /// Add a condition known to be feasible to the path (nothing for the constant true).
