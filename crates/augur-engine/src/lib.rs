@@ -44,7 +44,7 @@ pub use ktest::KTest;
 pub use memory::{Byte, MemObject, Memory, ObjKind, MAX_OBJECT_SIZE};
 pub use options::{ExternalPolicy, Options, SearchKind, TestPolicy};
 pub use outcome::{ErrorKind, Outcome, PathError, StackFrame};
-pub use output::{escape_bytes, summary_json, write_file, write_summary, FileSink};
+pub use output::{escape_bytes, lcov_text, summary_json, write_file, write_summary, FileSink};
 pub use rng::Rng;
 pub use state::{Contents, Descriptor, EnvData, Frame, JumpTarget, SeedInput, State, StateId};
 pub use stats::{is_user_file, peak_rss_mib, Coverage, ErrorSummary, RunStats};
