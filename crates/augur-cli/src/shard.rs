@@ -198,7 +198,7 @@ impl Shard {
         }
         if let Some(why) = shard.program.mismatch(here) {
             return Err(format!(
-                "{}: shard of another program: {why}",
+                "{}: shard of another exploration: {why}",
                 path.display()
             ));
         }
