@@ -3,7 +3,7 @@
 //! finishes one), then merge every output into `-o`. `--max-time` is global: workers get
 //! the time left; Ctrl-C stops the workers, and what they wrote is still merged.
 
-use crate::merge::{self, Transfer};
+use crate::merge::{Merger, Transfer};
 use crate::progress::Progress;
 use crate::run::{print_done, read_json, RunArgs, Setup};
 use crate::{outdir, session, split};
@@ -39,18 +39,18 @@ pub fn run(a: &RunArgs, setup: &Setup) -> Result<(), String> {
         &progress,
     )?;
     let deadline = setup.opts.max_time.map(|t| started + t);
+    let mut merger = Merger::new(&out, Transfer::Move);
+    merger.add(&split_out)?;
     let mut pool = Pool::new(shards, scratch.clone(), deadline, interrupt);
     for _ in 0..a.jobs.min(pool.shards.len() as u32) {
         let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        pool.spawn(worker_command(a, left)?)?;
+        pool.spawn(worker_command(a, &setup.bitcode, left)?)?;
     }
-    pool.run(&progress);
+    pool.run(&mut merger, &progress)?;
     progress.finish();
-    let mut parts = vec![split_out];
-    parts.extend(pool.parts.iter().cloned());
-    let mut merged = merge::merge(&parts, &out, Transfer::Move)?;
+    let mut merged = merger.finish();
     let s = &mut merged.summary;
-    let unexplored = (pool.shards.len() - pool.parts.len()) as u64;
+    let unexplored = (pool.shards.len() - pool.given) as u64;
     for k in ["paths_partial", "partial_without_test"] {
         s[k] = json!(s[k].as_u64().unwrap_or(0) + unexplored);
     }
@@ -72,8 +72,9 @@ pub fn run(a: &RunArgs, setup: &Setup) -> Result<(), String> {
     }
 }
 
-/// The command line of a worker: this run's options, with the time `left` as `--max-time`.
-fn worker_command(a: &RunArgs, left: Option<Duration>) -> Result<Command, String> {
+/// The command line of a worker: this run's options, with the time `left` as `--max-time`,
+/// loading the program from `bitcode` (compiled once, by the parent).
+fn worker_command(a: &RunArgs, bitcode: &Path, left: Option<Duration>) -> Result<Command, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find augur itself: {e}"))?;
     let mut explore = a.explore.clone();
     explore.max_time = left.map(|t| t.max(Duration::from_millis(1)).as_secs_f64());
@@ -86,6 +87,7 @@ fn worker_command(a: &RunArgs, left: Option<Duration>) -> Result<Command, String
         cmd.arg("--only-output-states-covering-new");
     }
     cmd.arg("--shard-worker")
+        .arg(bitcode)
         .arg("--")
         .args(&a.program_args)
         .stdin(Stdio::piped())
@@ -114,8 +116,8 @@ struct Pool {
     next: usize,
     done: usize,
     paths: u64,
-    /// Output directories of the shards given to a worker.
-    parts: Vec<PathBuf>,
+    /// Shards given to a worker.
+    given: usize,
     /// Why shards failed.
     failed: Vec<String>,
 }
@@ -137,7 +139,7 @@ impl Pool {
             next: 0,
             done: 0,
             paths: 0,
-            parts: Vec::new(),
+            given: 0,
             failed: Vec::new(),
         }
     }
@@ -169,9 +171,9 @@ impl Pool {
     /// the time is up or the run was interrupted.
     fn assign(&mut self, w: usize) {
         let time_up = self.deadline.is_some_and(|d| Instant::now() >= d);
+        let out = self.part(self.next);
         let worker = &mut self.workers[w];
         if self.next < self.shards.len() && !time_up && !self.interrupt.load(Ordering::Relaxed) {
-            let out = self.scratch.join(format!("part-{:04}", self.next + 1));
             let line = format!("{}\t{}\n", self.shards[self.next].display(), out.display());
             if let Some(stdin) = &mut worker.stdin {
                 if stdin
@@ -180,7 +182,7 @@ impl Pool {
                     .is_ok()
                 {
                     worker.running = Some(self.next);
-                    self.parts.push(out);
+                    self.given += 1;
                     self.next += 1;
                     return;
                 }
@@ -189,8 +191,14 @@ impl Pool {
         worker.stdin = None;
     }
 
-    /// Hand out shards until every worker has exited.
-    fn run(&mut self, progress: &Progress) {
+    /// The output directory of shard number `s`.
+    fn part(&self, s: usize) -> PathBuf {
+        self.scratch.join(format!("part-{:04}", s + 1))
+    }
+
+    /// Hand out shards until every worker has exited, merging each shard's output as it
+    /// ends (a shard whose worker died gives the tests it wrote).
+    fn run(&mut self, merger: &mut Merger, progress: &Progress) -> Result<(), String> {
         let mut alive = self.workers.len();
         let mut stopping = false;
         while alive > 0 {
@@ -203,7 +211,11 @@ impl Pool {
                 }
             }
             match self.said.1.recv_timeout(Duration::from_millis(100)) {
-                Ok((w, Some(line))) => self.heard(w, &line),
+                Ok((w, Some(line))) => {
+                    if let Some(s) = self.heard(w, &line) {
+                        self.merge_part(merger, s)?;
+                    }
+                }
                 Ok((w, None)) => {
                     alive -= 1;
                     let _ = self.workers[w].child.wait();
@@ -212,6 +224,7 @@ impl Pool {
                             "{}: its worker exited before finishing it",
                             self.shards[s].display()
                         ));
+                        self.merge_part(merger, s)?;
                     }
                 }
                 Err(_) => {}
@@ -224,25 +237,35 @@ impl Pool {
                 self.paths
             ));
         }
+        Ok(())
     }
 
-    /// Worker `w` finished its shard (`done`) or could not run it (`failed: WHY`).
-    fn heard(&mut self, w: usize, line: &str) {
-        let Some(s) = self.workers[w].running.take() else {
-            return;
-        };
+    /// Merge the output of shard `s` (if it wrote any) and remove it.
+    fn merge_part(&mut self, merger: &mut Merger, s: usize) -> Result<(), String> {
+        let part = self.part(s);
+        if part.is_dir() {
+            merger.add(&part)?;
+            let _ = std::fs::remove_dir_all(&part);
+        }
+        Ok(())
+    }
+
+    /// Worker `w` finished its shard (`done`) or could not run it (`failed: WHY`): give it
+    /// the next; returns the shard.
+    fn heard(&mut self, w: usize, line: &str) -> Option<usize> {
+        let s = self.workers[w].running.take()?;
         self.done += 1;
         if let Some(why) = line.strip_prefix("failed: ") {
             self.failed.push(why.to_string());
         }
-        let out = self.scratch.join(format!("part-{:04}", s + 1));
-        if let Ok(summary) = read_json(&out.join("summary.json")) {
+        if let Ok(summary) = read_json(&self.part(s).join("summary.json")) {
             self.paths += ["paths_completed", "paths_partial"]
                 .iter()
                 .map(|k| summary[*k].as_u64().unwrap_or(0))
                 .sum::<u64>();
         }
         self.assign(w);
+        Some(s)
     }
 }
 

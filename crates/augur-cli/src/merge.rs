@@ -99,22 +99,50 @@ const SOLVER_SUMMED: [&str; 8] = [
 ];
 
 /// Merge the output directories `parts` into `out` (which exists): the tests of each part
-/// in order, renumbered from 1. The summary's `time_s` is the longest part's (the wall
-/// time when the parts ran side by side), `worker_time_s` their sum.
+/// in order, renumbered from 1.
 pub fn merge(parts: &[PathBuf], out: &Path, how: Transfer) -> Result<Merged, String> {
-    let mut sum = Summer::default();
+    let mut merger = Merger::new(out, how);
     for part in parts {
+        merger.add(part)?;
+    }
+    Ok(merger.finish())
+}
+
+/// A merge in progress: parts are added one by one (as the shards of `--jobs` finish).
+/// The summary's `time_s` is the longest part's (the wall time when the parts ran side by
+/// side), `worker_time_s` their sum.
+pub struct Merger {
+    out: PathBuf,
+    how: Transfer,
+    parts: usize,
+    sum: Summer,
+}
+
+impl Merger {
+    /// A merge into `out` (which exists), transferring tests `how`.
+    pub fn new(out: &Path, how: Transfer) -> Self {
+        Merger {
+            out: out.to_path_buf(),
+            how,
+            parts: 0,
+            sum: Summer::default(),
+        }
+    }
+
+    /// Add the output directory `part`: its tests get the next numbers.
+    pub fn add(&mut self, part: &Path) -> Result<(), String> {
         if !part.is_dir() {
             return Err(format!("{}: not an output directory", part.display()));
         }
+        let sum = &mut self.sum;
         let summary = read_summary(part)?;
         let mut numbers = BTreeMap::new();
         let mut tests = Vec::new();
         for (local, json) in list_tests(part) {
             sum.tests += 1;
             numbers.insert(local, sum.tests);
-            let stem = out.join(format!("test{:06}", sum.tests));
-            transfer_test(&json, &stem, how)?;
+            let stem = self.out.join(format!("test{:06}", sum.tests));
+            transfer_test(&json, &stem, self.how)?;
             tests.push((sum.tests, stem.with_extension("json")));
         }
         match summary {
@@ -127,8 +155,14 @@ pub fn merge(parts: &[PathBuf], out: &Path, how: Transfer) -> Result<Merged, Str
             }
         }
         sum.add_lcov(&part.join("coverage.lcov"))?;
+        self.parts += 1;
+        Ok(())
     }
-    Ok(sum.finish(parts.len()))
+
+    /// The merged summary and coverage.
+    pub fn finish(self) -> Merged {
+        self.sum.finish(self.parts)
+    }
 }
 
 /// The summary of a part, None if its run did not finish.

@@ -57,9 +57,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "jobs")]
     pub shard: Option<PathBuf>,
     /// Run shards named on standard input, one `SHARD<TAB>OUTPUT-DIR` line each, answering
-    /// `done` on standard output (the worker processes of `--jobs`).
-    #[arg(long, hide = true, conflicts_with_all = ["shard", "split", "jobs"])]
-    pub shard_worker: bool,
+    /// `done` on standard output, the program being this bitcode (compiled from the inputs
+    /// by the parent): the worker processes of `--jobs`.
+    #[arg(long, hide = true, value_name = "BC", conflicts_with_all = ["shard", "split", "jobs"])]
+    pub shard_worker: Option<PathBuf>,
 }
 
 /// Tests written for every path before only paths covering new code get one.
@@ -76,6 +77,8 @@ pub struct Setup {
     pub tests_given: bool,
     /// The program and the options that shape its path tree (shards must match).
     pub id: ProgramId,
+    /// The program's linked bitcode.
+    pub bitcode: PathBuf,
     spec: augur_env::EnvSpec,
     entry: FuncId,
     argv: Vec<String>,
@@ -98,7 +101,11 @@ impl Setup {
         let seed = a.seed_test.as_deref().map(seed::load).transpose()?;
         let id = ProgramId::of(&a.inputs, &a.explore, &a.program_args)?;
         let work = session::workdir()?;
-        let program = session::load_inputs(&a.inputs, a.explore.cflags(), work.path())?;
+        let bitcode = match &a.shard_worker {
+            Some(bc) => bc.clone(),
+            None => session::build_inputs(&a.inputs, a.explore.cflags(), work.path())?,
+        };
+        let program = augur_ir::load_program(&bitcode).map_err(|e| e.to_string())?;
         let entry = session::entry_function(&program, &a.explore.entry, &a.inputs[0])?;
         let mut argv: Vec<String> = vec![session::program_name(&a.inputs[0])];
         argv.extend(a.program_args.iter().cloned());
@@ -107,6 +114,7 @@ impl Setup {
             opts,
             tests_given: a.only_output_states_covering_new || a.all_tests,
             id,
+            bitcode,
             spec,
             entry,
             argv,
@@ -174,7 +182,7 @@ pub fn run(a: RunArgs) -> Result<(), String> {
         return Err("--split needs --shards-dir DIR (where to write the shard files)".into());
     }
     let setup = Setup::new(&a)?;
-    if a.shard_worker {
+    if a.shard_worker.is_some() {
         return jobs::worker(&setup);
     }
     if a.jobs > 1 {

@@ -293,10 +293,19 @@ pub fn load_inputs(
     cflags: Vec<String>,
     work: &Path,
 ) -> Result<Program, String> {
+    let bc = build_inputs(inputs, cflags, work)?;
+    augur_ir::load_program(&bc).map_err(|e| e.to_string())
+}
+
+/// Compile and link `inputs` with augur's libc models into bitcode in `work`.
+pub fn build_inputs(
+    inputs: &[PathBuf],
+    cflags: Vec<String>,
+    work: &Path,
+) -> Result<PathBuf, String> {
     let compile = compile_options(cflags)?;
     let libc = augur_env::libc_bitcode(&compile.include_dirs[0])?;
-    let bc = augur_ir::build_bitcode(inputs, &[libc], &compile, work).map_err(|e| e.to_string())?;
-    augur_ir::load_program(&bc).map_err(|e| e.to_string())
+    augur_ir::build_bitcode(inputs, &[libc], &compile, work).map_err(|e| e.to_string())
 }
 
 /// The defined function `name` of `program` (`what` names the program in the error).
