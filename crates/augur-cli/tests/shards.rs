@@ -350,3 +350,39 @@ fn the_ray_driver_runs_shards_as_ray_tasks_and_merges_them() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_same_exploration(&h, "one", "ray");
 }
+
+#[test]
+fn an_interrupted_jobs_run_stops_its_workers_and_merges_what_they_wrote() {
+    let h = Here::new(include_str!("../../../bench/paths16.c"));
+    let mut child = augur()
+        .current_dir(h.0.path())
+        .args(["run", "prog.c", "--all-tests", "--jobs", "2", "-o", "out"])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let written = || -> usize {
+        std::fs::read_dir(h.path("out/.shards"))
+            .map(|d| d.map(|e| read_tests(&e.unwrap().path()).len()).sum())
+            .unwrap_or(0)
+    };
+    while written() < 5 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    assert!(child.wait().unwrap().success());
+    let s = h.summary("out");
+    let tests = read_tests(&h.path("out"));
+    assert!(tests.len() >= 5);
+    assert_eq!(s["tests"], tests.len());
+    assert!(s["paths_partial"].as_u64().unwrap() > 0, "{s}");
+    assert!(
+        s["paths_completed"].as_u64().unwrap() < 65536,
+        "stopped before the end"
+    );
+    assert!(!h.path("out/.shards").exists());
+}
