@@ -99,7 +99,6 @@ impl Setup {
         };
         let spec = a.explore.env_spec()?;
         let seed = a.seed_test.as_deref().map(seed::load).transpose()?;
-        let id = ProgramId::of(&a.inputs, &a.explore, &a.program_args)?;
         let work = session::workdir()?;
         let bitcode = match &a.shard_worker {
             Some(bc) => bc.clone(),
@@ -107,6 +106,7 @@ impl Setup {
         };
         let program = augur_ir::load_program(&bitcode).map_err(|e| e.to_string())?;
         let entry = session::entry_function(&program, &a.explore.entry, &a.inputs[0])?;
+        let id = ProgramId::of(&a.inputs, &a.explore, &a.program_args)?;
         let mut argv: Vec<String> = vec![session::program_name(&a.inputs[0])];
         argv.extend(a.program_args.iter().cloned());
         Ok(Setup {
@@ -237,12 +237,8 @@ fn testcomp_sink(
     entry: &str,
     next: Box<dyn TestSink>,
 ) -> Result<Box<dyn TestSink>, String> {
-    use sha2::{Digest, Sha256};
     let source = std::fs::read(program).map_err(|e| format!("{}: {e}", program.display()))?;
-    let hash: String = Sha256::digest(&source)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let hash = crate::shard::sha256_hex(&source);
     let name = program
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

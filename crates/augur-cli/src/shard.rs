@@ -108,10 +108,7 @@ impl ProgramId {
                         .file_name()
                         .map(|n| n.to_string_lossy().into_owned())
                         .unwrap_or_default(),
-                    sha256: Sha256::digest(&bytes)
-                        .iter()
-                        .map(|b| format!("{b:02x}"))
-                        .collect(),
+                    sha256: sha256_hex(&bytes),
                 })
             })
             .collect::<Result<_, String>>()?;
@@ -213,6 +210,14 @@ impl Shard {
             .map_err(|e| format!("{}: cannot write shard: {e}", path.display()))?;
         Ok(path)
     }
+}
+
+/// The SHA-256 of `bytes`, in hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// A test policy's share for one of `shards` shards: the threshold of
