@@ -386,3 +386,48 @@ fn an_interrupted_jobs_run_stops_its_workers_and_merges_what_they_wrote() {
     );
     assert!(!h.path("out/.shards").exists());
 }
+
+#[test]
+fn max_time_is_global_and_shards_left_unexplored_are_partial_paths() {
+    // 2^40 paths: no shard ends within the time.
+    let h = Here::new(
+        r#"
+#include <augur.h>
+int main(void) {
+  unsigned char b[40]; augur_make_symbolic(b, sizeof b, "b");
+  int n = 0;
+  for (int i = 0; i < 40; i++) if (b[i] == i) n++;
+  return n;
+}
+"#,
+    );
+    h.ok(&[
+        "run",
+        "prog.c",
+        "--jobs",
+        "2",
+        "--max-time",
+        "2",
+        "-o",
+        "out",
+    ]);
+    let s = h.summary("out");
+    let unexplored = s["shards_unexplored"].as_u64().unwrap();
+    assert!(unexplored > 0, "{s}");
+    assert!(s["paths_partial"].as_u64().unwrap() >= unexplored);
+    assert!(s["partial_without_test"].as_u64().unwrap() >= unexplored);
+    assert_eq!(s["tests"], read_tests(&h.path("out")).len());
+
+    let (status, stderr) = h.augur(&[
+        "run",
+        "prog.c",
+        "--jobs",
+        "2",
+        "--write-testcomp",
+        "tc",
+        "-o",
+        "x",
+    ]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("--write-testcomp"), "{stderr}");
+}
