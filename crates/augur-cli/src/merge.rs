@@ -204,17 +204,24 @@ fn list_tests(dir: &Path) -> Vec<(u64, PathBuf)> {
 /// Copy or move a test's .json and .ktest (when there is one: a run killed between the
 /// two writes left only the .json) to `stem`.json/.ktest.
 fn transfer_test(json: &Path, stem: &Path, how: Transfer) -> Result<(), String> {
-    for (from, to) in [
-        (json.to_path_buf(), stem.with_extension("json")),
-        (json.with_extension("ktest"), stem.with_extension("ktest")),
+    for (from, to, required) in [
+        (json.to_path_buf(), stem.with_extension("json"), true),
+        (
+            json.with_extension("ktest"),
+            stem.with_extension("ktest"),
+            false,
+        ),
     ] {
-        if from.extension().is_some_and(|e| e == "ktest") && !from.exists() {
+        if how == Transfer::Move && std::fs::rename(&from, &to).is_ok() {
             continue;
         }
-        let moved = how == Transfer::Move && std::fs::rename(&from, &to).is_ok();
-        if !moved {
-            std::fs::copy(&from, &to)
-                .map_err(|e| format!("{}: cannot copy to {}: {e}", from.display(), to.display()))?;
+        match std::fs::copy(&from, &to) {
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => {}
+            Err(e) => {
+                let (from, to) = (from.display(), to.display());
+                return Err(format!("{from}: cannot copy to {to}: {e}"));
+            }
         }
     }
     Ok(())
