@@ -66,9 +66,10 @@ pub fn run(a: &RunArgs, setup: &Setup) -> Result<(), String> {
         pool.shards.len(),
         a.jobs
     );
-    match pool.failed.is_empty() {
-        true => Ok(()),
-        false => Err(format!("shards failed: {}", pool.failed.join("; "))),
+    if pool.failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("shards failed: {}", pool.failed.join("; ")))
     }
 }
 
