@@ -431,3 +431,37 @@ int main(void) {
     assert_eq!(status, 2);
     assert!(stderr.contains("--write-testcomp"), "{stderr}");
 }
+
+#[test]
+fn shards_follow_forks_over_argument_counts_and_inside_libc() {
+    let h = Here::new(
+        r#"
+#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv) {
+  int score = argc;
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "x") == 0) score += 10;
+  if (getchar() == 'a') score += 100;
+  return score;
+}
+"#,
+    );
+    let opts = [
+        "--all-tests",
+        "--sym-args",
+        "0",
+        "2",
+        "1",
+        "--sym-stdin",
+        "1",
+    ];
+    h.ok(&[&["run", "prog.c", "-o", "one"][..], &opts].concat());
+    let jobs = [
+        "run", "prog.c", "-o", "three", "--jobs", "3", "--split", "4",
+    ];
+    h.ok(&[&jobs[..], &opts].concat());
+    assert!(h.summary("one")["paths_completed"].as_u64().unwrap() > 10);
+    assert!(h.summary("three")["shards"].as_u64().unwrap() >= 4);
+    assert_same_exploration(&h, "one", "three");
+}
