@@ -162,6 +162,7 @@ impl Setup {
         let shard = Shard::load(file, &self.id)?;
         shard.limits.apply(&mut opts, self.tests_given);
         opts.path_prefix = shard.prefix;
+        opts.path_examples = shard.examples;
         let mut ex = self.executor(opts, self.file_sink(out)?, interrupt);
         ex.run(&mut |ex| progress.update(ex));
         progress.finish();

@@ -24,6 +24,9 @@ pub struct Shard {
     pub program: ProgramId,
     /// Case index taken at each fork with more than one feasible case, oldest first.
     pub prefix: Vec<u32>,
+    /// The example values the solver gave the path, in order (forks on them must see the
+    /// same ones).
+    pub examples: Vec<u128>,
     /// Limits for this shard (an option on the command line of the shard's run wins).
     pub limits: Limits,
 }

@@ -48,7 +48,8 @@ pub fn split(
                 index: i + 1,
                 count,
                 program: setup.id.clone(),
-                prefix: st.path.decisions(),
+                prefix: st.path.to_vec(),
+                examples: st.examples.to_vec(),
                 limits: Limits {
                     max_time: time_left,
                     tests: shard::share(limits.tests, count),

@@ -37,7 +37,7 @@ pub use bytes::{
 pub use directed::{same_file, Goal, SearchPenalty};
 pub use executor::{Exec, Executor, Flow, Forked, Offset, Resolved, Split};
 pub use extension::{Extension, Extensions, Intercepted};
-pub use forkpath::ForkPath;
+pub use forkpath::{ForkPath, Trail};
 pub use handlers::{Call, Handler, HandlerTable, Param, Signature};
 pub use hooks::Observer;
 pub use ktest::KTest;

@@ -92,6 +92,9 @@ pub struct Options {
     /// case index taken at each fork with more than one feasible case; see
     /// [`crate::ForkPath`]). Empty: every path.
     pub path_prefix: Vec<u32>,
+    /// The example values of the paths of the prefix, in the order the path asked for
+    /// them (see [`crate::Trail`]): the first ones any path asks for are these.
+    pub path_examples: Vec<u128>,
 }
 
 impl Default for Options {
@@ -112,6 +115,7 @@ impl Default for Options {
             pin_invalid_pointers: true,
             exit_codes: 1,
             path_prefix: Vec::new(),
+            path_examples: Vec::new(),
         }
     }
 }

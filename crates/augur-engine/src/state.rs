@@ -3,7 +3,7 @@
 //! shares memory objects until one side writes them.
 
 use crate::extension::Extensions;
-use crate::forkpath::ForkPath;
+use crate::forkpath::{ForkPath, Trail};
 use crate::memory::Memory;
 use crate::value::Value;
 use augur_expr::{ArrayId, Assignment, ExprId};
@@ -60,6 +60,8 @@ pub struct State {
     pub symbolics: Vec<Symbolic>,
     /// The path's fork decisions (their number is its depth in the fork tree).
     pub path: ForkPath,
+    /// The example values the solver gave the path ([`crate::Executor::example`]).
+    pub examples: Trail<u128>,
     /// Instructions executed on this path.
     pub instructions: u64,
     /// Coverage generation at which this state last covered a new instruction.

@@ -220,8 +220,11 @@ impl Executor {
         self.next_id
     }
 
-    /// Make a state runnable.
+    /// Make a state runnable (a state off the run's path prefix is dropped instead).
     pub fn enqueue(&mut self, st: State) {
+        if self.off_prefix(&st) {
+            return;
+        }
         self.next_epoch += 1;
         let t = Ticket {
             id: st.id,
@@ -369,7 +372,7 @@ impl Executor {
             match self.step(&mut st) {
                 Ok(Flow::Continue) => {
                     budget -= 1;
-                    if budget == 0 {
+                    if budget == 0 || !self.opts.path_prefix.is_empty() && self.off_prefix(&st) {
                         self.enqueue(st);
                         return;
                     }
@@ -419,11 +422,7 @@ impl Executor {
             Value::Con { bits, .. } => Ok(*bits),
             Value::Sym(e) => {
                 let e = *e;
-                let val = if st.seed.is_some() {
-                    self.pool.eval(e, &st.seed_values)
-                } else {
-                    self.query(|s, p| s.value(p, &st.constraints, e))?
-                };
+                let val = self.example(st, e)?;
                 let w = self.pool.width(e);
                 let c = self.pool.constant(val, w);
                 let eq = self.pool.eq(e, c);
@@ -442,6 +441,19 @@ impl Executor {
                 format!("i{width} value used where a value of at most 128 bits is needed"),
             )),
         }
+    }
+
+    /// One feasible value of `e` on the path of `st` (in seeded mode, the seed's). Within
+    /// the run's path prefix the values come from `Options::path_examples`, so that a
+    /// shard's run forks where and as its split did; each is recorded in `st.examples`.
+    pub fn example(&mut self, st: &mut State, e: ExprId) -> Exec<u128> {
+        let value = match self.opts.path_examples.get(st.examples.len()) {
+            Some(v) => *v,
+            None if st.seed.is_some() => self.pool.eval(e, &st.seed_values),
+            None => self.query(|s, p| s.value(p, &st.constraints, e))?,
+        };
+        st.examples = st.examples.then(value);
+        Ok(value)
     }
 
     /// The exit code `v` of a path ending now. A symbolic code is made concrete; with
@@ -467,7 +479,7 @@ impl Executor {
         if st.seed.is_some() || others + 1 >= self.opts.exit_codes {
             return self.concretize(st, v);
         }
-        let value = self.query(|s, p| s.value(p, &st.constraints, e))?;
+        let value = self.example(st, e)?;
         let c = self.pool.constant(value, self.pool.width(e));
         let is_value = self.pool.eq(c, e);
         match self.split(st, is_value)? {
@@ -561,6 +573,9 @@ impl Executor {
 
     /// End a path: solve for its input and hand the test to the sink.
     pub fn finish(&mut self, st: State, outcome: Outcome) {
+        if self.off_prefix(&st) {
+            return;
+        }
         if matches!(outcome, Outcome::Exit(_) | Outcome::Error(_))
             && st.path.len() < self.opts.path_prefix.len()
         {
@@ -654,6 +669,7 @@ impl Executor {
             constraints: Vec::new(),
             symbolics: Vec::new(),
             path: Default::default(),
+            examples: Default::default(),
             instructions: 0,
             cov_gen: 0,
             covered_new: false,
