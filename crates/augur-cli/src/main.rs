@@ -3,6 +3,8 @@
 mod diff;
 mod explain;
 mod inject;
+mod jobs;
+mod merge;
 mod outdir;
 mod progress;
 mod record;
@@ -11,6 +13,8 @@ mod repro;
 mod run;
 mod seed;
 mod session;
+mod shard;
+mod split;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -44,6 +48,9 @@ enum Command {
     /// Find an input that reproduces a crash from its report (stack trace) and the log of
     /// `augur record`'s binary; verify it natively.
     Repro(repro::ReproArgs),
+    /// Merge the output directories of one exploration's shards (and of its split) into
+    /// one: tests renumbered, summaries summed, coverage united, errors deduplicated.
+    Merge(merge::MergeArgs),
 }
 
 fn main() -> ExitCode {
@@ -71,6 +78,7 @@ fn main() -> ExitCode {
         Command::Inject(args) => inject::run(args),
         Command::Record(args) => record::run(args),
         Command::Repro(args) => repro::run(args),
+        Command::Merge(args) => merge::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

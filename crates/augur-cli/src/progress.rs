@@ -21,6 +21,11 @@ impl Progress {
         Progress(Some(bar))
     }
 
+    /// No progress display (for a process whose stderr is another's).
+    pub fn hidden() -> Self {
+        Progress(None)
+    }
+
     /// Refresh from the executor's counters.
     pub fn update(&self, ex: &Executor) {
         if let Some(bar) = &self.0 {

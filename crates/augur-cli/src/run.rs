@@ -1,78 +1,240 @@
-//! `augur run`: explore a program's paths.
+//! `augur run`: explore a program's paths, in one process, or spread over processes as
+//! shards (`--split`, `--shard`, `--jobs`; see `shard.rs`, `split.rs`, `jobs.rs`).
 
 use crate::session::{self, ExploreArgs};
-use crate::{outdir, progress::Progress, seed};
+use crate::shard::{ProgramId, Shard};
+use crate::{jobs, outdir, progress::Progress, seed, split};
 use augur_engine::{summary_json, write_summary, FileSink};
-use augur_engine::{Executor, TestPolicy};
+use augur_engine::{Executor, Options, SeedInput, TestPolicy, TestSink};
+use augur_ir::{FuncId, Program};
 use clap::Args;
-use std::path::PathBuf;
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// Options of `augur run`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
     /// Program sources: .c, .bc or .ll files (several are linked).
     #[arg(required = true)]
-    inputs: Vec<PathBuf>,
+    pub inputs: Vec<PathBuf>,
     /// Arguments passed to the program (after `--`).
     #[arg(last = true)]
-    program_args: Vec<String>,
+    pub program_args: Vec<String>,
     /// Output directory (default: a new augur-out-N, linked as augur-out-last).
     #[arg(short = 'o', long = "output-dir")]
-    output_dir: Option<PathBuf>,
+    pub output_dir: Option<PathBuf>,
     #[command(flatten)]
-    explore: ExploreArgs,
+    pub explore: ExploreArgs,
     /// Follow the path of this test (JSON or .ktest) only, keeping symbolic values.
-    #[arg(long)]
-    seed_test: Option<PathBuf>,
+    #[arg(long, conflicts_with_all = ["shard", "split", "shard_worker"])]
+    pub seed_test: Option<PathBuf>,
     /// Also write the tests in Test-Comp's XML format (metadata.xml + one file per test) to DIR.
-    #[arg(long, value_name = "DIR")]
-    write_testcomp: Option<PathBuf>,
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["shard", "split", "shard_worker"])]
+    pub write_testcomp: Option<PathBuf>,
     /// Write a test only for paths that covered new code (and errors at new places), from
     /// the first test on [default: after the first 1000 tests].
     #[arg(long, conflicts_with = "all_tests")]
-    only_output_states_covering_new: bool,
+    pub only_output_states_covering_new: bool,
     /// Write a test for every path, however many.
     #[arg(long)]
-    all_tests: bool,
+    pub all_tests: bool,
+    /// Explore with N processes: split the paths into shards (8 per process unless
+    /// `--split` says how many), run them N at a time, merge their outputs into `-o`.
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: u32,
+    /// Explore breadth-first until N states wait, write each as a shard file into
+    /// `--shards-dir` and stop (paths that ended before are this run's output).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..),
+          conflicts_with = "shard")]
+    pub split: Option<u32>,
+    /// Where `--split` writes its shard files (with `--jobs`: keep them there).
+    #[arg(long, value_name = "DIR")]
+    pub shards_dir: Option<PathBuf>,
+    /// Run only the paths of this shard (written by `--split`, with the same options).
+    #[arg(long, value_name = "FILE", conflicts_with = "jobs")]
+    pub shard: Option<PathBuf>,
+    /// Run shards named on standard input, one `SHARD<TAB>OUTPUT-DIR` line each, answering
+    /// `done` on standard output, the program being this bitcode (compiled from the inputs
+    /// by the parent): the worker processes of `--jobs`.
+    #[arg(long, hide = true, value_name = "BC", conflicts_with_all = ["shard", "split", "jobs"])]
+    pub shard_worker: Option<PathBuf>,
 }
 
 /// Tests written for every path before only paths covering new code get one.
 const TESTS_BEFORE_FILTERING: u64 = 1000;
 
+/// What every exploration of one `augur run` shares: the compiled program, the options,
+/// the symbolic environment, the entry call.
+pub struct Setup {
+    /// The lowered program (each executor gets a copy).
+    pub program: Program,
+    /// Engine options from the command line.
+    pub opts: Options,
+    /// Whether the command line chose the test policy (else a shard's applies).
+    pub tests_given: bool,
+    /// The program and the options that shape its path tree (shards must match).
+    pub id: ProgramId,
+    /// The program's linked bitcode.
+    pub bitcode: PathBuf,
+    spec: augur_env::EnvSpec,
+    entry: FuncId,
+    argv: Vec<String>,
+    seed: Option<SeedInput>,
+    _work: tempfile::TempDir,
+}
+
+impl Setup {
+    /// Compile the inputs and read the options of `a`.
+    pub fn new(a: &RunArgs) -> Result<Setup, String> {
+        let mut opts = a.explore.options()?;
+        opts.tests = if a.only_output_states_covering_new {
+            TestPolicy::CoveringNew
+        } else if a.all_tests {
+            TestPolicy::All
+        } else {
+            TestPolicy::CoveringNewAfter(TESTS_BEFORE_FILTERING)
+        };
+        let spec = a.explore.env_spec()?;
+        let seed = a.seed_test.as_deref().map(seed::load).transpose()?;
+        let work = session::workdir()?;
+        let bitcode = match &a.shard_worker {
+            Some(bc) => bc.clone(),
+            None => session::build_inputs(&a.inputs, a.explore.cflags(), work.path())?,
+        };
+        let program = augur_ir::load_program(&bitcode).map_err(|e| e.to_string())?;
+        let entry = session::entry_function(&program, &a.explore.entry, &a.inputs[0])?;
+        let id = ProgramId::of(&a.inputs, &a.explore, &a.program_args)?;
+        let mut argv: Vec<String> = vec![session::program_name(&a.inputs[0])];
+        argv.extend(a.program_args.iter().cloned());
+        Ok(Setup {
+            program,
+            opts,
+            tests_given: a.only_output_states_covering_new || a.all_tests,
+            id,
+            bitcode,
+            spec,
+            entry,
+            argv,
+            seed,
+            _work: work,
+        })
+    }
+
+    /// A test sink writing into `out`.
+    pub fn file_sink(&self, out: &Path) -> Result<Box<dyn TestSink>, String> {
+        let sink =
+            FileSink::new(out, self.argv.clone()).map_err(|e| format!("{}: {e}", out.display()))?;
+        Ok(Box::new(sink))
+    }
+
+    /// An executor with `opts`, its initial states queued, stopped by `interrupt`.
+    pub fn executor(
+        &self,
+        opts: Options,
+        sink: Box<dyn TestSink>,
+        interrupt: Arc<AtomicBool>,
+    ) -> Executor {
+        let mut ex = Executor::new(self.program.clone(), &augur_env::handlers(), opts, sink);
+        ex.set_interrupt_flag(interrupt);
+        session::start(
+            &mut ex,
+            self.entry,
+            &self.spec,
+            &self.argv,
+            self.seed.clone(),
+        );
+        ex
+    }
+
+    /// Run the paths of the shard in `file` into `out` (summary written); an error if the
+    /// shard does not fit the program.
+    pub fn run_shard(
+        &self,
+        mut opts: Options,
+        file: &Path,
+        out: &Path,
+        interrupt: Arc<AtomicBool>,
+        progress: &Progress,
+    ) -> Result<Executor, String> {
+        let shard = Shard::load(file, &self.id)?;
+        shard.limits.apply(&mut opts, self.tests_given);
+        opts.path_prefix = shard.prefix;
+        opts.path_examples = shard.examples;
+        let mut ex = self.executor(opts, self.file_sink(out)?, interrupt);
+        ex.run(&mut |ex| progress.update(ex));
+        progress.finish();
+        summarise(&ex, out)?;
+        match &ex.stats.prefix_diverged {
+            Some(why) => Err(format!(
+                "{}: the shard does not fit this program: {why}",
+                file.display()
+            )),
+            None => Ok(ex),
+        }
+    }
+}
+
 /// Run `augur run`.
 pub fn run(a: RunArgs) -> Result<(), String> {
-    let mut opts = a.explore.options()?;
-    opts.tests = if a.only_output_states_covering_new {
-        TestPolicy::CoveringNew
-    } else if a.all_tests {
-        TestPolicy::All
-    } else {
-        TestPolicy::CoveringNewAfter(TESTS_BEFORE_FILTERING)
-    };
-    let spec = a.explore.env_spec()?;
-    let seed = a.seed_test.as_deref().map(seed::load).transpose()?;
-    let work = session::workdir()?;
-    let program = session::load_inputs(&a.inputs, a.explore.cflags(), work.path())?;
-    let entry = session::entry_function(&program, &a.explore.entry, &a.inputs[0])?;
-
-    let out = outdir::prepare(a.output_dir.as_deref())?;
-    let mut argv: Vec<String> = vec![session::program_name(&a.inputs[0])];
-    argv.extend(a.program_args.iter().cloned());
-    let mut sink: Box<dyn augur_engine::TestSink> =
-        Box::new(FileSink::new(&out, argv.clone()).map_err(|e| format!("{}: {e}", out.display()))?);
-    if let Some(dir) = &a.write_testcomp {
-        sink = testcomp_sink(dir, &a.inputs[0], &a.explore.entry, sink)?;
+    if a.split.is_some() && a.jobs == 1 && a.shards_dir.is_none() {
+        return Err("--split needs --shards-dir DIR (where to write the shard files)".into());
     }
-    let mut ex = Executor::new(program, &augur_env::handlers(), opts, sink);
-    session::stop_on_ctrl_c(&ex);
-    session::start(&mut ex, entry, &spec, &argv, seed);
+    if a.shards_dir.is_some() && a.split.is_none() && a.jobs == 1 {
+        return Err("--shards-dir is for --split or --jobs".into());
+    }
+    if a.jobs > 1 && a.write_testcomp.is_some() {
+        return Err("--write-testcomp works in one process only (not with --jobs)".into());
+    }
+    let setup = Setup::new(&a)?;
+    if a.shard_worker.is_some() {
+        return jobs::worker(&setup);
+    }
+    if a.jobs > 1 {
+        return jobs::run(&a, &setup);
+    }
+    let out = outdir::prepare(a.output_dir.as_deref())?;
+    let interrupt = session::ctrl_c_flag();
     let progress = Progress::new();
-    ex.run(&mut |ex| progress.update(ex));
-    progress.finish();
-    write_summary(&ex, &out)
-        .map_err(|e| format!("{}: cannot write summary: {e}", out.display()))?;
-    print_done(&ex, &out);
+    if let (Some(n), Some(dir)) = (a.split, &a.shards_dir) {
+        let shards = split::split(&setup, n, &out, dir, interrupt, &progress)?;
+        print_done(&read_json(&out.join("summary.json"))?, &out);
+        eprintln!(
+            "augur: wrote {} shards into {}",
+            shards.len(),
+            dir.display()
+        );
+        return Ok(());
+    }
+    let ex = match &a.shard {
+        Some(file) => setup.run_shard(setup.opts.clone(), file, &out, interrupt, &progress)?,
+        None => {
+            let mut sink = setup.file_sink(&out)?;
+            if let Some(dir) = &a.write_testcomp {
+                sink = testcomp_sink(dir, &a.inputs[0], &a.explore.entry, sink)?;
+            }
+            let mut ex = setup.executor(setup.opts.clone(), sink, interrupt);
+            ex.run(&mut |ex| progress.update(ex));
+            progress.finish();
+            summarise(&ex, &out)?;
+            ex
+        }
+    };
+    print_done(&summary_json(&ex), &out);
     Ok(())
+}
+
+/// Write the summary and coverage of `ex` into `out`.
+pub fn summarise(ex: &Executor, out: &Path) -> Result<(), String> {
+    write_summary(ex, out).map_err(|e| format!("{}: cannot write summary: {e}", out.display()))
+}
+
+/// A JSON file.
+pub fn read_json(path: &Path) -> Result<Json, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// A sink also writing Test-Comp XML tests into `dir`.
@@ -80,14 +242,10 @@ fn testcomp_sink(
     dir: &std::path::Path,
     program: &std::path::Path,
     entry: &str,
-    next: Box<dyn augur_engine::TestSink>,
-) -> Result<Box<dyn augur_engine::TestSink>, String> {
-    use sha2::{Digest, Sha256};
+    next: Box<dyn TestSink>,
+) -> Result<Box<dyn TestSink>, String> {
     let source = std::fs::read(program).map_err(|e| format!("{}: {e}", program.display()))?;
-    let hash: String = Sha256::digest(&source)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let hash = crate::shard::sha256_hex(&source);
     let name = program
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -98,9 +256,8 @@ fn testcomp_sink(
     Ok(Box::new(sink))
 }
 
-/// KLEE-style closing lines on stderr.
-fn print_done(ex: &Executor, out: &std::path::Path) {
-    let s = summary_json(ex);
+/// KLEE-style closing lines on stderr, from a run's summary.json.
+pub fn print_done(s: &Json, out: &Path) {
     eprintln!("augur: output directory is {}", out.display());
     eprintln!("augur: done: total instructions = {}", s["instructions"]);
     eprintln!(
@@ -108,10 +265,10 @@ fn print_done(ex: &Executor, out: &std::path::Path) {
         s["paths_completed"], s["paths_partial"]
     );
     eprintln!("augur: done: generated tests = {}", s["tests"]);
-    if ex.stats.tests_not_written > 0 {
+    if s["tests_not_written"].as_u64().unwrap_or(0) > 0 {
         eprintln!(
             "augur: done: paths without a test (no new coverage) = {}",
-            ex.stats.tests_not_written
+            s["tests_not_written"]
         );
     }
     eprintln!(
@@ -123,17 +280,24 @@ fn print_done(ex: &Executor, out: &std::path::Path) {
         s["solver"]["queries"], s["solver"]["solver_calls"], s["solver"]["cache_hits"],
         s["solver"]["time_s"].as_f64().unwrap_or(0.0)
     );
-    if ex.solver.config().cross_check {
+    if s["solver"]["cross_checks"].as_u64().unwrap_or(0) > 0 {
         eprintln!(
             "augur: done: solver cross-checks = {}, mismatches = {}",
             s["solver"]["cross_checks"], s["solver"]["cross_check_mismatches"]
         );
     }
-    for e in &ex.stats.errors {
+    for e in s["errors"].as_array().into_iter().flatten() {
         eprintln!(
             "augur: error: {} at {}:{}: {} (test{:06})",
-            e.kind, e.file, e.line, e.message, e.test
+            e["kind"].as_str().unwrap_or_default(),
+            e["file"].as_str().unwrap_or_default(),
+            e["line"],
+            e["message"].as_str().unwrap_or_default(),
+            e["test"].as_u64().unwrap_or(0)
         );
     }
-    eprintln!("augur: done: time = {:.2}s", ex.stats.time_s);
+    eprintln!(
+        "augur: done: time = {:.2}s",
+        s["time_s"].as_f64().unwrap_or(0.0)
+    );
 }

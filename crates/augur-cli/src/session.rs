@@ -203,6 +203,74 @@ impl ExploreArgs {
         })
     }
 
+    /// The options that shape the tree of paths (program build, entry, symbolic
+    /// environment, external calls), as command-line arguments: a shard's prefix means the
+    /// same paths only under the same ones.
+    pub fn tree_args(&self) -> Vec<String> {
+        let mut a = ArgList::default();
+        a.opt("cflags", &self.cflags);
+        a.one("entry", &self.entry);
+        a.one("ptr-size", self.ptr_size);
+        a.each("sym-arg", &self.sym_arg);
+        for g in self.sym_args.chunks(3) {
+            a.0.push("--sym-args".into());
+            a.0.extend(g.iter().map(u64::to_string));
+        }
+        a.opt("sym-stdin", &self.sym_stdin);
+        a.each("sym-file", &self.sym_file);
+        if let Some(f) = &self.sym_files {
+            a.0.push("--sym-files".into());
+            a.0.extend(f.iter().map(u64::to_string));
+        }
+        a.one("externals", &self.externals);
+        a.one("max-fail", self.max_fail);
+        a.0
+    }
+
+    /// Every option, as command-line arguments that parse back to these (for child
+    /// processes running shards).
+    pub fn to_args(&self) -> Vec<String> {
+        // Destructured so that a new option cannot be forgotten here.
+        let ExploreArgs {
+            cflags: _,
+            entry: _,
+            ptr_size: _,
+            sym_arg: _,
+            sym_args: _,
+            sym_stdin: _,
+            sym_file: _,
+            sym_files: _,
+            externals: _,
+            max_fail: _,
+            search,
+            max_time,
+            max_instructions,
+            max_forks,
+            max_depth,
+            max_memory,
+            solver_timeout,
+            solver_layers,
+            log_queries,
+            solver_cross_check,
+            seed,
+        } = self;
+        let mut a = ArgList(self.tree_args());
+        a.one("search", search);
+        a.opt("max-time", max_time);
+        a.opt("max-instructions", max_instructions);
+        a.opt("max-forks", max_forks);
+        a.opt("max-depth", max_depth);
+        a.opt("max-memory", max_memory);
+        a.opt("solver-timeout", solver_timeout);
+        a.one("solver-layers", solver_layers);
+        a.opt("log-queries", &log_queries.as_ref().map(|p| p.display()));
+        if *solver_cross_check {
+            a.0.push("--solver-cross-check".into());
+        }
+        a.one("seed", seed);
+        a.0
+    }
+
     /// The extra clang flags, split.
     pub fn cflags(&self) -> Vec<String> {
         self.cflags
@@ -233,12 +301,21 @@ pub fn load_inputs(
     cflags: Vec<String>,
     work: &Path,
 ) -> Result<Program, String> {
+    let bc = build_inputs(inputs, cflags, work)?;
+    augur_ir::load_program(&bc).map_err(|e| e.to_string())
+}
+
+/// Compile and link `inputs` with augur's libc models into bitcode in `work`.
+pub fn build_inputs(
+    inputs: &[PathBuf],
+    cflags: Vec<String>,
+    work: &Path,
+) -> Result<PathBuf, String> {
     let compile = compile_options(cflags)?;
     let user = augur_ir::build_bitcode(inputs, &[], &compile, work).map_err(|e| e.to_string())?;
     let x87 = augur_ir::uses_x87_long_double(&user).map_err(|e| e.to_string())?;
     let libc = augur_env::libc_bitcode(&compile.include_dirs[0], x87)?;
-    let bc = augur_ir::link_models(&user, &[libc], inputs, work).map_err(|e| e.to_string())?;
-    augur_ir::load_program(&bc).map_err(|e| e.to_string())
+    augur_ir::link_models(&user, &[libc], inputs, work).map_err(|e| e.to_string())
 }
 
 /// The defined function `name` of `program` (`what` names the program in the error).
@@ -284,4 +361,30 @@ pub fn start(
 ) {
     let st = ex.initial_state(seed);
     augur_env::start(ex, st, entry, spec, argv);
+}
+
+/// Command-line arguments being written back from parsed options.
+#[derive(Default)]
+struct ArgList(Vec<String>);
+
+impl ArgList {
+    /// `--name value`.
+    fn one(&mut self, name: &str, v: impl std::fmt::Display) {
+        self.0.push(format!("--{name}"));
+        self.0.push(v.to_string());
+    }
+
+    /// `--name value` if there is a value.
+    fn opt(&mut self, name: &str, v: &Option<impl std::fmt::Display>) {
+        if let Some(v) = v {
+            self.one(name, v);
+        }
+    }
+
+    /// `--name value` for each value.
+    fn each(&mut self, name: &str, vs: &[impl std::fmt::Display]) {
+        for v in vs {
+            self.one(name, v);
+        }
+    }
 }

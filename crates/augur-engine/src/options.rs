@@ -89,6 +89,13 @@ pub struct Options {
     /// Distinct exit codes one path may fork into when its exit code is symbolic; 1 makes
     /// the code concrete (as KLEE does).
     pub exit_codes: u32,
+    /// Explore only the paths whose first fork decisions are these (a shard's prefix: the
+    /// case index taken at each fork with more than one feasible case; see
+    /// [`crate::ForkPath`]). Empty: every path.
+    pub path_prefix: Vec<u32>,
+    /// The example values of the paths of the prefix, in the order the path asked for
+    /// them (see [`crate::Trail`]): the first ones any path asks for are these.
+    pub path_examples: Vec<u128>,
 }
 
 impl Default for Options {
@@ -108,6 +115,8 @@ impl Default for Options {
             batch: 10_000,
             pin_invalid_pointers: true,
             exit_codes: 1,
+            path_prefix: Vec::new(),
+            path_examples: Vec::new(),
         }
     }
 }

@@ -133,16 +133,22 @@ pub fn summary_json(ex: &Executor) -> Json {
 pub fn write_summary(ex: &Executor, dir: &Path) -> std::io::Result<()> {
     let json = serde_json::to_vec_pretty(&summary_json(ex)).expect("summary serialises");
     write_file(&dir.join("summary.json"), &json)?;
+    let lcov = lcov_text(&ex.coverage.lines_by_file(&ex.program));
+    write_file(&dir.join("coverage.lcov"), lcov.as_bytes())
+}
+
+/// Line coverage in lcov's format: per file, each line with code and whether it ran.
+pub fn lcov_text(by_file: &[(String, Vec<(u32, bool)>)]) -> String {
     let mut lcov = String::new();
-    for (file, lines) in ex.coverage.lines_by_file(&ex.program) {
+    for (file, lines) in by_file {
         lcov.push_str(&format!("TN:\nSF:{file}\n"));
-        for (l, hit) in &lines {
+        for (l, hit) in lines {
             lcov.push_str(&format!("DA:{l},{}\n", *hit as u8));
         }
         let hit = lines.iter().filter(|l| l.1).count();
         lcov.push_str(&format!("LH:{hit}\nLF:{}\nend_of_record\n", lines.len()));
     }
-    write_file(&dir.join("coverage.lcov"), lcov.as_bytes())
+    lcov
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! shares memory objects until one side writes them.
 
 use crate::extension::Extensions;
+use crate::forkpath::{ForkPath, Trail};
 use crate::memory::Memory;
 use crate::value::Value;
 use augur_expr::{ArrayId, Assignment, ExprId};
@@ -58,8 +59,10 @@ pub struct State {
     pub constraints: Vec<ExprId>,
     /// Symbolic inputs in creation order.
     pub symbolics: Vec<Symbolic>,
-    /// Number of forks on the path (depth in the fork tree).
-    pub depth: u32,
+    /// The path's fork decisions (their number is its depth in the fork tree).
+    pub path: ForkPath,
+    /// The example values the solver gave the path ([`crate::Executor::example`]).
+    pub examples: Trail<u128>,
     /// Instructions executed on this path.
     pub instructions: u64,
     /// Coverage generation at which this state last covered a new instruction.
@@ -161,6 +164,12 @@ pub struct SeedInput {
 }
 
 impl State {
+    /// Number of forks on the path (its depth in the fork tree).
+    #[inline]
+    pub fn depth(&self) -> u32 {
+        self.path.len() as u32
+    }
+
     /// The executing frame.
     #[inline]
     pub fn frame(&self) -> &Frame {

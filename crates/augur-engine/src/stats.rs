@@ -35,6 +35,9 @@ pub struct RunStats {
     pub errors: Vec<ErrorSummary>,
     /// Wall time of the run in seconds.
     pub time_s: f64,
+    /// Why the run's path prefix (`Options::path_prefix`) does not fit the program, if it
+    /// does not: the prefix names an infeasible case, or a path ended within it.
+    pub prefix_diverged: Option<String>,
     seen_errors: FxHashSet<(ErrorKind, String, u32)>,
 }
 

@@ -157,7 +157,7 @@ impl Executor {
             // Otherwise: the object an example value points into, else the one whose region holds it;
             // the inputs pointing elsewhere redo the access in a forked state.
             None => {
-                let example = self.example(st, e)?;
+                let example = self.address_example(st, e)?;
                 let candidate = match st.mem.find(example) {
                     Some(o) if o.freed => None,
                     Some(o) => Some(o.clone()),
@@ -205,12 +205,8 @@ impl Executor {
     }
 
     /// One feasible value of `e` on the path of `st`.
-    fn example(&mut self, st: &State, e: ExprId) -> Exec<u64> {
-        Ok(if st.seed.is_some() {
-            self.pool.eval(e, &st.seed_values) as u64
-        } else {
-            self.query(|s, p| s.value(p, &st.constraints, e))? as u64
-        })
+    fn address_example(&mut self, st: &mut State, e: ExprId) -> Exec<u64> {
+        Ok(self.example(st, e)? as u64)
     }
 
     /// The object a pointer of the form `address + offset` was derived from: the live
@@ -251,7 +247,7 @@ impl Executor {
         size: u64,
         write: bool,
     ) -> Exec<Outcome> {
-        let example = self.example(st, ptr)?;
+        let example = self.address_example(st, ptr)?;
         let bad = Invalid {
             ptr,
             example,

@@ -66,11 +66,7 @@ fn function_target(ex: &mut Executor, st: &mut State, v: &Value) -> Exec<(FuncId
             .ok_or_else(|| bad(ex, st, *bits as u64)),
         Value::Sym(e) => {
             let e = *e;
-            let example = if st.seed.is_some() {
-                ex.pool.eval(e, &st.seed_values) as u64
-            } else {
-                ex.query(|s, p| s.value(p, &st.constraints, e))? as u64
-            };
+            let example = ex.example(st, e)? as u64;
             let Some(f) = ex.function_at(example) else {
                 let c = ex.pool.constant(example as u128, 64);
                 let eq = ex.pool.eq(e, c);

@@ -234,15 +234,18 @@ impl Executor {
         self.next_id
     }
 
-    /// Make a state runnable.
+    /// Make a state runnable (a state off the run's path prefix is dropped instead).
     pub fn enqueue(&mut self, st: State) {
+        if self.off_prefix(&st) {
+            return;
+        }
         self.next_epoch += 1;
         let t = Ticket {
             id: st.id,
             epoch: self.next_epoch,
         };
         let info = StateInfo {
-            depth: st.depth,
+            depth: st.depth(),
             cov_gen: st.cov_gen,
             frames: if self.searcher.reads_frames {
                 st.frames.iter().map(|f| (f.func, f.pc)).collect()
@@ -281,19 +284,7 @@ impl Executor {
     /// Run the search until no state is left or a limit stops it; states left are ended as
     /// partial paths (each still gets a test).
     pub fn run(&mut self, progress: &mut dyn FnMut(&Executor)) {
-        let mut last_report = Instant::now();
-        while let Some(st) = self.take_next() {
-            if let Some(reason) = self.stop_reason() {
-                self.finish(st, Outcome::Partial(reason.into()));
-                break;
-            }
-            self.run_state(st);
-            if last_report.elapsed().as_millis() >= 100 {
-                progress(self);
-                last_report = Instant::now();
-            }
-            self.enforce_memory_limit();
-        }
+        self.explore(usize::MAX, progress);
         let reason = self.stop_reason().unwrap_or("limit reached").to_string();
         let mut rest: Vec<State> = self.states.drain().map(|(_, (_, s))| s).collect();
         rest.sort_by_key(|s| s.id);
@@ -314,6 +305,47 @@ impl Executor {
         }
         self.stats.time_s = self.elapsed();
         progress(self);
+    }
+
+    /// Run the search until `pending` states wait to run, no state is left or a limit
+    /// stops it (then [`Executor::run`] ends the states left, or
+    /// [`Executor::take_pending`] takes them away). True if `pending` states wait.
+    pub fn run_until_pending(
+        &mut self,
+        pending: usize,
+        progress: &mut dyn FnMut(&Executor),
+    ) -> bool {
+        self.explore(pending, progress);
+        self.stats.time_s = self.elapsed();
+        self.states.len() >= pending && self.stop_reason().is_none()
+    }
+
+    /// Remove the states waiting to run, in creation order, without ending them (they
+    /// count as no path of this run: a driver hands them on, e.g. as shards).
+    pub fn take_pending(&mut self) -> Vec<State> {
+        let mut states: Vec<State> = self.states.drain().map(|(_, (_, s))| s).collect();
+        states.sort_by_key(|s| s.id);
+        states
+    }
+
+    /// The search loop: until no state is left, `pending` states wait, or a limit stops it.
+    fn explore(&mut self, pending: usize, progress: &mut dyn FnMut(&Executor)) {
+        let mut last_report = Instant::now();
+        while self.states.len() < pending {
+            let Some(st) = self.take_next() else {
+                break;
+            };
+            if let Some(reason) = self.stop_reason() {
+                self.finish(st, Outcome::Partial(reason.into()));
+                break;
+            }
+            self.run_state(st);
+            if last_report.elapsed().as_millis() >= 100 {
+                progress(self);
+                last_report = Instant::now();
+            }
+            self.enforce_memory_limit();
+        }
     }
 
     /// Hold `--max-memory` as KLEE does: over the limit, no path forks (see
@@ -354,7 +386,7 @@ impl Executor {
             match self.step(&mut st) {
                 Ok(Flow::Continue) => {
                     budget -= 1;
-                    if budget == 0 {
+                    if budget == 0 || !self.opts.path_prefix.is_empty() && self.off_prefix(&st) {
                         self.enqueue(st);
                         return;
                     }
@@ -404,11 +436,7 @@ impl Executor {
             Value::Con { bits, .. } => Ok(*bits),
             Value::Sym(e) => {
                 let e = *e;
-                let val = if st.seed.is_some() {
-                    self.pool.eval(e, &st.seed_values)
-                } else {
-                    self.query(|s, p| s.value(p, &st.constraints, e))?
-                };
+                let val = self.example(st, e)?;
                 let w = self.pool.width(e);
                 let c = self.pool.constant(val, w);
                 let eq = self.pool.eq(e, c);
@@ -427,6 +455,19 @@ impl Executor {
                 format!("i{width} value used where a value of at most 128 bits is needed"),
             )),
         }
+    }
+
+    /// One feasible value of `e` on the path of `st` (in seeded mode, the seed's). Within
+    /// the run's path prefix the values come from `Options::path_examples`, so that a
+    /// shard's run forks where and as its split did; each is recorded in `st.examples`.
+    pub fn example(&mut self, st: &mut State, e: ExprId) -> Exec<u128> {
+        let value = match self.opts.path_examples.get(st.examples.len()) {
+            Some(v) => *v,
+            None if st.seed.is_some() => self.pool.eval(e, &st.seed_values),
+            None => self.query(|s, p| s.value(p, &st.constraints, e))?,
+        };
+        st.examples = st.examples.then(value);
+        Ok(value)
     }
 
     /// The exit code `v` of a path ending now. A symbolic code is made concrete; with
@@ -452,7 +493,7 @@ impl Executor {
         if st.seed.is_some() || others + 1 >= self.opts.exit_codes {
             return self.concretize(st, v);
         }
-        let value = self.query(|s, p| s.value(p, &st.constraints, e))?;
+        let value = self.example(st, e)?;
         let c = self.pool.constant(value, self.pool.width(e));
         let is_value = self.pool.eq(c, e);
         match self.split(st, is_value)? {
@@ -546,6 +587,19 @@ impl Executor {
 
     /// End a path: solve for its input and hand the test to the sink.
     pub fn finish(&mut self, st: State, outcome: Outcome) {
+        if self.off_prefix(&st) {
+            return;
+        }
+        if matches!(outcome, Outcome::Exit(_) | Outcome::Error(_))
+            && st.path.len() < self.opts.path_prefix.len()
+        {
+            self.stats.prefix_diverged = Some(format!(
+                "a path ended after {} of its {} forks",
+                st.path.len(),
+                self.opts.path_prefix.len()
+            ));
+            return;
+        }
         for o in &mut self.observers {
             o.on_terminate(&st, &outcome);
         }
@@ -628,7 +682,8 @@ impl Executor {
             mem: Default::default(),
             constraints: Vec::new(),
             symbolics: Vec::new(),
-            depth: 0,
+            path: Default::default(),
+            examples: Default::default(),
             instructions: 0,
             cov_gen: 0,
             covered_new: false,

@@ -78,43 +78,54 @@ impl Executor {
         self.fork_feasible(st, feasible)
     }
 
-    /// The fork itself, over cases known to be feasible.
+    /// The fork itself, over cases known to be feasible. Each state records the index of
+    /// the case it took when there was more than one (its [`crate::ForkPath`]). Within the
+    /// run's path prefix (`Options::path_prefix`) the fork is made as usual, so that its
+    /// caller sees the same states, but the states of the cases the prefix does not name
+    /// are off the prefix ([`Executor::off_prefix`]): they are dropped without being
+    /// counted, and do not fork again.
     fn fork_feasible(&mut self, st: &mut State, mut cases: Vec<(usize, ExprId)>) -> Exec<Forked> {
         if cases.is_empty() {
             return Err(Outcome::Dropped);
         }
-        let room = match self.opts.max_depth {
-            Some(d) if st.depth >= d => 0,
-            _ if self.at_memory_limit => 0,
-            _ => self
-                .opts
-                .max_forks
-                .map_or(u64::MAX, |n| n.saturating_sub(self.stats.forks)),
-        };
-        if cases.len() as u64 - 1 > room {
-            // Keep as many cases as the limits allow, chosen at random.
-            self.stats.forks_suppressed += 1;
-            let mut kept = Vec::new();
-            while kept.len() as u64 <= room {
-                let pick = self.rng.below(cases.len() as u64) as usize;
-                kept.push(cases.remove(pick));
+        if self.off_prefix(st) {
+            return Ok(Forked {
+                taken: cases[0].0,
+                others: Vec::new(),
+            });
+        }
+        let within_prefix = cases.len() > 1 && st.path.len() < self.opts.path_prefix.len();
+        if within_prefix {
+            let want = self.opts.path_prefix[st.path.len()] as usize;
+            if !cases.iter().any(|c| c.0 == want) {
+                let feasible: Vec<String> = cases.iter().map(|c| c.0.to_string()).collect();
+                self.stats.prefix_diverged = Some(format!(
+                    "at its fork {}, case {want} is infeasible (feasible cases: {})",
+                    st.path.len() + 1,
+                    feasible.join(", ")
+                ));
+                return Err(Outcome::Dropped);
             }
-            kept.sort_unstable_by_key(|c| c.0);
-            cases = kept;
+        } else {
+            self.limit_cases(st, &mut cases);
         }
         let mut others = Vec::with_capacity(cases.len() - 1);
+        let (taken, c) = cases[0];
         if cases.len() > 1 {
-            st.depth += 1;
             st.covered_new = false;
+            let parent = std::mem::take(&mut st.path);
             for &(i, c) in &cases[1..] {
-                self.stats.forks += 1;
+                if !within_prefix {
+                    self.stats.forks += 1;
+                }
                 let mut child = st.clone();
                 child.id = self.fresh_state_id();
+                child.path = parent.then(i as u32);
                 self.constrain(&mut child, c);
                 others.push((i, child));
             }
+            st.path = parent.then(taken as u32);
         }
-        let (taken, c) = cases[0];
         self.constrain(st, c);
         for (_, child) in &others {
             for o in &mut self.observers {
@@ -122,6 +133,38 @@ impl Executor {
             }
         }
         Ok(Forked { taken, others })
+    }
+
+    /// Keep as many `cases` as `--max-forks`, `--max-depth` and `--max-memory` allow (at
+    /// least one), chosen at random.
+    fn limit_cases(&mut self, st: &State, cases: &mut Vec<(usize, ExprId)>) {
+        let room = match self.opts.max_depth {
+            Some(d) if st.depth() >= d => 0,
+            _ if self.at_memory_limit => 0,
+            _ => self
+                .opts
+                .max_forks
+                .map_or(u64::MAX, |n| n.saturating_sub(self.stats.forks)),
+        };
+        if cases.len() as u64 - 1 > room {
+            self.stats.forks_suppressed += 1;
+            let mut kept = Vec::new();
+            while kept.len() as u64 <= room {
+                let pick = self.rng.below(cases.len() as u64) as usize;
+                kept.push(cases.remove(pick));
+            }
+            kept.sort_unstable_by_key(|c| c.0);
+            *cases = kept;
+        }
+    }
+
+    /// Whether `st` took, within the run's path prefix, a case the prefix does not name
+    /// (it only finishes the instruction that forked it, and is then dropped).
+    pub(super) fn off_prefix(&self, st: &State) -> bool {
+        let n = st.path.len();
+        n > 0
+            && n <= self.opts.path_prefix.len()
+            && st.path.last() != Some(self.opts.path_prefix[n - 1])
     }
 
     /// Add a condition known to be feasible to the path (nothing for the constant true).
