@@ -111,7 +111,7 @@ impl Translator {
                     arr.select(&BV::from_u64(i as u64, 64))
                         .as_bv()
                         .expect("a byte")
-                        .eq(&BV::from_u64(v.into(), 8))
+                        .eq(BV::from_u64(v.into(), 8))
                 });
                 Some(pinned.collect())
             }
@@ -124,8 +124,8 @@ impl Translator {
                     .select(&idx)
                     .as_bv()
                     .expect("a byte");
-                let past = idx.bvuge(&BV::from_u64(len as u64, 64));
-                Some(vec![past.implies(&byte.eq(&BV::from_u64(0, 8)))])
+                let past = idx.bvuge(BV::from_u64(len as u64, 64));
+                Some(vec![past.implies(byte.eq(BV::from_u64(0, 8)))])
             }
             _ => None,
         }
