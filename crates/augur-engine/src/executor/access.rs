@@ -14,10 +14,23 @@ use augur_ir::{Reg, Ty, TyId};
 use std::rc::Rc;
 
 /// Objects up to this size are read and written at symbolic offsets through if-then-else
-/// chains over their bytes (pure bit-vector queries, which Z3 solves far faster than array
-/// queries: 0.04 s against a 10 s timeout for a write then a read at symbolic indices of
-/// a 64-int table); larger ones through array stores.
+/// chains over their bytes while they have had at most [`ITE_MAX_WRITES`] writes at
+/// symbolic offsets (a pure bit-vector read of a table is what Z3 solves fastest:
+/// `bench/symindex.c`); other objects go through array stores, which Z3 solves far
+/// faster once reads and writes at symbolic offsets chain (`bench/symhash.c`: every
+/// if-then-else chain over a written table makes Z3 decide each index, the array
+/// theory only the indices a model needs).
 const ITE_LIMIT: u64 = 256;
+
+/// The most writes at symbolic offsets an object may have had and still be accessed
+/// through if-then-else chains.
+const ITE_MAX_WRITES: u32 = 0;
+
+/// Whether symbolic-offset accesses to `obj` are if-then-else chains (else array stores),
+/// counting `writes` symbolic-offset writes (the one being encoded included).
+fn ite_encoded(obj: &MemObject, writes: u32) -> bool {
+    obj.size <= ITE_LIMIT && writes <= ITE_MAX_WRITES
+}
 
 /// An 8-bit expression as a byte (concrete when it is a constant).
 fn as_byte(pool: &augur_expr::ExprPool, e: ExprId) -> Byte {
@@ -280,7 +293,7 @@ impl Executor {
         let obj = st.mem.get(r.base).expect("resolved object exists");
         match &r.offset {
             Offset::Con(o) => obj.read(*o, size).to_vec(),
-            Offset::Sym(off) if obj.size <= ITE_LIMIT => {
+            Offset::Sym(off) if ite_encoded(obj, obj.symbolic_writes) => {
                 let obj = obj.clone();
                 (0..size)
                     .map(|k| {
@@ -322,9 +335,12 @@ impl Executor {
     /// that array, which stays cached for later symbolic-offset reads.
     pub fn write_bytes(&mut self, st: &mut State, r: &Resolved, bytes: &[Byte]) {
         let obj = st.mem.get_mut(r.base).expect("resolved object exists");
+        if let Offset::Sym(_) = r.offset {
+            obj.symbolic_writes += 1;
+        }
         match &r.offset {
             Offset::Con(o) => obj.write(*o, bytes),
-            Offset::Sym(off) if obj.size <= ITE_LIMIT => {
+            Offset::Sym(off) if ite_encoded(obj, obj.symbolic_writes) => {
                 // Byte j becomes "v_k if the offset is j - k, else the old byte".
                 let mut new = obj.bytes.clone();
                 for (j, slot) in new.iter_mut().enumerate() {
