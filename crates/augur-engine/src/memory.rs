@@ -46,9 +46,9 @@ pub struct MemObject {
     pub read_only: bool,
     /// The contents.
     pub bytes: Vec<Byte>,
-    /// How many writes at symbolic offsets it has had (they choose how later
-    /// symbolic-offset accesses are encoded: `executor/access.rs`).
-    pub symbolic_writes: u32,
+    /// Has it been written at a symbolic offset (which chooses how later symbolic-offset
+    /// reads are encoded: `executor/access.rs`)?
+    pub written_at_symbolic_offset: bool,
     /// The contents as an array expression, built on the first symbolic-offset read and
     /// dropped by any write.
     array_cache: Cell<Option<ExprId>>,
@@ -66,7 +66,7 @@ impl MemObject {
             freed: false,
             read_only: false,
             bytes: vec![Byte::C(0); size as usize],
-            symbolic_writes: 0,
+            written_at_symbolic_offset: false,
             array_cache: Cell::new(None),
         }
     }

@@ -13,23 +13,19 @@ use augur_expr::ExprId;
 use augur_ir::{Reg, Ty, TyId};
 use std::rc::Rc;
 
-/// Objects up to this size are read and written at symbolic offsets through if-then-else
-/// chains over their bytes while they have had at most [`ITE_MAX_WRITES`] writes at
-/// symbolic offsets (a pure bit-vector read of a table is what Z3 solves fastest:
-/// `bench/symindex.c`); other objects go through array stores, which Z3 solves far
-/// faster once reads and writes at symbolic offsets chain (`bench/symhash.c`: every
-/// if-then-else chain over a written table makes Z3 decide each index, the array
-/// theory only the indices a model needs).
+/// Objects up to this size that were never written at a symbolic offset are read at
+/// symbolic offsets through if-then-else chains over their bytes (a pure bit-vector read
+/// of a table, which Z3 solves fastest). Every symbolic-offset write, and every
+/// symbolic-offset read of a larger or symbolically written object, goes through array
+/// stores: once reads and writes at symbolic offsets chain, the if-then-else form makes
+/// Z3 decide every index of every access, the array theory only the indices a model
+/// needs (a 64-byte table read and written at input-dependent indices 4 times: 0.1 s
+/// against more than 60 s; `bench/symhash_small.c`).
 const ITE_LIMIT: u64 = 256;
 
-/// The most writes at symbolic offsets an object may have had and still be accessed
-/// through if-then-else chains.
-const ITE_MAX_WRITES: u32 = 0;
-
-/// Whether symbolic-offset accesses to `obj` are if-then-else chains (else array stores),
-/// counting `writes` symbolic-offset writes (the one being encoded included).
-fn ite_encoded(obj: &MemObject, writes: u32) -> bool {
-    obj.size <= ITE_LIMIT && writes <= ITE_MAX_WRITES
+/// Whether symbolic-offset reads of `obj` are if-then-else chains (else array selects).
+fn ite_encoded(obj: &MemObject) -> bool {
+    obj.size <= ITE_LIMIT && !obj.written_at_symbolic_offset
 }
 
 /// An 8-bit expression as a byte (concrete when it is a constant).
@@ -293,7 +289,7 @@ impl Executor {
         let obj = st.mem.get(r.base).expect("resolved object exists");
         match &r.offset {
             Offset::Con(o) => obj.read(*o, size).to_vec(),
-            Offset::Sym(off) if ite_encoded(obj, obj.symbolic_writes) => {
+            Offset::Sym(off) if ite_encoded(obj) => {
                 let obj = obj.clone();
                 (0..size)
                     .map(|k| {
@@ -335,27 +331,10 @@ impl Executor {
     /// that array, which stays cached for later symbolic-offset reads.
     pub fn write_bytes(&mut self, st: &mut State, r: &Resolved, bytes: &[Byte]) {
         let obj = st.mem.get_mut(r.base).expect("resolved object exists");
-        if let Offset::Sym(_) = r.offset {
-            obj.symbolic_writes += 1;
-        }
         match &r.offset {
             Offset::Con(o) => obj.write(*o, bytes),
-            Offset::Sym(off) if ite_encoded(obj, obj.symbolic_writes) => {
-                // Byte j becomes "v_k if the offset is j - k, else the old byte".
-                let mut new = obj.bytes.clone();
-                for (j, slot) in new.iter_mut().enumerate() {
-                    let mut acc = byte_expr(&mut self.pool, *slot);
-                    for (k, b) in bytes.iter().enumerate().take(j + 1) {
-                        let pos = self.pool.constant((j - k) as u128, 64);
-                        let hit = self.pool.eq(*off, pos);
-                        let v = byte_expr(&mut self.pool, *b);
-                        acc = self.pool.ite(hit, v, acc);
-                    }
-                    *slot = as_byte(&self.pool, acc);
-                }
-                obj.write(0, &new);
-            }
             Offset::Sym(off) => {
+                obj.written_at_symbolic_offset = true;
                 let mut arr = obj.as_array(&mut self.pool);
                 for (k, b) in bytes.iter().enumerate() {
                     let kc = self.pool.constant(k as u128, 64);
