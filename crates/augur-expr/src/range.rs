@@ -74,6 +74,18 @@ impl ExprPool {
         bound.min(all)
     }
 
+    /// The constant array at the bottom of the chain of stores `a`, with its number of
+    /// stored bytes (the bytes past them read 0), if the chain starts from one.
+    pub fn const_array_base(&self, mut a: ExprId) -> Option<(ExprId, usize)> {
+        loop {
+            match self.kind(a) {
+                ExprKind::Store { array, .. } => a = *array,
+                ExprKind::ArrayConst(bytes) => return Some((a, bytes.len())),
+                _ => return None,
+            }
+        }
+    }
+
     /// An index as `constant + base` (the base absent for a constant index).
     fn offset_form(&self, index: ExprId) -> (u128, Option<ExprId>) {
         match *self.kind(index) {

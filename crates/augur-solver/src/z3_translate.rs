@@ -51,17 +51,6 @@ fn to_bv(d: &Dynamic) -> BV {
     }
 }
 
-/// The constant array at the bottom of a chain of stores, if any.
-fn const_base(pool: &ExprPool, mut a: ExprId) -> Option<(ExprId, usize)> {
-    loop {
-        match pool.kind(a) {
-            ExprKind::Store { array, .. } => a = *array,
-            ExprKind::ArrayConst(bytes) => return Some((a, bytes.len())),
-            _ => return None,
-        }
-    }
-}
-
 /// Translates expressions of one pool, caching every translated node.
 ///
 /// A constant array becomes a fresh Z3 array whose bytes are pinned by equalities, as
@@ -116,7 +105,7 @@ impl Translator {
                 Some(pinned.collect())
             }
             ExprKind::Select { array, index } => {
-                let (base, len) = const_base(pool, *array)?;
+                let (base, len) = pool.const_array_base(*array)?;
                 let idx = to_bv(&self.cache[index]);
                 let byte = self.cache[&base]
                     .as_array()
