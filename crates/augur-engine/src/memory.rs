@@ -47,6 +47,9 @@ pub struct MemObject {
     pub read_only: bool,
     /// The contents.
     bytes: ObjectBytes,
+    /// Has it been written at a symbolic offset (which chooses how later symbolic-offset
+    /// reads are encoded: `executor/access.rs`)?
+    pub written_at_symbolic_offset: bool,
     /// The contents as an array expression, built on the first symbolic-offset read and
     /// dropped by any write.
     array_cache: Cell<Option<ExprId>>,
@@ -64,6 +67,7 @@ impl MemObject {
             freed: false,
             read_only: false,
             bytes: ObjectBytes::zeroed(size as usize),
+            written_at_symbolic_offset: false,
             array_cache: Cell::new(None),
         }
     }

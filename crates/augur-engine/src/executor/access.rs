@@ -13,11 +13,20 @@ use augur_expr::ExprId;
 use augur_ir::{Reg, Ty, TyId};
 use std::rc::Rc;
 
-/// Objects up to this size are read and written at symbolic offsets through if-then-else
-/// chains over their bytes (pure bit-vector queries, which Z3 solves far faster than array
-/// queries: 0.04 s against a 10 s timeout for a write then a read at symbolic indices of
-/// a 64-int table); larger ones through array stores.
+/// Objects up to this size that were never written at a symbolic offset are read at
+/// symbolic offsets through if-then-else chains over their bytes (a pure bit-vector read
+/// of a table, which Z3 solves fastest). Every symbolic-offset write, and every
+/// symbolic-offset read of a larger or symbolically written object, goes through array
+/// stores: once reads and writes at symbolic offsets chain, the if-then-else form makes
+/// Z3 decide every index of every access, the array theory only the indices a model
+/// needs (a 64-byte table read and written at input-dependent indices 4 times: 0.1 s
+/// against more than 60 s; `bench/symhash_small.c`).
 const ITE_LIMIT: u64 = 256;
+
+/// Whether symbolic-offset reads of `obj` are if-then-else chains (else array selects).
+fn ite_encoded(obj: &MemObject) -> bool {
+    obj.size <= ITE_LIMIT && !obj.written_at_symbolic_offset
+}
 
 /// An 8-bit expression as a byte (concrete when it is a constant).
 fn as_byte(pool: &augur_expr::ExprPool, e: ExprId) -> Byte {
@@ -276,7 +285,7 @@ impl Executor {
         let obj = st.mem.get(r.base).expect("resolved object exists");
         match &r.offset {
             Offset::Con(o) => obj.read(*o, size),
-            Offset::Sym(off) if obj.size <= ITE_LIMIT => {
+            Offset::Sym(off) if ite_encoded(obj) => {
                 let contents = obj.contents();
                 (0..size)
                     .map(|k| {
@@ -320,22 +329,8 @@ impl Executor {
         let obj = st.mem.get_mut(r.base).expect("resolved object exists");
         match &r.offset {
             Offset::Con(o) => obj.write(*o, bytes),
-            Offset::Sym(off) if obj.size <= ITE_LIMIT => {
-                // Byte j becomes "v_k if the offset is j - k, else the old byte".
-                let mut new = obj.contents();
-                for (j, slot) in new.iter_mut().enumerate() {
-                    let mut acc = byte_expr(&mut self.pool, *slot);
-                    for (k, b) in bytes.iter().enumerate().take(j + 1) {
-                        let pos = self.pool.constant((j - k) as u128, 64);
-                        let hit = self.pool.eq(*off, pos);
-                        let v = byte_expr(&mut self.pool, *b);
-                        acc = self.pool.ite(hit, v, acc);
-                    }
-                    *slot = as_byte(&self.pool, acc);
-                }
-                obj.write(0, &new);
-            }
             Offset::Sym(off) => {
+                obj.written_at_symbolic_offset = true;
                 let mut arr = obj.as_array(&mut self.pool);
                 for (k, b) in bytes.iter().enumerate() {
                     let kc = self.pool.constant(k as u128, 64);
