@@ -237,11 +237,11 @@ impl Executor {
     pub(super) fn step(&mut self, st: &mut State) -> Exec<Flow> {
         let prog = self.program.clone();
         let (fid, pc) = {
-            let f = st.frame();
-            (f.func, f.pc)
+            let f = st.frame_mut();
+            f.pc += 1;
+            (f.func, f.pc - 1)
         };
         let inst = &prog.func(fid).insts[pc as usize];
-        st.frame_mut().pc = pc + 1;
         st.instructions += 1;
         self.stats.instructions += 1;
         if self.coverage.cover(&prog, fid.0, pc) {
