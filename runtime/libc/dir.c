@@ -12,6 +12,9 @@
  * created (the native order is the file system's: programs that sort, as ls
  * does, agree).  Directories have mode 0755 (0700 for ".."), inode numbers
  * of their own, and cannot be opened as descriptors: dirfd() is -1 (ENOTSUP).
+ * For `--max-fail`, opendir and closedir make the system calls glibc's do (an
+ * open, an fstat of it, and a close: closing again when the fstat fails), so
+ * those calls may fail as they do natively.
  */
 #include "libc_internal.h"
 
@@ -147,6 +150,15 @@ int __augur_directory(const char *path, unsigned long info[3])
 
 /* ---- directory streams ------------------------------------------------ */
 
+/* Whether `--max-fail` makes this call of a system call of `kind` fail (errno set). */
+static int fails(int kind)
+{
+    int e = augur_sys_fail(kind);
+    if (e != 0)
+        errno = e;
+    return e != 0;
+}
+
 /* glibc's struct dirent (and dirent64) on x86-64. */
 struct dirent {
     unsigned long d_ino;
@@ -164,12 +176,19 @@ typedef struct augur_dir {
 
 DIR *opendir(const char *path)
 {
-    unsigned long info[3];
-    struct stat st;
+    unsigned long info[3], file[2];
     DIR *d;
 
+    if (fails(AUGUR_FAIL_OPEN))
+        return NULL;
     if (!__augur_directory(path, info)) {
-        errno = stat(path, &st) == 0 ? ENOTDIR : ENOENT;
+        errno = augur_sys_stat(-1, path, file) > 0 ? ENOTDIR : ENOENT;
+        return NULL;
+    }
+    if (fails(AUGUR_FAIL_STAT)) {
+        int e = errno;
+        (void)fails(AUGUR_FAIL_CLOSE); /* glibc closes the descriptor, ignoring a failure */
+        errno = e;
         return NULL;
     }
     d = malloc(sizeof *d);
@@ -242,7 +261,7 @@ struct dirent *readdir64(DIR *d) { return readdir(d); }
 int closedir(DIR *d)
 {
     free(d);
-    return 0;
+    return fails(AUGUR_FAIL_CLOSE) ? -1 : 0;
 }
 
 void rewinddir(DIR *d) { d->next = 0; }

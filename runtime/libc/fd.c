@@ -12,7 +12,7 @@
  * FD_CLOEXEC live here, per descriptor.
  *
  * Each function standing for one system call (read, write, open, openat, close,
- * lseek, fstat, stat, fstatat, ftruncate, pread, pwrite) first asks whether
+ * lseek, fstat, stat, fstatat, access, ftruncate, pread, pwrite) first asks whether
  * `--max-fail` makes this call fail (injected); internal uses of another call
  * (dup3 closing its target) do not ask, as the kernel makes no second call.
  */
@@ -307,6 +307,8 @@ int access(const char *path, int mode)
 {
     unsigned long info[2];
     (void)mode; /* the user owns every file: all permissions granted */
+    if (injected(AUGUR_FAIL_STAT) < 0) /* a stat for --max-fail, as dir.c's faccessat */
+        return -1;
     return augur_sys_stat(-1, path, info) < 0 ? -1 : 0;
 }
 

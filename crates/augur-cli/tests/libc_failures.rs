@@ -282,3 +282,45 @@ int main(void) {
     assert_eq!(r.exit_codes(), [0]);
     r.assert_native_replay_passes();
 }
+
+#[test]
+fn a_directory_stream_fails_as_glibc_s() {
+    // glibc's opendir opens the directory and fstats it; closedir closes it.
+    let src = [
+        HEADERS,
+        r#"
+#include <dirent.h>
+int main(void) {
+  int n = 0;
+  DIR *d = opendir(".");
+  if (!d) error(2, errno, "cannot open directory");
+  while (readdir(d)) n++;
+  if (closedir(d) != 0) error(3, errno, "cannot close directory");
+  return n > 2 ? 0 : 4;
+}
+"#,
+    ]
+    .concat();
+    let r = run_c(&src, &["--sym-files", "1", "2", "--max-fail", "1"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let want = set(&[
+        ("none", 0, ""),
+        (
+            "open 1",
+            2,
+            "prog: cannot open directory: Permission denied\n",
+        ),
+        (
+            "stat 1",
+            2,
+            "prog: cannot open directory: Cannot allocate memory\n",
+        ),
+        (
+            "close 1",
+            3,
+            "prog: cannot close directory: Input/output error\n",
+        ),
+    ]);
+    assert_eq!(outcomes(&r), want);
+    r.assert_native_replay_passes();
+}
