@@ -29,24 +29,27 @@ configure_off=(--disable-nls --disable-acl --disable-xattr --disable-libcap --wi
     --without-libgmp --without-openssl --disable-libsmack --without-libintl-prefix
     --without-libiconv-prefix)
 
-# build NAME CC CFLAGS [ENV...]: configure and make one copy of the tree in $work/NAME.
+# build NAME CC CFLAGS CONFIGURE_OPTIONS [ENV...]: configure and make one copy of the tree
+# in $work/NAME (again when the command changed: .built holds it).
 build() {
-    local name=$1 cc=$2 cflags=$3
-    shift 3
-    [ -f "$work/$name/.built" ] && return
+    local name=$1 cc=$2 cflags=$3 options=$4
+    shift 4
+    local stamp="$cc $cflags $options ${configure_off[*]}"
+    [ -f "$work/$name/.built" ] && [ "$(cat "$work/$name/.built")" = "$stamp" ] && return
     echo "coreutils: building $name (a few minutes)" >&2
     rm -rf "$work/$name"
     cp -a "$work/src" "$work/$name"
     (
         cd "$work/$name"
+        # shellcheck disable=SC2086 # options are words
         env "$@" FORCE_UNSAFE_CONFIGURE=1 CC="$cc" CFLAGS="$cflags" \
-            ./configure -q "${configure_off[@]}" >configure.log 2>&1
+            ./configure -q "${configure_off[@]}" $options >configure.log 2>&1
         env "$@" make -j2 >make.log 2>&1
     ) || {
         echo "coreutils: the $name build failed, see $work/$name/{configure,make}.log" >&2
         exit 2
     }
-    touch "$work/$name/.built"
+    echo "$stamp" >"$work/$name/.built"
 }
 
 setup_coreutils() {
@@ -54,9 +57,12 @@ setup_coreutils() {
     fetch_source
     command -v extract-bc >/dev/null || pip install -q wllvm
     local wllvm_env=(LLVM_COMPILER=clang LLVM_CC_NAME=clang-14 LLVM_LINK_NAME=llvm-link-14)
+    # gnulib's regex (glibc's own code) compiled into the programs, so that the bitcode
+    # holds re_compile_pattern, re_search, ... as a KLEE user's build would.
     build bc wllvm "-O0 -g -Xclang -disable-O0-optnone -fno-discard-value-names \
--D__NO_STRING_INLINES -D_FORTIFY_SOURCE=0 -U__OPTIMIZE__" "${wllvm_env[@]}"
-    build gcov gcc "-O0 -g --coverage"
+-D__NO_STRING_INLINES -D_FORTIFY_SOURCE=0 -U__OPTIMIZE__" --with-included-regex \
+        "${wllvm_env[@]}"
+    build gcov gcc "-O0 -g --coverage" --with-included-regex
     build asan gcc "-O0 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
-        ASAN_OPTIONS=detect_leaks=0
+        --with-included-regex ASAN_OPTIONS=detect_leaks=0
 }

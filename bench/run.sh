@@ -5,6 +5,32 @@ source "$(dirname "$0")/setup.sh"
 limit=${1:-300}
 # (Tests go to memory: writing 131,072 small files costs seconds on some disks. Every path
 # gets its test, --all-tests, so that figures stay comparable with earlier runs.)
+# KLEE on the same program, when `klee` is on PATH: its bitcode built with bench/klee/augur.h
+# (augur's API as KLEE's), its time and paths printed with augur's time over KLEE's.
+# KLEE_INCLUDE names the directory holding klee/klee.h when it is not next to the binary.
+# (Untested here: no KLEE is installed on the machines this was written on.)
+klee_inc=${KLEE_INCLUDE:-$(dirname "$(command -v klee 2>/dev/null || echo /usr/bin/klee)")/../include}
+klee_run() { # name, augur's time
+  local name=$1 augur_t=$2 dir="$out/klee-$1"
+  command -v klee >/dev/null || return 0
+  clang-14 -c -emit-llvm -g -O0 -Xclang -disable-O0-optnone -I bench/klee -I "$klee_inc" \
+    "bench/$name.c" -o "$out/$name.bc"
+  local start end
+  start=$(date +%s.%N)
+  klee --output-dir="$dir" --solver-backend=z3 --max-time="${limit}s" --search=dfs \
+    "$out/$name.bc" >"$dir.log" 2>&1 || true
+  end=$(date +%s.%N)
+  python3 - "$dir" "$start" "$end" "$augur_t" "$name" <<'PY'
+import glob, re, sys
+d, start, end, augur_t, name = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+info = open(f"{d}/info").read() if glob.glob(f"{d}/info") else ""
+paths = re.search(r"completed paths = (\d+)", info)
+errors = len(glob.glob(f"{d}/*.err"))
+t = end - start
+print(f"{'':10} KLEE  {t:8.2f}s  paths {paths.group(1) if paths else '?':>6}  errors {errors}  "
+      f"augur/KLEE time {augur_t / t:.3f}")
+PY
+}
 run() { # name, search, extra args...
   local name=$1 search=$2; shift 2
   /usr/bin/time -f "%M" -o "$out/$name.rss" ./target/release/augur run "bench/$name.c" -o "$out/$name" \
@@ -16,11 +42,16 @@ t = max(s["time_s"], 1e-9); name = sys.argv[3]
 print(f"{name:10} time {t:8.2f}s  instructions {s['instructions']:>12,} ({s['instructions']/t/1e6:6.2f} M/s)  "
       f"paths {s['paths_completed']:>6} (+{s['paths_partial']} partial, {s['paths_completed']/t:8.1f}/s)  "
       f"peak {rss:7.1f} MiB  solver calls {s['solver']['solver_calls']} / queries {s['solver']['queries']} "
-      f"(cache hits {s['solver']['cache_hits']}), solver {s['solver']['time_s']:.2f}s")
+      f"(cache hits {s['solver']['cache_hits']}, timeouts {s['solver']['timeouts']}), solver {s['solver']['time_s']:.2f}s")
 PY
+  klee_run "$name" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["time_s"])' "$out/$name/summary.json")"
 }
 run concrete dfs
 run paths16 dfs
 run sort dfs
 run symindex dfs
 run symhash dfs
+run symhash_small dfs
+run symhash_rounds dfs
+run symhash_256 dfs
+run symhash_wide dfs

@@ -30,6 +30,16 @@ int augur_sys_stat(int fd, const char *path, unsigned long out[2]);
 int augur_sys_unlink(const char *path);
 /* Set the length of fd's file; -1 with errno (EBADF, EINVAL). */
 int augur_sys_truncate(int fd, long len);
+/* `--max-fail`: whether this call of a system call of `kind` fails on this path: the
+ * errno it fails with, or 0.  Called once at the top of each modelled system call. */
+int augur_sys_fail(int kind);
+#define AUGUR_FAIL_READ 0
+#define AUGUR_FAIL_WRITE 1
+#define AUGUR_FAIL_OPEN 2
+#define AUGUR_FAIL_CLOSE 3
+#define AUGUR_FAIL_LSEEK 4
+#define AUGUR_FAIL_STAT 5
+#define AUGUR_FAIL_FTRUNCATE 6
 
 /* Memory and process control, handled by the engine. */
 void *malloc(unsigned long n);

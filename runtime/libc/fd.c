@@ -7,8 +7,14 @@
  * files, a given standard input, and standard output and error are regular
  * files (mode 0644, owned by the process's user, times at the fixed clock);
  * an absent standard input is /dev/null (a character device).  No descriptor
- * is a terminal.  There are no directories: a directory descriptor argument
- * is ENOTDIR.  Status flags and FD_CLOEXEC live here, per descriptor.
+ * is a terminal.  Directories (dir.c) have no descriptors: a directory
+ * descriptor argument is ENOTDIR; stat() describes them.  Status flags and
+ * FD_CLOEXEC live here, per descriptor.
+ *
+ * Each function standing for one system call (read, write, open, openat, close,
+ * lseek, fstat, stat, fstatat, ftruncate, pread, pwrite) first asks whether
+ * `--max-fail` makes this call fail (injected); internal uses of another call
+ * (dup3 closing its target) do not ask, as the kernel makes no second call.
  */
 #include "libc_internal.h"
 
@@ -42,6 +48,17 @@ static int opened(int fd, int flags)
     return fd;
 }
 
+/* A failure `--max-fail` injects into this call of a system call of `kind`
+ * (AUGUR_FAIL_*): -1 with its errno, or 0 when the call goes ahead. */
+static int injected(int kind)
+{
+    int e = augur_sys_fail(kind);
+    if (e == 0)
+        return 0;
+    errno = e;
+    return -1;
+}
+
 /* What fd is (1 regular file, 2 /dev/null), -1 with EBADF if it is not open. */
 static int kind_of(int fd, unsigned long info[2])
 {
@@ -52,9 +69,16 @@ static int kind_of(int fd, unsigned long info[2])
     return augur_sys_stat(fd, NULL, info);
 }
 
-int open(const char *path, int flags, ...)
+static int open_file(const char *path, int flags)
 {
     return opened(augur_sys_open(path, flags), flags);
+}
+
+int open(const char *path, int flags, ...)
+{
+    if (injected(AUGUR_FAIL_OPEN) < 0)
+        return -1;
+    return open_file(path, flags);
 }
 
 int open64(const char *path, int flags, ...) { return open(path, flags); }
@@ -78,9 +102,9 @@ static int at_dir(int dirfd, const char *path)
 
 int openat(int dirfd, const char *path, int flags, ...)
 {
-    if (at_dir(dirfd, path) < 0)
+    if (injected(AUGUR_FAIL_OPEN) < 0 || at_dir(dirfd, path) < 0)
         return -1;
-    return open(path, flags);
+    return open_file(path, flags);
 }
 
 int openat64(int dirfd, const char *path, int flags, ...) { return openat(dirfd, path, flags); }
@@ -88,7 +112,7 @@ int openat64(int dirfd, const char *path, int flags, ...) { return openat(dirfd,
 long read(int fd, void *buf, size_t n)
 {
     unsigned long info[2];
-    if (kind_of(fd, info) < 0)
+    if (injected(AUGUR_FAIL_READ) < 0 || kind_of(fd, info) < 0)
         return -1;
     if ((fd_flags[fd] & O_ACCMODE) == AUGUR_O_WRONLY) {
         errno = EBADF;
@@ -100,7 +124,10 @@ long read(int fd, void *buf, size_t n)
 long write(int fd, const void *buf, size_t n)
 {
     unsigned long info[2];
-    int kind = kind_of(fd, info);
+    int kind;
+    if (injected(AUGUR_FAIL_WRITE) < 0)
+        return -1;
+    kind = kind_of(fd, info);
     if (kind < 0)
         return -1;
     if ((fd_flags[fd] & O_ACCMODE) == AUGUR_O_RDONLY) {
@@ -112,7 +139,8 @@ long write(int fd, const void *buf, size_t n)
     return augur_sys_write(fd, buf, n);
 }
 
-int close(int fd)
+/* Close fd (no failure injected: see close). */
+static int release(int fd)
 {
     if (fd < 0 || fd >= FD_MAX) {
         errno = EBADF;
@@ -125,7 +153,19 @@ int close(int fd)
     return 0;
 }
 
-long lseek(int fd, long off, int whence) { return augur_sys_lseek(fd, off, whence); }
+int close(int fd)
+{
+    if (injected(AUGUR_FAIL_CLOSE) < 0)
+        return -1;
+    return release(fd);
+}
+
+long lseek(int fd, long off, int whence)
+{
+    if (injected(AUGUR_FAIL_LSEEK) < 0)
+        return -1;
+    return augur_sys_lseek(fd, off, whence);
+}
 
 /* pread/pwrite: at offset `off`, leaving the descriptor's offset where it was. */
 static long at_offset(int fd, void *buf, size_t n, long off, int writing)
@@ -152,27 +192,17 @@ long pwrite(int fd, const void *buf, size_t n, long off)
 }
 
 long pwrite64(int fd, const void *buf, size_t n, long off) { return pwrite(fd, buf, n, off); }
-long lseek64(int fd, long off, int whence) { return augur_sys_lseek(fd, off, whence); }
+long lseek64(int fd, long off, int whence) { return lseek(fd, off, whence); }
 
 /* ---- stat ------------------------------------------------------------------ */
-
-/* glibc's struct stat on x86-64. */
-struct stat {
-    unsigned long st_dev, st_ino, st_nlink;
-    unsigned int st_mode, st_uid, st_gid, pad0;
-    unsigned long st_rdev;
-    long st_size, st_blksize, st_blocks;
-    long st_atime_sec, st_atime_nsec, st_mtime_sec, st_mtime_nsec, st_ctime_sec,
-        st_ctime_nsec;
-    long reserved[3];
-};
 
 #define S_IFCHR 0020000
 #define S_IFREG 0100000
 #define FIXED_TIME 1704067200L /* time.c's clock */
 
-/* Fill st for an object of `kind` (1 regular file, 2 /dev/null). */
-static int fill_stat(int kind, const unsigned long info[2], struct stat *st)
+/* Fill st for an object of `kind` (1 regular file, 2 /dev/null, 3 a directory:
+ * info from __augur_directory). */
+static int fill_stat(int kind, const unsigned long info[3], struct stat *st)
 {
     if (kind < 0)
         return -1;
@@ -187,6 +217,13 @@ static int fill_stat(int kind, const unsigned long info[2], struct stat *st)
         st->st_mode = S_IFREG | 0644;
         st->st_size = (long)info[0];
         st->st_blocks = ((long)info[0] + 511) / 512;
+    } else if (kind == 3) {
+        st->st_dev = 0x801;
+        st->st_nlink = info[0];
+        st->st_ino = info[1];
+        st->st_mode = S_IFDIR | (unsigned int)info[2];
+        st->st_size = 4096;
+        st->st_blocks = 8;
     } else {
         st->st_dev = 6; /* devtmpfs */
         st->st_ino = 4;
@@ -197,27 +234,46 @@ static int fill_stat(int kind, const unsigned long info[2], struct stat *st)
     return 0;
 }
 
-int fstat(int fd, struct stat *st)
+static int stat_fd(int fd, struct stat *st)
 {
     unsigned long info[2] = {0, 0};
     return fill_stat(kind_of(fd, info), info, st);
 }
 
+static int stat_path(const char *path, struct stat *st)
+{
+    unsigned long info[3] = {0, 0, 0};
+    int kind = augur_sys_stat(-1, path, info);
+    if (kind < 0 && __augur_directory(path, info))
+        kind = 3;
+    return fill_stat(kind, info, st);
+}
+
+int fstat(int fd, struct stat *st)
+{
+    if (injected(AUGUR_FAIL_STAT) < 0)
+        return -1;
+    return stat_fd(fd, st);
+}
+
 int stat(const char *path, struct stat *st)
 {
-    unsigned long info[2] = {0, 0};
-    return fill_stat(augur_sys_stat(-1, path, info), info, st);
+    if (injected(AUGUR_FAIL_STAT) < 0)
+        return -1;
+    return stat_path(path, st);
 }
 
 int lstat(const char *path, struct stat *st) { return stat(path, st); }
 
 int fstatat(int dirfd, const char *path, struct stat *st, int flag)
 {
+    if (injected(AUGUR_FAIL_STAT) < 0)
+        return -1;
     if (path[0] == '\0' && (flag & AT_EMPTY_PATH))
-        return fstat(dirfd, st);
+        return stat_fd(dirfd, st);
     if (at_dir(dirfd, path) < 0)
         return -1;
-    return stat(path, st);
+    return stat_path(path, st);
 }
 
 int fstat64(int fd, struct stat *st) { return fstat(fd, st); }
@@ -288,7 +344,7 @@ int dup3(int old, int new, int flags)
         return -1;
     }
     if (kind_of(new, info) > 0)
-        close(new);
+        release(new);
     return duplicate(old, new, (flags & O_CLOEXEC) != 0);
 }
 
@@ -420,7 +476,7 @@ int unlinkat(int dirfd, const char *path, int flags)
 int ftruncate(int fd, long len)
 {
     unsigned long info[2];
-    if (kind_of(fd, info) < 0)
+    if (injected(AUGUR_FAIL_FTRUNCATE) < 0 || kind_of(fd, info) < 0)
         return -1;
     if ((fd_flags[fd] & O_ACCMODE) == AUGUR_O_RDONLY) {
         errno = EINVAL; /* Linux: not open for writing */

@@ -48,6 +48,7 @@
 #define strcasecmp model_strcasecmp
 #define strncasecmp model_strncasecmp
 #define bzero model_bzero
+#define explicit_bzero model_explicit_bzero
 /* ctype.c */
 #define isalnum model_isalnum
 #define isalpha model_isalpha
@@ -79,6 +80,26 @@
 #define __isoc23_strtoull model___isoc23_strtoull
 #define strtod model_strtod
 #define strtof model_strtof
+/* ldouble.c */
+#define strtold model_strtold
+/* dir.c */
+#define opendir model_opendir
+#define readdir model_readdir
+#define readdir64 model_readdir64
+#define closedir model_closedir
+#define rewinddir model_rewinddir
+#define dirfd model_dirfd
+#define statx model_statx
+/* fnmatch.c */
+#define fnmatch model_fnmatch
+#define gnu_dev_major model_gnu_dev_major
+#define gnu_dev_minor model_gnu_dev_minor
+#define gnu_dev_makedev model_gnu_dev_makedev
+#define readlink model_readlink
+#define readlinkat model_readlinkat
+#define faccessat model_faccessat
+#define euidaccess model_euidaccess
+#define eaccess model_eaccess
 #define atof model_atof
 #define atoi model_atoi
 #define atol model_atol
@@ -137,6 +158,8 @@
 #define vfprintf model_vfprintf
 #define vsprintf model_vsprintf
 #define vsnprintf model_vsnprintf
+#define vasprintf model_vasprintf
+#define asprintf model_asprintf
 #define vdprintf model_vdprintf
 #define __printf_chk model___printf_chk
 #define __fprintf_chk model___fprintf_chk
@@ -172,6 +195,10 @@
 #define optopt model_optopt
 /* locale.c */
 #define setlocale model_setlocale
+#define newlocale model_newlocale
+#define uselocale model_uselocale
+#define duplocale model_duplocale
+#define freelocale model_freelocale
 #define nl_langinfo model_nl_langinfo
 #define localeconv model_localeconv
 #define gettext model_gettext
@@ -233,6 +260,7 @@
 #define getgid model_getgid
 #define getegid model_getegid
 #define getpid model_getpid
+#define gethostname model_gethostname
 #define getppid model_getppid
 #define getpwuid model_getpwuid
 #define getpwnam model_getpwnam
@@ -259,6 +287,7 @@
 #define gmtime_r model_gmtime_r
 #define localtime_r model_localtime_r
 #define gmtime model_gmtime
+#define tzset model_tzset
 #define localtime model_localtime
 #define timegm model_timegm
 #define mktime model_mktime
@@ -489,8 +518,42 @@ int __augur_parse_uint(const char *s, char **end, int base,
                        unsigned long long *mag, int *neg, int *ovf);
 /* Value of a digit character in bases up to 36, or 99. */
 int __augur_digit_value(int c);
+/* glibc's struct stat on x86-64 (fd.c fills it). */
+struct stat {
+    unsigned long st_dev, st_ino, st_nlink;
+    unsigned int st_mode, st_uid, st_gid, pad0;
+    unsigned long st_rdev;
+    long st_size, st_blksize, st_blocks;
+    long st_atime_sec, st_atime_nsec, st_mtime_sec, st_mtime_nsec, st_ctime_sec,
+        st_ctime_nsec;
+    long reserved[3];
+};
+#define S_IFDIR 0040000
+int fstat(int fd, struct stat *st);
+int stat(const char *path, struct stat *st);
+int fstatat(int dirfd, const char *path, struct stat *st, int flag);
+/* dir.c: is path one of the modelled directories (the working directory, its
+ * parent, or a directory holding modelled files)?  If so, info = {links,
+ * inode number, permission bits}. */
+int __augur_directory(const char *path, unsigned long info[3]);
+
 /* strtod core. */
 double __augur_strtod(const char *s, char **end);
+
+/* A floating-point number as written (strtod's and strtold's shared scanner):
+ * m * 10^exp, or m * 2^exp for a hex float; inexact when nonzero digits beyond
+ * what m holds were dropped. */
+enum { AUGUR_FLOAT_NONE, AUGUR_FLOAT_FINITE, AUGUR_FLOAT_INF, AUGUR_FLOAT_NAN };
+struct augur_float {
+    int neg, kind, hex, inexact;
+    unsigned long long m;
+    long exp;
+};
+/* Scan a number at s (leading space, sign, inf/nan, hex or decimal); returns its
+ * end (s when kind is AUGUR_FLOAT_NONE). */
+const char *__augur_scan_float(const char *s, struct augur_float *f);
+/* The double nearest a scanned number (within a few ulp); sets errno on range errors. */
+double __augur_float_to_double(const struct augur_float *f);
 
 /* ---- formatting (printf.c), used by getopt's diagnostics ------------- */
 int vfprintf(FILE *f, const char *fmt, va_list ap);

@@ -30,6 +30,45 @@ char *setlocale(int category, const char *name)
     return NULL;
 }
 
+/* Locale objects (newlocale, uselocale, duplocale, freelocale): there is one,
+ * the C locale, and each thread's current locale starts as the global one. */
+struct augur_locale {
+    const char *name;
+};
+static struct augur_locale c_locale_object = {c_locale_name};
+#define LC_GLOBAL_LOCALE ((struct augur_locale *)-1L)
+#define LC_ALL_MASK 0x1fbf /* glibc's: every category bit but LC_ALL's */
+static struct augur_locale *current_locale = LC_GLOBAL_LOCALE;
+
+struct augur_locale *newlocale(int mask, const char *name, struct augur_locale *base)
+{
+    (void)base; /* every object is the C locale */
+    if ((mask & ~LC_ALL_MASK) != 0 || name == NULL) {
+        errno = EINVAL;
+        return NULL;
+    }
+    if (name[0] == '\0' || strcmp(name, "C") == 0 || strcmp(name, "POSIX") == 0)
+        return &c_locale_object;
+    errno = ENOENT;
+    return NULL;
+}
+
+struct augur_locale *uselocale(struct augur_locale *loc)
+{
+    struct augur_locale *old = current_locale;
+    if (loc != NULL)
+        current_locale = loc;
+    return old;
+}
+
+struct augur_locale *duplocale(struct augur_locale *loc)
+{
+    (void)loc;
+    return &c_locale_object;
+}
+
+void freelocale(struct augur_locale *loc) { (void)loc; }
+
 /* nl_langinfo items: (category << 16) | index, as in glibc's <langinfo.h>. */
 #define ITEM(cat, idx) (((cat) << 16) | (idx))
 #define LC_CTYPE_CAT 0

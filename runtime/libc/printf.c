@@ -40,7 +40,7 @@ static void sink_flush(struct sink *s)
     if (s->f != NULL) {
         if (__augur_fwrite_bytes(s->f, s->buf, s->blen) != s->blen)
             s->err = 1;
-    } else if (augur_sys_write(s->fd, s->buf, s->blen) != (long)s->blen) {
+    } else if (write(s->fd, s->buf, s->blen) != (long)s->blen) {
         s->err = 1;
     }
     s->blen = 0;
@@ -698,6 +698,32 @@ int vdprintf(int fd, const char *fmt, va_list ap)
     sink_init_string(&s, NULL, 0);
     s.fd = fd;
     return finish(&s, format_core(&s, fmt, ap));
+}
+
+int vasprintf(char **out, const char *fmt, va_list ap)
+{
+    va_list again;
+    int n;
+    va_copy(again, ap);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    if (n >= 0 && (*out = malloc((size_t)n + 1)) == NULL) {
+        errno = ENOMEM;
+        n = -1;
+    }
+    if (n >= 0)
+        vsnprintf(*out, (size_t)n + 1, fmt, again);
+    va_end(again);
+    return n;
+}
+
+int asprintf(char **out, const char *fmt, ...)
+{
+    va_list ap;
+    int r;
+    va_start(ap, fmt);
+    r = vasprintf(out, fmt, ap);
+    va_end(ap);
+    return r;
 }
 
 int snprintf(char *buf, size_t n, const char *fmt, ...)

@@ -1,6 +1,6 @@
 /*
  * process.c - the process's fixed world: identity (one user "user", uid and
- * gid 1000, beside root), limits (sysconf, getpagesize), memory helpers
+ * gid 1000, beside root; host "localhost"), limits (sysconf, getpagesize), memory helpers
  * over the engine's allocator, and signals (registration and masks work;
  * nothing is ever delivered except by raise() to an installed handler).
  */
@@ -18,6 +18,24 @@ unsigned int getgid(void) { return USER_ID; }
 unsigned int getegid(void) { return USER_ID; }
 int getpid(void) { return PROCESS_ID; }
 int getppid(void) { return PARENT_ID; }
+
+/* The machine's name (the native run's is the real one: tests printing it,
+ * as `ls --hyperlink` does, do not replay exactly). */
+#define HOST_NAME "localhost"
+#define ENAMETOOLONG 36
+
+int gethostname(char *name, size_t len)
+{
+    size_t n = strlen(HOST_NAME) + 1;
+    if (len < n) {
+        /* glibc copies what fits before failing. */
+        memcpy(name, HOST_NAME, len);
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(name, HOST_NAME, n);
+    return 0;
+}
 
 /* glibc's struct passwd and struct group. */
 struct passwd {

@@ -197,28 +197,54 @@ static double scale2(double x, long e)
     return x;
 }
 
-double __augur_strtod(const char *s, char **end)
+/* The exponent part after a number's digits ('e' for decimal, 'p' for hex
+ * floats), added to f->exp; p itself when there is none. */
+static const char *scan_exponent(const char *p, char mark, struct augur_float *f)
+{
+    const char *q = p + 1;
+    int eneg = 0;
+    long e = 0;
+
+    if (tolower((unsigned char)*p) != mark)
+        return p;
+    if (*q == '-' || *q == '+')
+        eneg = (*q++ == '-');
+    if (!isdigit((unsigned char)*q))
+        return p;
+    while (isdigit((unsigned char)*q)) {
+        if (e < 100000)
+            e = e * 10 + (*q - '0');
+        q++;
+    }
+    f->exp += eneg ? -e : e;
+    return q;
+}
+
+const char *__augur_scan_float(const char *s, struct augur_float *f)
 {
     const char *p = s;
-    int neg = 0, any = 0;
-    unsigned long long m = 0;
-    long exp = 0;
-    double r;
+    int any = 0;
 
+    f->neg = 0;
+    f->kind = AUGUR_FLOAT_FINITE;
+    f->hex = 0;
+    f->inexact = 0;
+    f->m = 0;
+    f->exp = 0;
     while (isspace((unsigned char)*p))
         p++;
     if (*p == '-') {
-        neg = 1;
+        f->neg = 1;
         p++;
     } else if (*p == '+') {
         p++;
     }
     if (lower_eq(p, "inf")) {
-        p += lower_eq(p, "infinity") ? 8 : 3;
-        *end = (char *)p;
-        return neg ? -__builtin_inf() : __builtin_inf();
+        f->kind = AUGUR_FLOAT_INF;
+        return p + (lower_eq(p, "infinity") ? 8 : 3);
     }
     if (lower_eq(p, "nan")) {
+        f->kind = AUGUR_FLOAT_NAN;
         p += 3;
         if (*p == '(') {
             const char *q = p + 1;
@@ -227,14 +253,14 @@ double __augur_strtod(const char *s, char **end)
             if (*q == ')')
                 p = q + 1;
         }
-        *end = (char *)p;
-        return neg ? -__builtin_nan("") : __builtin_nan("");
+        return p;
     }
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
         (isxdigit((unsigned char)p[2]) ||
          (p[2] == '.' && isxdigit((unsigned char)p[3])))) {
         /* Hexadecimal floating constant. */
         int d, seen_dot = 0;
+        f->hex = 1;
         p += 2;
         for (;; p++) {
             if (*p == '.' && !seen_dot) {
@@ -244,37 +270,18 @@ double __augur_strtod(const char *s, char **end)
             if (!isxdigit((unsigned char)*p))
                 break;
             d = __augur_digit_value((unsigned char)*p);
-            if (m < (1ULL << 60)) {
-                m = m * 16 + (unsigned long long)d;
+            if (f->m < (1ULL << 60)) {
+                f->m = f->m * 16 + (unsigned long long)d;
                 if (seen_dot)
-                    exp -= 4;
+                    f->exp -= 4;
             } else {
-                m |= (d != 0); /* sticky */
+                f->m |= (d != 0); /* sticky */
+                f->inexact |= (d != 0);
                 if (!seen_dot)
-                    exp += 4;
+                    f->exp += 4;
             }
         }
-        if (*p == 'p' || *p == 'P') {
-            const char *q = p + 1;
-            int eneg = 0;
-            long e = 0;
-            if (*q == '-' || *q == '+')
-                eneg = (*q++ == '-');
-            if (isdigit((unsigned char)*q)) {
-                while (isdigit((unsigned char)*q)) {
-                    if (e < 100000)
-                        e = e * 10 + (*q - '0');
-                    q++;
-                }
-                exp += eneg ? -e : e;
-                p = q;
-            }
-        }
-        *end = (char *)p;
-        r = scale2((double)m, exp);
-        if (m != 0 && (r == 0.0 || r == __builtin_inf()))
-            errno = ERANGE;
-        return neg ? -r : r;
+        return scan_exponent(p, 'p', f);
     }
 
     /* Decimal: keep up to 19 significant digits. */
@@ -288,45 +295,52 @@ double __augur_strtod(const char *s, char **end)
             if (!isdigit((unsigned char)*p))
                 break;
             any = 1;
-            if (m == 0 && *p == '0') {
+            if (f->m == 0 && *p == '0') {
                 if (seen_dot)
-                    exp--;
+                    f->exp--;
                 continue;
             }
             if (ndig < 19) {
-                m = m * 10 + (unsigned long long)(*p - '0');
+                f->m = f->m * 10 + (unsigned long long)(*p - '0');
                 ndig++;
                 if (seen_dot)
-                    exp--;
-            } else if (!seen_dot) {
-                exp++;
+                    f->exp--;
+            } else {
+                f->inexact |= (*p != '0');
+                if (!seen_dot)
+                    f->exp++;
             }
         }
     }
     if (!any) {
-        *end = (char *)s;
+        f->kind = AUGUR_FLOAT_NONE;
+        return s;
+    }
+    return scan_exponent(p, 'e', f);
+}
+
+double __augur_float_to_double(const struct augur_float *f)
+{
+    long exp = f->exp;
+    double r;
+
+    switch (f->kind) {
+    case AUGUR_FLOAT_NONE:
         return 0.0;
+    case AUGUR_FLOAT_INF:
+        return f->neg ? -__builtin_inf() : __builtin_inf();
+    case AUGUR_FLOAT_NAN:
+        return f->neg ? -__builtin_nan("") : __builtin_nan("");
     }
-    if (*p == 'e' || *p == 'E') {
-        const char *q = p + 1;
-        int eneg = 0;
-        long e = 0;
-        if (*q == '-' || *q == '+')
-            eneg = (*q++ == '-');
-        if (isdigit((unsigned char)*q)) {
-            while (isdigit((unsigned char)*q)) {
-                if (e < 100000)
-                    e = e * 10 + (*q - '0');
-                q++;
-            }
-            exp += eneg ? -e : e;
-            p = q;
-        }
+    if (f->hex) {
+        r = scale2((double)f->m, exp);
+        if (f->m != 0 && (r == 0.0 || r == __builtin_inf()))
+            errno = ERANGE;
+        return f->neg ? -r : r;
     }
-    *end = (char *)p;
-    if (m == 0)
-        return neg ? -0.0 : 0.0;
-    r = (double)m;
+    if (f->m == 0)
+        return f->neg ? -0.0 : 0.0;
+    r = (double)f->m;
     if (exp > 0) {
         if (exp > 400) {
             r = __builtin_inf();
@@ -351,7 +365,14 @@ double __augur_strtod(const char *s, char **end)
     /* glibc reports ERANGE for overflow, underflow and subnormal results */
     if (r < 2.2250738585072014e-308 || r == __builtin_inf())
         errno = ERANGE;
-    return neg ? -r : r;
+    return f->neg ? -r : r;
+}
+
+double __augur_strtod(const char *s, char **end)
+{
+    struct augur_float f;
+    *end = (char *)__augur_scan_float(s, &f);
+    return __augur_float_to_double(&f);
 }
 
 double strtod(const char *s, char **end)
@@ -544,8 +565,10 @@ static void (*atexit_fns[ATEXIT_MAX])(void);
 static int atexit_count;
 
 /* Linked whenever atexit is: the engine calls the program's exit with main's return value
- * (returning from main is exit(value) in C), so that the handlers run then too. */
-void (*const augur_main_return)(int) = exit;
+ * (returning from main is exit(value) in C), so that the handlers run then too.  Not
+ * const: clang folds a const pointer's test in atexit away, and with it the reference
+ * that makes `llvm-link --only-needed` link this pointer and exit. */
+void (*augur_main_return)(int) = exit;
 
 int atexit(void (*fn)(void))
 {

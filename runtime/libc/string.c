@@ -47,6 +47,11 @@ void bzero(void *s, size_t n)
     memset(s, 0, n);
 }
 
+void explicit_bzero(void *s, size_t n)
+{
+    memset(s, 0, n);
+}
+
 int memcmp(const void *a, const void *b, size_t n)
 {
     const unsigned char *p = a, *q = b;

@@ -5,7 +5,8 @@
  *
  * Environment objects (`n_args`, `n_args_K`, `argNN`, `stdin`, `file:NAME`, KLEE's
  * `model_version`) are skipped here: augur replay turns them into argv, standard input and files before the
- * program starts.
+ * program starts. The `fail:KIND` objects of `augur run --max-fail` make the same system
+ * calls fail natively (see "Failing system calls" below).
  *
  * Exit statuses with a meaning:
  *   96  the test has no object left for a symbolic input (the test does not fit the program)
@@ -16,10 +17,24 @@
  * __VERIFIER_error). The definition below is weak: when the program defines reach_error
  * itself, its own (renamed) definition wins and its body runs instead (in SV-COMP programs
  * typically __assert_fail, so the run ends with SIGABRT rather than status 98). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* ucontext's register names */
+#endif
+#include <dlfcn.h>
+#include <errno.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
 
 #define REPLAY_EXIT_NO_OBJECT 96
 #define REPLAY_EXIT_ASSUME 97
@@ -111,6 +126,7 @@ static int is_environment(const char *name) {
   return strcmp(name, "n_args") == 0 ||
          (strncmp(name, "n_args_", 7) == 0 && is_digits(name + 7)) || strcmp(name, "stdin") == 0 ||
          strcmp(name, "model_version") == 0 || strncmp(name, "file:", 5) == 0 ||
+         strncmp(name, "fail:", 5) == 0 ||
          (strncmp(name, "arg", 3) == 0 && strlen(name) >= 5 && is_digits(name + 3));
 }
 
@@ -181,11 +197,9 @@ unsigned klee_is_symbolic(uintptr_t n) {
   (void)n;
   return 0;
 }
-/* Named outputs go, one line each (`name hexbytes`), to the file AUGUR_OUTPUTS names. */
-void augur_output(const char *name, const void *addr, size_t size) {
-  const char *path = getenv("AUGUR_OUTPUTS");
-  if (!path || !*path)
-    return;
+static int in_runtime; /* the runtime's own system calls are not the program's */
+
+static void append_output(const char *path, const char *name, const void *addr, size_t size) {
   FILE *f = fopen(path, "a");
   if (!f)
     return;
@@ -194,6 +208,16 @@ void augur_output(const char *name, const void *addr, size_t size) {
     fprintf(f, "%02x", ((const unsigned char *)addr)[i]);
   fputc('\n', f);
   fclose(f);
+}
+
+/* Named outputs go, one line each (`name hexbytes`), to the file AUGUR_OUTPUTS names. */
+void augur_output(const char *name, const void *addr, size_t size) {
+  const char *path = getenv("AUGUR_OUTPUTS");
+  if (!path || !*path)
+    return;
+  in_runtime = 1;
+  append_output(path, name, addr, size);
+  in_runtime = 0;
 }
 /* A hand-written meta program runs the revision AUGUR_REVISION names (0: the base). */
 int augur_meta(int site) {
@@ -247,3 +271,213 @@ NONDET(double, double)
 NONDET(pointer, void *)
 NONDET(size_t, size_t)
 NONDET(unsigned, unsigned)
+
+/* ---- Failing system calls (`augur run --max-fail`) ------------------------------------
+ *
+ * Object `fail:KIND` holds the number (from 1; 0: none) of the call of that kind that
+ * fails, counted as augur's libc models count them: each modelled system call is one
+ * call. Natively every system call of the process is seen, glibc's own included, through
+ * a seccomp filter that traps the calls of those kinds (SIGSYS); the handler counts them,
+ * fails the chosen one with the errno augur used, and makes the others itself from the
+ * one `syscall` instruction the filter lets through. The standard streams are made to
+ * call the system as augur's models do: standard output unbuffered (glibc's standard
+ * error already is), standard input through a buffer of 128 bytes (stdio.c's RBUF_SIZE),
+ * given by the runtime so that glibc makes no fstat to size one; and so are the streams
+ * the program opens (fopen, fopen64, fdopen: read-only ones read through such a buffer,
+ * the others unbuffered), whatever the program asks of setvbuf. Only tests with a
+ * failing call are run this way. */
+
+#define FAIL_KINDS 7
+static const char *const fail_names[FAIL_KINDS] = {"read",  "write", "open",     "close",
+                                                   "lseek", "stat",  "ftruncate"};
+/* The errno of each kind: the same as augur-env/src/failures.rs. */
+static const int fail_errnos[FAIL_KINDS] = {EIO, ENOSPC, EACCES, EIO, ESPIPE, ENOMEM, EIO};
+static uint32_t fail_at[FAIL_KINDS], fail_calls[FAIL_KINDS];
+static int armed; /* some call fails: the streams are aligned, the filter installed */
+#define MODEL_READ_BUFFER 128
+
+/* Kind of the calls the models do not make: they fail with ENOSYS (fd.c's copy_file_range,
+ * after which coreutils' copy falls back to read and write, counted). */
+#define NOT_MODELLED (-1)
+
+/* The system calls of each kind (x86-64), as glibc makes them for the modelled functions. */
+static const struct {
+  int nr, kind;
+} fail_syscalls[] = {
+    {SYS_read, 0},       {SYS_pread64, 0},  {SYS_write, 1}, {SYS_pwrite64, 1}, {SYS_open, 2},
+    {SYS_openat, 2},     {SYS_creat, 2},    {SYS_close, 3}, {SYS_lseek, 4},    {SYS_stat, 5},
+    {SYS_fstat, 5},      {SYS_lstat, 5},    {SYS_newfstatat, 5}, {SYS_ftruncate, 6},
+    {SYS_copy_file_range, NOT_MODELLED},
+};
+#define N_FAIL_SYSCALLS (sizeof fail_syscalls / sizeof fail_syscalls[0])
+
+/* raw_syscall(nr, a1..a6): the one system call instruction the filter lets through. */
+long augur_replay_raw_syscall(long nr, long a, long b, long c, long d, long e, long f);
+extern const char augur_replay_syscall_end[];
+__asm__(".text\n"
+        ".globl augur_replay_raw_syscall\n"
+        ".hidden augur_replay_raw_syscall\n"
+        ".type augur_replay_raw_syscall, @function\n"
+        "augur_replay_raw_syscall:\n"
+        "  movq %rdi, %rax\n"
+        "  movq %rsi, %rdi\n"
+        "  movq %rdx, %rsi\n"
+        "  movq %rcx, %rdx\n"
+        "  movq %r8, %r10\n"
+        "  movq %r9, %r8\n"
+        "  movq 8(%rsp), %r9\n"
+        "  syscall\n"
+        ".globl augur_replay_syscall_end\n"
+        ".hidden augur_replay_syscall_end\n"
+        "augur_replay_syscall_end:\n"
+        "  ret\n");
+
+/* The executable's code: the program's, and the sanitizers' runtime, whose own system
+ * calls (reports) are made there, not through glibc as the program's are. */
+extern const char __executable_start[], etext[];
+
+static void on_sigsys(int sig, siginfo_t *info, void *context) {
+  greg_t *r = ((ucontext_t *)context)->uc_mcontext.gregs;
+  long nr = info->si_syscall;
+  const char *at = info->si_call_addr;
+  int counted = !in_runtime && !(at >= __executable_start && at < etext);
+  size_t i;
+  (void)sig;
+  for (i = 0; i < N_FAIL_SYSCALLS; i++) {
+    int k = fail_syscalls[i].kind;
+    if (fail_syscalls[i].nr == nr && k == NOT_MODELLED) {
+      r[REG_RAX] = -ENOSYS;
+      return;
+    }
+    if (fail_syscalls[i].nr == nr && counted && ++fail_calls[k] == fail_at[k]) {
+      r[REG_RAX] = -fail_errnos[k];
+      return;
+    }
+  }
+  r[REG_RAX] = augur_replay_raw_syscall(nr, r[REG_RDI], r[REG_RSI], r[REG_RDX], r[REG_R10],
+                                        r[REG_R8], r[REG_R9]);
+}
+
+#define STMT(code, k) ((struct sock_filter)BPF_STMT(code, k))
+#define JUMP(code, k, jt, jf) ((struct sock_filter)BPF_JUMP(code, k, jt, jf))
+#define LOAD(field) STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
+#define LOAD_HIGH(field) STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field) + 4)
+#define IF_EQ(k, jt, jf) JUMP(BPF_JMP | BPF_JEQ | BPF_K, k, jt, jf)
+#define RETURN(k) STMT(BPF_RET | BPF_K, k)
+
+/* Trap the calls of fail_syscalls made anywhere but at augur_replay_syscall_end. */
+static void install_filter(void) {
+  struct sock_filter prog[9 + N_FAIL_SYSCALLS + 2];
+  uint64_t ip = (uint64_t)(uintptr_t)augur_replay_syscall_end;
+  size_t n = 0, i;
+  struct sock_fprog fprog;
+  struct sigaction sa;
+  prog[n++] = LOAD(arch);
+  prog[n++] = IF_EQ(AUDIT_ARCH_X86_64, 1, 0);
+  prog[n++] = RETURN(SECCOMP_RET_ALLOW);
+  prog[n++] = LOAD(instruction_pointer);
+  prog[n++] = IF_EQ((uint32_t)ip, 0, 3);
+  prog[n++] = LOAD_HIGH(instruction_pointer);
+  prog[n++] = IF_EQ((uint32_t)(ip >> 32), 0, 1);
+  prog[n++] = RETURN(SECCOMP_RET_ALLOW);
+  prog[n++] = LOAD(nr);
+  for (i = 0; i < N_FAIL_SYSCALLS; i++) /* to the trap, past the rest and the allow */
+    prog[n++] = IF_EQ((uint32_t)fail_syscalls[i].nr, (uint8_t)(N_FAIL_SYSCALLS - i), 0);
+  prog[n++] = RETURN(SECCOMP_RET_ALLOW);
+  prog[n++] = RETURN(SECCOMP_RET_TRAP);
+  fprog.len = (unsigned short)n;
+  fprog.filter = prog;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_sigsys;
+  sa.sa_flags = SA_SIGINFO;
+  if (sigaction(SIGSYS, &sa, NULL) != 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+      prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog) != 0)
+    replay_die("cannot make system calls fail (the seccomp filter was refused)");
+}
+
+/* glibc's definition of `name`, behind this one. */
+static void *real(const char *name) {
+  void *f = dlsym(RTLD_NEXT, name);
+  if (!f)
+    replay_die("cannot find glibc's stream functions");
+  return f;
+}
+
+/* glibc's setvbuf (the program's calls go to the one below). */
+static int set_buffering(FILE *f, char *buffer, int mode, size_t size) {
+  static int (*glibc)(FILE *, char *, int, size_t);
+  if (!glibc)
+    glibc = (int (*)(FILE *, char *, int, size_t))real("setvbuf");
+  return glibc(f, buffer, mode, size);
+}
+
+/* Before main: read the test's `fail:KIND` objects; if one names a call, align the
+ * standard streams and install the filter. */
+__attribute__((constructor)) static void fail_as_the_test_says(void) {
+  static char stdin_buffer[MODEL_READ_BUFFER];
+  const char *path = getenv("AUGUR_REPLAY_KTEST");
+  uint32_t i;
+  int k;
+  if (!path || access(path, R_OK) != 0)
+    return;
+  load_ktest();
+  for (i = 0; i < n_objects; i++)
+    for (k = 0; k < FAIL_KINDS; k++)
+      if (strncmp(objects[i].name, "fail:", 5) == 0 &&
+          strcmp(objects[i].name + 5, fail_names[k]) == 0 && objects[i].size == 4) {
+        const unsigned char *b = objects[i].bytes;
+        fail_at[k] = b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+        armed |= fail_at[k] != 0;
+      }
+  if (!armed)
+    return;
+  set_buffering(stdin, stdin_buffer, _IOFBF, sizeof stdin_buffer);
+  set_buffering(stdout, NULL, _IONBF, 0);
+  install_filter();
+}
+
+/* A stream the program opened, buffered as augur's models buffer it. */
+static FILE *aligned(FILE *f, const char *mode) {
+  char *buffer;
+  if (!f || !armed)
+    return f;
+  buffer = mode[0] == 'r' && !strchr(mode, '+') ? malloc(MODEL_READ_BUFFER) : NULL;
+  if (buffer)
+    set_buffering(f, buffer, _IOFBF, MODEL_READ_BUFFER);
+  else
+    set_buffering(f, NULL, _IONBF, 0);
+  return f;
+}
+
+FILE *fopen(const char *path, const char *mode) {
+  static FILE *(*glibc)(const char *, const char *);
+  if (!glibc)
+    glibc = (FILE * (*)(const char *, const char *)) real("fopen");
+  return aligned(glibc(path, mode), mode);
+}
+
+FILE *fopen64(const char *path, const char *mode) {
+  static FILE *(*glibc)(const char *, const char *);
+  if (!glibc)
+    glibc = (FILE * (*)(const char *, const char *)) real("fopen64");
+  return aligned(glibc(path, mode), mode);
+}
+
+FILE *fdopen(int fd, const char *mode) {
+  static FILE *(*glibc)(int, const char *);
+  if (!glibc)
+    glibc = (FILE * (*)(int, const char *)) real("fdopen");
+  return aligned(glibc(fd, mode), mode);
+}
+
+/* The program's setvbuf: as augur's models, it leaves the buffering alone when some call
+ * fails (wc line-buffers its output: glibc would then split one printf's write in two). */
+int setvbuf(FILE *f, char *buffer, int mode, size_t size) {
+  if (!armed)
+    return set_buffering(f, buffer, mode, size);
+  if (mode != _IOFBF && mode != _IOLBF && mode != _IONBF) {
+    errno = EINVAL;
+    return EOF;
+  }
+  return 0;
+}

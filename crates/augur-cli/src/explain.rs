@@ -190,6 +190,12 @@ fn input(a: &ExplainArgs) -> Result<(EnvSpec, SeedInput), String> {
             .iter()
             .filter_map(|o| Some((o.0.strip_prefix("file:")?.to_string(), o.1.len() as u64)))
             .collect(),
+        // Seeded, a path fails where its test's `fail:` objects say: any budget covering
+        // every kind will do.
+        max_fail: objects
+            .iter()
+            .filter(|o| o.0.starts_with(augur_env::FAILURE_PREFIX))
+            .count() as u32,
     };
     Ok((spec, SeedInput { objects }))
 }

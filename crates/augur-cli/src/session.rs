@@ -39,7 +39,8 @@ pub struct ExploreArgs {
     /// Fork at most this many times on one path.
     #[arg(long)]
     pub max_depth: Option<u32>,
-    /// Memory limit in MiB: beyond it the deepest states are stopped.
+    /// Memory limit in MiB (heap in use): over it no path forks and states chosen at
+    /// random are stopped (partial paths, tests written).
     #[arg(long)]
     pub max_memory: Option<u64>,
     /// Timeout of each solver query, in seconds [default: 10; `explain`'s implication
@@ -79,6 +80,10 @@ pub struct ExploreArgs {
     /// Calls of external functions with no model: error, or havoc (a fresh symbolic result).
     #[arg(long, default_value = "error", value_parser = ["error", "havoc"])]
     pub externals: String,
+    /// The modelled system calls (read, write, open, close, lseek, stat, ftruncate) may
+    /// fail, up to N times per path (each kind at most once), as KLEE's `--max-fail`.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub max_fail: u32,
 }
 
 /// Seconds a solver query may take unless `--solver-timeout` says otherwise.
@@ -194,6 +199,7 @@ impl ExploreArgs {
             sym_args,
             sym_stdin: self.sym_stdin,
             sym_files,
+            max_fail: self.max_fail,
         })
     }
 
@@ -217,6 +223,7 @@ impl ExploreArgs {
             a.0.extend(f.iter().map(u64::to_string));
         }
         a.one("externals", &self.externals);
+        a.one("max-fail", self.max_fail);
         a.0
     }
 
@@ -234,6 +241,7 @@ impl ExploreArgs {
             sym_file: _,
             sym_files: _,
             externals: _,
+            max_fail: _,
             search,
             max_time,
             max_instructions,
@@ -304,8 +312,10 @@ pub fn build_inputs(
     work: &Path,
 ) -> Result<PathBuf, String> {
     let compile = compile_options(cflags)?;
-    let libc = augur_env::libc_bitcode(&compile.include_dirs[0])?;
-    augur_ir::build_bitcode(inputs, &[libc], &compile, work).map_err(|e| e.to_string())
+    let user = augur_ir::build_bitcode(inputs, &[], &compile, work).map_err(|e| e.to_string())?;
+    let x87 = augur_ir::uses_x87_long_double(&user).map_err(|e| e.to_string())?;
+    let libc = augur_env::libc_bitcode(&compile.include_dirs[0], x87)?;
+    augur_ir::link_models(&user, &[libc], inputs, work).map_err(|e| e.to_string())
 }
 
 /// The defined function `name` of `program` (`what` names the program in the error).

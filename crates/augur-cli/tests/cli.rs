@@ -151,6 +151,10 @@ fn memory_pressure_stops_states_not_the_run() {
         .tests
         .iter()
         .any(|t| t["outcome"]["reason"] == "max-memory reached"));
+    // Over the limit no path forks: the 2^40 paths are not explored.
+    let paths = r.summary["paths_completed"].as_u64().unwrap()
+        + r.summary["paths_partial"].as_u64().unwrap();
+    assert!(paths < 10, "{paths} paths");
 }
 
 #[test]

@@ -244,3 +244,49 @@ int main(void) {
     assert_eq!(r.exit_codes(), vec![5], "{}", r.stderr);
     assert_eq!(r.tests[0]["stdout"], "25 1\n");
 }
+
+#[test]
+fn cpuid_reports_no_optional_features() {
+    // coreutils' wc asks cpuid for AVX2 (gcc's <cpuid.h>, inline assembly): the analysed
+    // machine has no optional features, so the portable code runs; the output does not
+    // depend on the answer, so native replay (on a real CPU) agrees.
+    let src = r#"
+#include <cpuid.h>
+#include <stdio.h>
+#include <unistd.h>
+static int avx2(void) {
+  unsigned int a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE)) return 0;
+  __cpuid_count(7, 0, a, b, c, d);
+  return (b & bit_AVX2) != 0;
+}
+static int lines_fast(const char *s, int n) {
+  int k = 0; /* FAST */
+  while (n--) k += *s++ == '\n';
+  return k;
+}
+static int lines_portable(const char *s, int n) {
+  int k = 0;
+  for (int i = 0; i < n; i++) if (s[i] == '\n') k++;
+  return k;
+}
+int main(void) {
+  char buf[2];
+  int n = read(0, buf, 2);
+  int k = avx2() ? lines_fast(buf, n) : lines_portable(buf, n);
+  printf("%d\n", k);
+  return k;
+}
+"#;
+    let r = run_c(src, &["--sym-stdin", "2"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let mut codes = r.exit_codes();
+    codes.sort();
+    assert_eq!(codes, vec![0, 1, 1, 2], "{}", r.stderr);
+    // The AVX2 path's line is never reached.
+    let lcov = std::fs::read_to_string(r.out.join("coverage.lcov")).unwrap();
+    let fast = format!("DA:{},", line_of(src, "FAST"));
+    let hits: Vec<&str> = lcov.lines().filter(|l| l.starts_with(&fast)).collect();
+    assert_eq!(hits, [format!("{fast}0")], "{lcov}");
+    r.assert_native_replay_passes();
+}

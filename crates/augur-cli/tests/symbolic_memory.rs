@@ -90,3 +90,41 @@ int main(void) {
     assert_eq!(r.exit_codes(), vec![1, 2, 3], "{}", r.stderr);
     r.assert_seeded_replay_agrees();
 }
+
+/// A table read and written at input-dependent indices, round after round (bench/symhash.c's
+/// shape, smaller): the failing hash is found, with no path left partial by a solver
+/// timeout, and the test fails natively too.
+#[test]
+fn chained_symbolic_index_reads_and_writes_find_the_failing_hash() {
+    let src = r#"
+#include <augur.h>
+int main(void) {
+  unsigned char in[4];
+  augur_make_symbolic(in, sizeof in, "in");
+  unsigned char t[16];
+  for (int i = 0; i < 16; i++) t[i] = (unsigned char)(i * 7 + 3);
+  unsigned h = 0;
+  for (int r = 0; r < 2; r++)
+    for (int k = 0; k < 4; k++) {
+      unsigned char j = (unsigned char)((in[k] ^ h) & 15);
+      unsigned char v = t[j];
+      t[(j + r) & 15] = (unsigned char)(v + in[k]);
+      h = h * 31 + v;
+    }
+  augur_assert((h & 0xff) != 0x5a); /* ASSERT */
+  return 0;
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.paths(), 2, "{}", r.stderr);
+    assert_eq!(r.summary["paths_partial"], 0, "{}", r.stderr);
+    assert_eq!(r.summary["solver"]["timeouts"], 0, "{}", r.stderr);
+    let failed = r.errors("assertion");
+    assert_eq!(failed.len(), 1, "{}", r.stderr);
+    assert_eq!(
+        failed[0]["outcome"]["line"].as_u64().unwrap(),
+        line_of(src, "ASSERT")
+    );
+    assert_eq!(r.exit_codes(), vec![0]);
+    r.assert_native_replay_passes();
+}

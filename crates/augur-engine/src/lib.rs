@@ -18,6 +18,7 @@ mod handlers;
 mod hooks;
 mod ktest;
 mod memory;
+mod object_bytes;
 mod options;
 mod outcome;
 mod output;

@@ -2,6 +2,7 @@
 //! concrete and symbolic bytes, in a persistent map so that forking a state shares every
 //! object it does not change (copy-on-write per object).
 
+use crate::object_bytes::ObjectBytes;
 use augur_expr::{ExprId, ExprPool};
 use augur_ir::{FuncId, LocId};
 use std::cell::Cell;
@@ -45,7 +46,10 @@ pub struct MemObject {
     /// Writes are errors (string literals, const globals)?
     pub read_only: bool,
     /// The contents.
-    pub bytes: Vec<Byte>,
+    bytes: ObjectBytes,
+    /// Has it been written at a symbolic offset (which chooses how later symbolic-offset
+    /// reads are encoded: `executor/access.rs`)?
+    pub written_at_symbolic_offset: bool,
     /// The contents as an array expression, built on the first symbolic-offset read and
     /// dropped by any write.
     array_cache: Cell<Option<ExprId>>,
@@ -62,7 +66,8 @@ impl MemObject {
             name,
             freed: false,
             read_only: false,
-            bytes: vec![Byte::C(0); size as usize],
+            bytes: ObjectBytes::zeroed(size as usize),
+            written_at_symbolic_offset: false,
             array_cache: Cell::new(None),
         }
     }
@@ -75,13 +80,32 @@ impl MemObject {
     /// Overwrite bytes at a concrete offset (caller checked bounds).
     pub fn write(&mut self, offset: u64, bytes: &[Byte]) {
         self.array_cache.set(None);
-        let o = offset as usize;
-        self.bytes[o..o + bytes.len()].copy_from_slice(bytes);
+        self.bytes.write(offset as usize, bytes);
+    }
+
+    /// Overwrite `n` (at most 16) bytes at a concrete offset with the little-endian bytes of
+    /// `bits` (caller checked bounds).
+    #[inline]
+    pub fn write_known(&mut self, offset: u64, bits: u128, n: u64) {
+        self.array_cache.set(None);
+        self.bytes.write_known(offset as usize, bits, n as usize);
     }
 
     /// Bytes at a concrete offset (caller checked bounds).
-    pub fn read(&self, offset: u64, n: u64) -> &[Byte] {
-        &self.bytes[offset as usize..(offset + n) as usize]
+    pub fn read(&self, offset: u64, n: u64) -> Vec<Byte> {
+        self.bytes.read(offset as usize, n as usize)
+    }
+
+    /// The `n` (at most 16) bytes at a concrete offset as a little-endian number, if all
+    /// are known (caller checked bounds).
+    #[inline]
+    pub fn read_known(&self, offset: u64, n: u64) -> Option<u128> {
+        self.bytes.read_known(offset as usize, n as usize)
+    }
+
+    /// All the object's bytes.
+    pub fn contents(&self) -> Vec<Byte> {
+        self.bytes.to_vec()
     }
 
     /// Record that `array` is exactly this object's contents (after a symbolic-offset write).
@@ -98,7 +122,7 @@ impl MemObject {
             .bytes
             .iter()
             .map(|b| match b {
-                Byte::C(c) => *c,
+                Byte::C(c) => c,
                 Byte::S(_) => 0,
             })
             .collect();
@@ -106,7 +130,7 @@ impl MemObject {
         for (i, b) in self.bytes.iter().enumerate() {
             if let Byte::S(e) = b {
                 let idx = pool.constant(i as u128, 64);
-                arr = pool.store(arr, idx, *e);
+                arr = pool.store(arr, idx, e);
             }
         }
         self.array_cache.set(Some(arr));
@@ -236,7 +260,7 @@ mod tests {
         let a = m.allocate(4, 4, ObjKind::Global, LocId(0), "g".into());
         let snapshot = m.clone();
         m.get_mut(a).unwrap().write(0, &[Byte::C(7)]);
-        assert_eq!(m.get(a).unwrap().read(0, 1), &[Byte::C(7)]);
-        assert_eq!(snapshot.get(a).unwrap().read(0, 1), &[Byte::C(0)]);
+        assert_eq!(m.get(a).unwrap().read(0, 1), [Byte::C(7)]);
+        assert_eq!(snapshot.get(a).unwrap().read(0, 1), [Byte::C(0)]);
     }
 }

@@ -67,7 +67,8 @@ pub struct Options {
     pub max_forks: Option<u64>,
     /// Forks on one path.
     pub max_depth: Option<u32>,
-    /// Memory limit in MiB (states beyond it are dropped as partial).
+    /// Memory limit in MiB: over it no path forks and states chosen at random are stopped
+    /// as partial paths.
     pub max_memory_mib: Option<u64>,
     /// The solver chain: its layers, the timeout of each Z3 call, query log, cross-check.
     pub solver: augur_solver::SolverConfig,

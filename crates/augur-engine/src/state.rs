@@ -50,8 +50,9 @@ pub type StateId = u64;
 pub struct State {
     /// Id (new for each fork child).
     pub id: StateId,
-    /// Call stack; the last frame executes.
-    pub frames: Vec<Frame>,
+    /// Call stack; the last frame executes. Frames are shared between forked states until
+    /// one side writes them (in practice only the executing frame is ever copied).
+    pub frames: Vec<Rc<Frame>>,
     /// Address space.
     pub mem: Memory,
     /// Path condition (width-1 expressions, all true on this path).
@@ -178,7 +179,7 @@ impl State {
     /// The executing frame, mutably.
     #[inline]
     pub fn frame_mut(&mut self) -> &mut Frame {
-        self.frames.last_mut().expect("state has a frame")
+        Rc::make_mut(self.frames.last_mut().expect("state has a frame"))
     }
 
     /// Set a register of the executing frame.

@@ -167,9 +167,57 @@ impl Coverage {
     }
 }
 
-/// Resident memory of this process in MiB (0 where /proc is not available).
-pub fn current_rss_mib() -> u64 {
-    proc_status_kib("VmRSS:") / 1024
+/// Memory this process's own data holds, in MiB: with glibc, the heap bytes in use
+/// (`mallinfo2`), which drop as soon as states are freed; elsewhere the resident set.
+pub fn memory_in_use_mib() -> u64 {
+    heap_in_use_bytes().map_or_else(|| proc_status_kib("VmRSS:") / 1024, |b| b >> 20)
+}
+
+/// Give freed heap memory back to the system, so that the resident set follows.
+pub fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim has no preconditions.
+    unsafe {
+        glibc::malloc_trim(0);
+    }
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn heap_in_use_bytes() -> Option<u64> {
+    // SAFETY: mallinfo2 only reads the allocator's statistics.
+    let info = unsafe { glibc::mallinfo2() };
+    Some((info.uordblks + info.hblkhd) as u64)
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn heap_in_use_bytes() -> Option<u64> {
+    None
+}
+
+/// glibc's allocator statistics (`<malloc.h>`).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+mod glibc {
+    /// `struct mallinfo2`: every field a `size_t`.
+    #[repr(C)]
+    pub struct MallInfo2 {
+        pub arena: usize,
+        pub ordblks: usize,
+        pub smblks: usize,
+        pub hblks: usize,
+        /// Bytes in blocks mapped on their own (large allocations).
+        pub hblkhd: usize,
+        pub usmblks: usize,
+        pub fsmblks: usize,
+        /// Bytes allocated from the heap and in use.
+        pub uordblks: usize,
+        pub fordblks: usize,
+        pub keepcost: usize,
+    }
+
+    extern "C" {
+        pub fn mallinfo2() -> MallInfo2;
+        pub fn malloc_trim(pad: usize) -> i32;
+    }
 }
 
 /// Peak resident memory of this process in MiB.

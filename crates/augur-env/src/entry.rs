@@ -5,8 +5,9 @@
 //! Symbolic objects are created in this order, with these names (`augur replay` relies on
 //! them): `arg00`, `arg01`, ... for the `--sym-arg`s (N+1 bytes each, the last one 0); for
 //! each `--sym-args` group its count `n_args` (4 bytes) then its MAX arguments, numbered on;
-//! `stdin`; `file:NAME` per symbolic file. An `n_args` keeps that many of the arguments
-//! that follow it in argv.
+//! `stdin`; `file:NAME` per symbolic file; with `--max-fail`, `fail:read`, `fail:write`, ...
+//! (see `failures.rs`). An `n_args` keeps that many of the arguments that follow it in
+//! argv.
 
 use crate::intrinsics::{fresh_bytes, fresh_scalar};
 use augur_engine::EnvData;
@@ -29,6 +30,8 @@ pub struct EnvSpec {
     pub sym_stdin: Option<u64>,
     /// `--sym-file NAME:N`: opening NAME reads N symbolic bytes.
     pub sym_files: Vec<(String, u64)>,
+    /// `--max-fail N`: the modelled system calls may fail, up to N times per path.
+    pub max_fail: u32,
 }
 
 /// A symbolic argument of up to `n` bytes (an object of n+1 bytes whose last byte is 0).
@@ -91,6 +94,7 @@ pub fn prepare_env(
         })
         .collect();
     st.env = EnvData::new(Rc::from(stdin), files);
+    crate::failures::prepare(ex, &mut st, spec.max_fail);
     // One case per combination of counts (the first group varying slowest).
     let mut combos: Vec<Vec<u32>> = vec![Vec::new()];
     for g in &groups {

@@ -55,8 +55,8 @@ fn longjmp(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     };
     while st.frames.len() > t.depth {
         let frame = st.frames.pop().expect("frames above the target");
-        for a in frame.allocas {
-            st.mem.remove(a);
+        for a in &frame.allocas {
+            st.mem.remove(*a);
         }
     }
     let prog = ex.program.clone();

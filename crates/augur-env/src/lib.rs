@@ -6,9 +6,11 @@
 
 mod alloc;
 mod entry;
+mod failures;
 mod intrinsics;
 mod jumps;
 mod meta;
+mod names;
 mod posix;
 mod process;
 mod replay;
@@ -16,6 +18,7 @@ mod runtime;
 mod svcomp;
 
 pub use entry::{start, EnvSpec};
+pub use failures::{KINDS as FAILURE_KINDS, OBJECT_PREFIX as FAILURE_PREFIX};
 pub use intrinsics::{fresh_bytes, fresh_scalar};
 pub use replay::environment::{environment, Environment};
 pub use replay::judge::{describe, judge, sanitizer_report, Expect, Verdict};
@@ -36,6 +39,8 @@ pub fn handlers() -> HandlerTable {
     process::register(&mut t);
     svcomp::register(&mut t);
     posix::register(&mut t);
+    failures::register(&mut t);
+    names::register(&mut t);
     jumps::register(&mut t);
     meta::register(&mut t);
     t

@@ -80,6 +80,7 @@ fn errno_location(_: &mut Executor, st: &mut State, _: &Call) -> Exec<Option<Val
 
 fn exit_now(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let code = ex.exit_code(st, &c.args[0])?;
+    crate::failures::settle(ex, st)?;
     Err(Outcome::Exit(code as u32 as i32 as i64))
 }
 
@@ -172,6 +173,11 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let path = ex.read_c_string(st, &c.args[0], 4096)?;
     let flags = ex.concretize(st, &c.args[1])? as u64;
+    if path.is_empty() {
+        // Linux: the empty path names nothing, even with O_CREAT.
+        set_errno(st, ENOENT);
+        return Ok(ret(-1, w));
+    }
     let file = match st.env.files.iter().position(|(name, _)| *name == path) {
         Some(_) if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL => {
             set_errno(st, EEXIST);

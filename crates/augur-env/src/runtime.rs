@@ -32,6 +32,11 @@ const FILES: &[(&str, &str)] = &[
     ),
     ("libc/exit.c", include_str!("../../../runtime/libc/exit.c")),
     ("libc/fd.c", include_str!("../../../runtime/libc/fd.c")),
+    ("libc/dir.c", include_str!("../../../runtime/libc/dir.c")),
+    (
+        "libc/fnmatch.c",
+        include_str!("../../../runtime/libc/fnmatch.c"),
+    ),
     ("libc/time.c", include_str!("../../../runtime/libc/time.c")),
     (
         "libc/thread.c",
@@ -50,6 +55,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../../runtime/libc/locale.c"),
     ),
     ("libc/math.c", include_str!("../../../runtime/libc/math.c")),
+    (
+        "libc/ldouble.c",
+        include_str!("../../../runtime/libc/ldouble.c"),
+    ),
     (
         "libc/printf.c",
         include_str!("../../../runtime/libc/printf.c"),
@@ -108,15 +117,26 @@ pub fn runtime_dir() -> std::io::Result<PathBuf> {
     Ok(dir)
 }
 
-/// The libc models as one bitcode file (compiled on first use, then cached).
-pub fn libc_bitcode(dir: &Path) -> Result<PathBuf, String> {
-    let linked = dir.join("libc.bc");
+/// The libc models as one bitcode file (compiled on first use, then cached). With
+/// `x87_long_double` (a program built without augur's `-mlong-double-64`, whose `long
+/// double` is `x86_fp80`) the models are compiled with the same `long double`, so that
+/// `strtold`, `printf("%Lg")` and the like agree with the program on its type.
+pub fn libc_bitcode(dir: &Path, x87_long_double: bool) -> Result<PathBuf, String> {
+    let linked = dir.join(if x87_long_double {
+        "libc-fp80.bc"
+    } else {
+        "libc.bc"
+    });
     if linked.exists() {
         return Ok(linked);
     }
     let libc = dir.join("libc");
+    let mut cflags = vec!["-ffreestanding".to_string(), "-fno-builtin".into()];
+    if x87_long_double {
+        cflags.push("-mlong-double-80".into());
+    }
     let opts = CompileOptions {
-        cflags: vec!["-ffreestanding".into(), "-fno-builtin".into()],
+        cflags,
         include_dirs: vec![libc.clone()],
     };
     let pid = std::process::id();
@@ -130,7 +150,7 @@ pub fn libc_bitcode(dir: &Path) -> Result<PathBuf, String> {
         compile_c(&src, &out, &opts).map_err(|e| format!("augur's libc model: {e}"))?;
         parts.push(out);
     }
-    let tmp = dir.join(format!("libc.{pid}.bc"));
+    let tmp = linked.with_extension(format!("{pid}.bc"));
     let status = Command::new("llvm-link-14")
         .args(&parts)
         .arg("-o")

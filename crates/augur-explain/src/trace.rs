@@ -349,7 +349,7 @@ fn c_string(st: &State, v: &Value) -> Option<Vec<u8>> {
     for b in obj.read(offset, obj.size.checked_sub(offset)?) {
         match b {
             Byte::C(0) => return Some(out),
-            Byte::C(c) => out.push(*c),
+            Byte::C(c) => out.push(c),
             Byte::S(_) => return None,
         }
     }

@@ -49,8 +49,10 @@ impl ExprPool {
         })
     }
 
-    /// The byte of `array` at the 64-bit `index`. Looks through stores to provably
-    /// different constant indices and folds reads of constant arrays.
+    /// The byte of `array` at the 64-bit `index`. Reads over writes: the value of a store
+    /// to the same index, else looks through stores to provably different indices (two
+    /// constants, or one base plus different constants, as a multi-byte access at a
+    /// symbolic offset makes), and folds reads of constant arrays.
     pub fn select(&mut self, array: ExprId, index: ExprId) -> ExprId {
         let j = self.as_const(index);
         let mut a = array;
@@ -64,10 +66,10 @@ impl ExprPool {
                     if *i == index {
                         return *value;
                     }
-                    match (self.as_const(*i), j) {
-                        (Some(i), Some(j)) if i != j => a = *inner,
-                        _ => break,
+                    if !self.indices_differ(*i, index) {
+                        break;
                     }
+                    a = *inner;
                 }
                 ExprKind::ArrayConst(bytes) => {
                     if let Some(j) = j {
@@ -264,6 +266,9 @@ impl ExprPool {
         if lhs == rhs {
             return self.bool_const(matches!(op, CmpOp::Eq | CmpOp::Ule | CmpOp::Sle));
         }
+        if let Some(b) = self.decided_by_bounds(&op, lhs, rhs) {
+            return self.bool_const(b);
+        }
         let ones = mask(w);
         match (&op, cl, cr) {
             (CmpOp::Eq, None, Some(_)) => return self.cmp(op, rhs, lhs),
@@ -276,6 +281,21 @@ impl ExprPool {
             _ => {}
         }
         self.raw(ExprKind::Cmp { op, lhs, rhs })
+    }
+
+    /// The value of an unsigned comparison or an equality with one constant side that the
+    /// other side's upper bound ([`ExprPool::umax`]) decides: `(x & 63) <= 63` holds and
+    /// `zext(b) == 300` fails on every assignment.
+    fn decided_by_bounds(&self, op: &CmpOp, lhs: ExprId, rhs: ExprId) -> Option<bool> {
+        match (op, self.as_const(lhs), self.as_const(rhs)) {
+            (CmpOp::Ult, None, Some(c)) if self.umax(lhs) < c => Some(true),
+            (CmpOp::Ule, None, Some(c)) if self.umax(lhs) <= c => Some(true),
+            (CmpOp::Ult, Some(c), None) if self.umax(rhs) <= c => Some(false),
+            (CmpOp::Ule, Some(c), None) if self.umax(rhs) < c => Some(false),
+            (CmpOp::Eq, Some(c), None) if self.umax(rhs) < c => Some(false),
+            (CmpOp::Eq, None, Some(c)) if self.umax(lhs) < c => Some(false),
+            _ => None,
+        }
     }
 
     /// `c == x` for a constant `c` and a non-constant `x`.

@@ -14,6 +14,7 @@ mod display;
 mod eval;
 mod kind;
 mod pool;
+mod range;
 mod smtlib;
 mod sugar;
 

@@ -38,6 +38,8 @@ impl ExprPool {
     /// A complete SMT-LIB2 script asserting every (width-1) expression of `assertions`:
     /// array declarations, one `define-fun` per compound subterm (so sharing is kept),
     /// `(assert (= e #b1))` lines and `(check-sat)`. Width-1 values stay bit-vectors.
+    /// Constant arrays are declared and their bytes pinned by assertions, as the Z3
+    /// translation gives them (with, for each read of one, the zero byte past them).
     pub fn to_smtlib2(&self, assertions: &[ExprId]) -> String {
         let mut out = String::from("(set-logic QF_ABV)\n");
         let mut arrays: Vec<ArrayId> = assertions
@@ -50,14 +52,31 @@ impl ExprPool {
         for a in arrays {
             let _ = writeln!(out, "(declare-fun {} () {ARRAY_SORT})", self.smt_array(a));
         }
+        let mut facts = Vec::new();
         for e in self.post_order(assertions, |_| false) {
-            if !matches!(self.kind(e), ExprKind::Const { .. } | ExprKind::ArraySym(_)) {
-                let sort = match self.width(e) {
-                    0 => ARRAY_SORT.to_string(),
-                    w => format!("(_ BitVec {w})"),
-                };
-                let _ = writeln!(out, "(define-fun e!{} () {sort} {})", e.0, self.smt_body(e));
+            match *self.kind(e) {
+                ExprKind::Const { .. } | ExprKind::ArraySym(_) => {}
+                ExprKind::ArrayConst(ref bytes) => {
+                    let _ = writeln!(out, "(declare-fun e!{} () {ARRAY_SORT})", e.0);
+                    facts.extend(
+                        bytes.iter().enumerate().map(|(i, b)| {
+                            format!("(= (select e!{} (_ bv{i} 64)) (_ bv{b} 8))", e.0)
+                        }),
+                    );
+                }
+                _ => {
+                    let sort = match self.width(e) {
+                        0 => ARRAY_SORT.to_string(),
+                        w => format!("(_ BitVec {w})"),
+                    };
+                    let body = self.smt_body(e);
+                    let _ = writeln!(out, "(define-fun e!{} () {sort} {body})", e.0);
+                    facts.extend(self.zero_past_constant_bytes(e));
+                }
             }
+        }
+        for fact in facts {
+            let _ = writeln!(out, "(assert {fact})");
         }
         for &e in assertions {
             let _ = writeln!(out, "(assert (= {} #b1))", self.smt_term(e));
@@ -96,6 +115,20 @@ impl ExprPool {
         }
     }
 
+    /// For a read of a store chain over a constant array, the fact that the constant
+    /// array reads 0 at the read's index when that lies past its stored bytes.
+    fn zero_past_constant_bytes(&self, e: ExprId) -> Option<String> {
+        let ExprKind::Select { array, index } = *self.kind(e) else {
+            return None;
+        };
+        let (base, len) = self.const_array_base(array)?;
+        let i = self.smt_term(index);
+        Some(format!(
+            "(=> (bvuge {i} (_ bv{len} 64)) (= (select e!{} {i}) (_ bv0 8)))",
+            base.0
+        ))
+    }
+
     /// A read of `array` at `index`. Input arrays read 0 beyond their size, as in the
     /// evaluator and the Z3 translation (an SMT-LIB array would leave those bytes free).
     fn smt_select(&self, array: ExprId, index: ExprId) -> String {
@@ -119,20 +152,7 @@ impl ExprPool {
         let t = |x: ExprId| self.smt_term(x);
         match *self.kind(e) {
             ExprKind::Const { .. } | ExprKind::ArraySym(_) => t(e),
-            ExprKind::ArrayConst(ref bytes) => {
-                let nonzero: Vec<(usize, u8)> = bytes
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &b)| b != 0)
-                    .map(|(i, &b)| (i, b))
-                    .collect();
-                let mut s = "(store ".repeat(nonzero.len());
-                let _ = write!(s, "((as const {ARRAY_SORT}) (_ bv0 8))");
-                for (i, b) in nonzero {
-                    let _ = write!(s, " (_ bv{i} 64) (_ bv{b} 8))");
-                }
-                s
-            }
+            ExprKind::ArrayConst(_) => unreachable!("constant arrays are declared"),
             ExprKind::Select { array, index } => self.smt_select(array, index),
             ExprKind::Store {
                 array,
@@ -203,9 +223,15 @@ mod tests {
         let e = p.eq(sel, b);
         let script = p.to_smtlib2(&[e]);
         assert!(script.contains(&format!("|a_b#{}|", x.0)));
-        assert!(script.contains(
-            "(store ((as const (Array (_ BitVec 64) (_ BitVec 8))) (_ bv0 8)) (_ bv1 64) (_ bv7 8))"
-        ));
+        let c = ca.0;
+        assert!(script.contains(&format!(
+            "(declare-fun e!{c} () (Array (_ BitVec 64) (_ BitVec 8)))"
+        )));
+        assert!(script.contains(&format!("(assert (= (select e!{c} (_ bv1 64)) (_ bv7 8)))")));
+        assert!(script.contains(&format!(
+            "(assert (=> (bvuge e!{} (_ bv2 64)) (= (select e!{c} e!{}) (_ bv0 8))))",
+            zi.0, zi.0
+        )));
         assert!(script.contains("((_ zero_extend 56)"));
     }
 

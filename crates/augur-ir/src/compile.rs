@@ -94,24 +94,38 @@ pub fn build_bitcode(
             }
         }
     }
-    let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
-    let link_err = |e: IrError| IrError(format!("{}: cannot link: {}", names.join(", "), e.0));
     let user = workdir.join("user.bc");
     let mut cmd = Command::new(tool("AUGUR_LLVM_LINK", "llvm-link-14"));
     cmd.args(&parts).arg("-o").arg(&user);
-    run(&mut cmd, "llvm-link-14").map_err(link_err)?;
+    run(&mut cmd, "llvm-link-14").map_err(|e| link_error(inputs, e))?;
     if extra.is_empty() {
         return Ok(user);
     }
-    // Models only fill in what the program uses and does not define itself.
+    link_models(&user, extra, inputs, workdir)
+}
+
+fn link_error(inputs: &[PathBuf], e: IrError) -> IrError {
+    let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+    IrError(format!("{}: cannot link: {}", names.join(", "), e.0))
+}
+
+/// Link the program `user` (built by [`build_bitcode`] from `inputs`, named in errors)
+/// with the `extra` bitcode (libc models), which only fills in what the program uses and
+/// does not define itself, into `workdir/linked.bc`. Returns that path.
+pub fn link_models(
+    user: &Path,
+    extra: &[PathBuf],
+    inputs: &[PathBuf],
+    workdir: &Path,
+) -> Result<PathBuf, IrError> {
     let linked = workdir.join("linked.bc");
     let mut cmd = Command::new(tool("AUGUR_LLVM_LINK", "llvm-link-14"));
-    cmd.arg(&user)
+    cmd.arg(user)
         .arg("--only-needed")
         .args(extra)
         .arg("-o")
         .arg(&linked);
-    run(&mut cmd, "llvm-link-14").map_err(link_err)?;
+    run(&mut cmd, "llvm-link-14").map_err(|e| link_error(inputs, e))?;
     Ok(linked)
 }
 

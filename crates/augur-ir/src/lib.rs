@@ -15,12 +15,12 @@ pub use cfg::{
     PostDominators,
 };
 pub use compile::{
-    build_bitcode, compile_c, read_module, CompileOptions, IrError, ANALYSIS_CFLAGS,
+    build_bitcode, compile_c, link_models, read_module, CompileOptions, IrError, ANALYSIS_CFLAGS,
 };
 pub use layout::Layout;
 pub use lower::lower_module;
 pub use program::*;
-pub use wide_consts::{rewrite_file, split_wide_constants, WideStats};
+pub use wide_consts::{rewrite_file, split_wide_constants, uses_x87_long_double, WideStats};
 
 /// Read and lower a bitcode (`.bc`) or textual (`.ll`) file.
 ///
@@ -35,8 +35,8 @@ pub fn load_program(path: &std::path::Path) -> Result<Program, IrError> {
     if stats.unrewritten > 0 {
         tracing::warn!(
             "{}: {} integer constant(s) wider than 64 bits or long double constant(s) in \
-             constant expressions, constant aggregates or global initializers cannot be \
-             read exactly (wide integers are truncated to 64 bits)",
+             constant expressions or constant aggregates cannot be read exactly (wide \
+             integers are truncated to 64 bits)",
             path.display(),
             stats.unrewritten
         );

@@ -27,8 +27,16 @@
 //! instruction operand becomes its 80 bits built the same way, then `bitcast` to
 //! `x86_fp80`.
 //!
-//! Wide constants inside constant expressions, constant aggregates/vectors used as operands,
-//! and global initializers are left alone and counted, so that the caller can warn.
+//! A global whose initializer holds such constants is replaced by one holding the same bytes
+//! under a type `llvm-ir` reads exactly (`globals.rs`). Wide constants inside constant
+//! expressions and constant aggregates/vectors used as operands are left alone and
+//! counted, so that the caller can warn.
+
+//!
+//! The same pass replaces `cpuid` inline assembly by zeros (`cpuid.rs`).
+
+mod cpuid;
+mod globals;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -53,15 +61,20 @@ pub struct WideStats {
     pub rewritten_operands: usize,
     /// `switch` case values remapped to small ones.
     pub rewritten_cases: usize,
-    /// Wide constants left as they are (in constant expressions, constant aggregates,
-    /// global initializers): `llvm-ir` will truncate them.
+    /// `cpuid` inline-assembly calls replaced by zeros.
+    pub folded_cpuid: usize,
+    /// Globals whose initializer held wide constants, replaced by byte-exact images.
+    pub rewritten_globals: usize,
+    /// Wide constants left as they are (in constant expressions, constant aggregates):
+    /// `llvm-ir` will truncate them.
     pub unrewritten: usize,
 }
 
 impl WideStats {
     /// Did the rewrite change the module?
     pub fn changed(&self) -> bool {
-        self.rewritten_operands + self.rewritten_cases > 0
+        self.rewritten_operands + self.rewritten_cases + self.rewritten_globals + self.folded_cpuid
+            > 0
     }
 }
 
@@ -95,6 +108,22 @@ pub fn rewrite_file(input: &Path, output: &Path, always_write: bool) -> Result<W
             .map_err(|e| IrError(format!("{}: cannot write bitcode: {e}", output.display())))?;
     }
     Ok(stats)
+}
+
+/// Does the module at `path` (bitcode, or textual IR if `.ll`) use the `x86_fp80` type,
+/// i.e. was it built with x87 `long double`s rather than augur's `-mlong-double-64`?
+pub fn uses_x87_long_double(path: &Path) -> Result<bool, IrError> {
+    let module = LoadedModule::parse(path)
+        .map_err(|e| IrError(format!("{}: not valid LLVM 14 IR: {e}", path.display())))?;
+    // SAFETY: valid module; the printed text is ours to free (take_message).
+    let text = unsafe { take_message(LLVMPrintModuleToString(module.module)) };
+    // The type's keyword, not a name that contains it (`@x86_fp80_max`, `%x86_fp80`).
+    Ok(text.match_indices("x86_fp80").any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + "x86_fp80".len()..].chars().next();
+        !matches!(before, Some('@' | '%' | '.' | '_') | Some('a'..='z' | 'A'..='Z' | '0'..='9'))
+            && !matches!(after, Some('_' | '.') | Some('a'..='z' | 'A'..='Z' | '0'..='9'))
+    }))
 }
 
 // ------------------------------------------------------------------ memory-safe wrappers
@@ -371,15 +400,28 @@ impl<'m> Rewriter<'m> {
             for bb in self.blocks(f) {
                 // Snapshot first: rewriting inserts instructions.
                 for inst in self.instructions(bb) {
-                    self.rewrite_instruction(inst);
+                    if self.fold_cpuid(inst) {
+                        self.stats.folded_cpuid += 1;
+                    } else {
+                        self.rewrite_instruction(inst);
+                    }
                 }
             }
         }
         for g in self.globals() {
             // SAFETY: `g` is a global variable of the module (invariant).
             let init = unsafe { LLVMGetInitializer(g) };
-            if !init.is_null() {
-                self.stats.unrewritten += self.count_wide_in_constant(init);
+            if init.is_null() {
+                continue;
+            }
+            let lost = self.count_wide_in_constant(init);
+            if lost == 0 {
+                continue;
+            }
+            if self.rewrite_global(g, init) {
+                self.stats.rewritten_globals += 1;
+            } else {
+                self.stats.unrewritten += lost;
             }
         }
         self.stats

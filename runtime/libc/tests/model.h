@@ -50,6 +50,7 @@ unsigned long model_strtoul(const char *, char **, int);
 long long model_strtoll(const char *, char **, int);
 unsigned long long model_strtoull(const char *, char **, int);
 double model_strtod(const char *, char **);
+long double model_strtold(const char *, char **);
 double model_atof(const char *);
 int model_atoi(const char *); long model_atol(const char *);
 long long model_atoll(const char *);

@@ -9,7 +9,7 @@ out=${TMPDIR:-/tmp}/augur-libc-tests.$$
 mkdir -p "$out"
 trap 'rm -rf "$out"' EXIT
 CC=${CC:-clang-14}
-MODELS="string ctype stdlib stdio printf scanf unistd math locale error process time fd thread"
+MODELS="string ctype stdlib ldouble dir fnmatch stdio printf scanf unistd math locale error process time fd thread"
 
 status=0
 echo "== bitcode build (augur's command, -Wall -Werror)"
@@ -18,10 +18,14 @@ for m in $MODELS; do
         -fno-discard-value-names -ffreestanding -fno-builtin -Wall -Wextra -Werror \
         "$libc/$m.c" -o "$out/$m.bc" || status=1
 done
+# augur's own programs: long double is double (strtold is strtod).
+clang-14 -c -emit-llvm -g -O0 -Xclang -disable-O0-optnone -fno-discard-value-names \
+    -ffreestanding -fno-builtin -Wall -Wextra -Werror -mlong-double-64 \
+    "$libc/ldouble.c" -o "$out/ldouble64.bc.o" || status=1
 llvm-link-14 "$out"/*.bc -o "$out/libc.bc" || status=1
 # The linked models may only reach the outside through the primitives.
 undef=$(llvm-nm-14 --undefined-only "$out/libc.bc" | awk '{print $2}' | sort | tr '\n' ' ')
-expected="aligned_alloc augur_errno_location augur_sys_close augur_sys_dup augur_sys_lseek augur_sys_open augur_sys_read augur_sys_stat augur_sys_truncate augur_sys_unlink augur_sys_write exit free malloc realloc "
+expected="aligned_alloc augur_errno_location augur_sys_close augur_sys_dup augur_sys_fail augur_sys_lseek augur_sys_name augur_sys_open augur_sys_read augur_sys_stat augur_sys_truncate augur_sys_unlink augur_sys_write exit free malloc realloc "
 if [ "$undef" != "$expected" ]; then
     echo "unexpected undefined symbols in linked models: $undef"
     status=1
@@ -37,7 +41,7 @@ for m in $MODELS; do
     objs="$objs $out/model_$m.o"
 done
 for t in shim test_main test_string test_ctype test_stdlib test_printf test_scanf test_stdio \
-         test_unistd test_math test_locale test_process test_files test_thread; do
+         test_unistd test_math test_locale test_process test_files test_dir test_thread; do
     $CC -c -O0 -g -Wall -Wno-format -Wno-format-security -Wno-format-extra-args \
         -Wno-deprecated-declarations -I"$here" "$here/$t.c" -o "$out/$t.o"
     objs="$objs $out/$t.o"

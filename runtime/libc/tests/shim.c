@@ -72,6 +72,11 @@ int augur_sys_stat(int fd, const char *path, unsigned long out[2])
     struct stat st;
     if ((path != NULL ? stat(path, &st) : fstat(fd, &st)) < 0)
         return -1;
+    if (path != NULL && S_ISDIR(st.st_mode)) {
+        /* As the engine's: the primitive knows files only (dir.c does directories). */
+        errno = ENOENT;
+        return -1;
+    }
     if (!S_ISREG(st.st_mode))
         return 2;
     out[0] = (unsigned long)st.st_size;
@@ -89,6 +94,12 @@ int augur_sys_truncate(int fd, long len)
     return ftruncate(fd, len);
 }
 
+int augur_sys_fail(int kind)
+{
+    (void)kind;
+    return 0;
+}
+
 int *augur_errno_location(void)
 {
     return &errno;
@@ -104,4 +115,24 @@ void shim_set_stdin(const char *s)
 {
     shim_stdin_data = s;
     shim_stdin_pos = 0;
+}
+
+const char *const *shim_names = NULL;
+
+long augur_sys_name(unsigned long index, char *buf, unsigned long cap)
+{
+    unsigned long i;
+    size_t n;
+    for (i = 0; shim_names != NULL && shim_names[i] != NULL; i++) {
+        if (i < index)
+            continue;
+        n = strlen(shim_names[i]);
+        if (cap > 0) {
+            size_t k = n < cap - 1 ? n : cap - 1;
+            memcpy(buf, shim_names[i], k);
+            buf[k] = '\0';
+        }
+        return (long)n;
+    }
+    return -1;
 }

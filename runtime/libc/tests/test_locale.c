@@ -204,8 +204,41 @@ static void test_wctype(void)
     }
 }
 
+locale_t model_newlocale(int, const char *, locale_t);
+locale_t model_uselocale(locale_t);
+locale_t model_duplocale(locale_t);
+void model_freelocale(locale_t);
+
+/* Locale objects: only the C locale can be made; uselocale returns the previous
+ * one, which starts as the global locale. */
+static void test_locale_objects(void)
+{
+    static const char *names[] = {"C", "POSIX", "", "xx_YY.UTF-8"};
+    size_t i;
+    locale_t c;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        int me, ge;
+        locale_t m, g;
+        errno = 0; m = model_newlocale(LC_ALL_MASK, names[i], (locale_t)0); me = errno;
+        errno = 0; g = newlocale(LC_ALL_MASK, names[i], (locale_t)0); ge = errno;
+        CHECK((m == NULL) == (g == NULL) && (m != NULL || me == ge), "newlocale('%s')", names[i]);
+        if (g != NULL)
+            freelocale(g);
+    }
+    errno = 0;
+    CHECK(model_newlocale(1 << 30, "C", (locale_t)0) == NULL && errno == EINVAL,
+          "newlocale(bad mask)");
+    c = model_newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    CHECK(model_uselocale((locale_t)0) == LC_GLOBAL_LOCALE, "uselocale(0) is global");
+    CHECK(model_uselocale(c) == LC_GLOBAL_LOCALE && model_uselocale((locale_t)0) == c &&
+              model_uselocale(LC_GLOBAL_LOCALE) == c && model_duplocale(c) != NULL,
+          "uselocale switches");
+    model_freelocale(c);
+}
+
 void test_locale(void)
 {
+    test_locale_objects();
     /* The analysed program's environment is empty: so is glibc's here. */
     unsetenv("LANG");
     unsetenv("LC_ALL");

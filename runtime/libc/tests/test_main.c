@@ -32,6 +32,7 @@ void test_math(void);
 void test_locale(void);
 void test_process(void);
 void test_files(void);
+void test_dir(void);
 void test_thread(void);
 
 int main(void)
@@ -47,6 +48,7 @@ int main(void)
     test_locale();
     test_process();
     test_files();
+    test_dir();
     test_thread();
     printf("%d passed, %d failed\n", t_pass, t_fail);
     return t_fail != 0;

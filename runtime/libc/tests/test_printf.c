@@ -1,7 +1,9 @@
+#define _GNU_SOURCE
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -38,8 +40,23 @@ static void float_cases(double v)
     PF("%020.10f|%-+12.2f|%012e", v, v, v);
 }
 
+int model_asprintf(char **, const char *, ...);
+
+/* asprintf allocates exactly the formatted string (seq formats with it). */
+static void test_asprintf(void)
+{
+    char *m = NULL, *g = NULL;
+    int mr = model_asprintf(&m, "%0.Lf|%s|%5d", 12.5L, "seq", 42);
+    int gr = asprintf(&g, "%0.Lf|%s|%5d", 12.5L, "seq", 42);
+    CHECK(mr == gr && m != NULL && g != NULL && strcmp(m, g) == 0, "asprintf: %d [%s] vs %d [%s]",
+          mr, m ? m : "", gr, g ? g : "");
+    free(m);
+    free(g);
+}
+
 void test_printf(void)
 {
+    test_asprintf();
     int i, n1 = 0, n2 = 0;
     void *p = (void *)0x7ffd1234abcdULL;
     PF("hello");

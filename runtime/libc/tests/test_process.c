@@ -198,8 +198,22 @@ static void test_calendar(void)
     }
 }
 
+int model_gethostname(char *, size_t);
+
+/* The host name is fixed ("localhost"); too small a buffer fails as glibc's. */
+static void test_hostname(void)
+{
+    char m[64], g[64];
+    int mr, gr, me, ge;
+    CHECK(model_gethostname(m, sizeof m) == 0 && strcmp(m, "localhost") == 0, "gethostname");
+    errno = 0; mr = model_gethostname(m, 1); me = errno;
+    errno = 0; gr = gethostname(g, 1); ge = errno;
+    CHECK(mr == gr && me == ge && mr == -1, "gethostname(1): %d %d vs %d %d", mr, me, gr, ge);
+}
+
 void test_process(void)
 {
+    test_hostname();
     test_strerror();
     test_error();
     test_process_world();

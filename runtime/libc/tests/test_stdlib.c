@@ -92,6 +92,37 @@ void test_stdlib(void)
         }
         CHECK(model_atof("2.5") == 2.5, "atof");
     }
+    /* strtold: bit-exact (x87 long double) within its exact range, the double
+     * path's value beyond it */
+    {
+        static const char *exact[] = {"0", "-0", "1", "0.1", "-0.1", "0.2", "0.3", "1.5", "10",
+                                      "2.5e3", "1e19", "1e38", "12345678901234567890e-19",
+                                      "1234567890123456789", "9999999999999999999e19",
+                                      "0.0000000000000000001",                                       "0x1p4", "0x1.8p-3", "-0x123456789abcdefp7", "1e-19",
+                                      "7.5e-5", "  +42", "1.", ".5e1", "inf", "-INFINITY",
+                                      "12abc", "1e", "0x", "", "-"};
+        static const char *wide[] = {"1e300", "1e-300", "123456789012345678901234567890",
+                                     "3.14159265358979323846", "0.30000000000000000004"};
+        for (i = 0; i < sizeof exact / sizeof exact[0]; i++) {
+            char *me, *ge;
+            long double mv, gv;
+            int mer, ger;
+            errno = 0; mv = model_strtold(exact[i], &me); mer = errno;
+            errno = 0; gv = strtold(exact[i], &ge); ger = errno;
+            CHECK(memcmp(&mv, &gv, 10) == 0 && me == ge && mer == ger,
+                  "strtold('%s'): %La %td %d vs %La %td %d", exact[i], mv, me - exact[i], mer, gv,
+                  ge - exact[i], ger);
+        }
+        for (i = 0; i < sizeof wide / sizeof wide[0]; i++) {
+            long double mv = model_strtold(wide[i], NULL);
+            double d = model_strtod(wide[i], NULL);
+            CHECK(mv == (long double)d, "strtold('%s') is the double path's", wide[i]);
+        }
+        {
+            long double nan = model_strtold("nan", NULL);
+            CHECK(nan != nan, "strtold('nan')");
+        }
+    }
     /* abs/div */
     CHECK(model_abs(-5) == 5 && model_labs(-5L) == 5 && model_llabs(-7LL) == 7 && model_abs(3) == 3, "abs");
     {

@@ -13,11 +13,20 @@ use augur_expr::ExprId;
 use augur_ir::{Reg, Ty, TyId};
 use std::rc::Rc;
 
-/// Objects up to this size are read and written at symbolic offsets through if-then-else
-/// chains over their bytes (pure bit-vector queries, which Z3 solves far faster than array
-/// queries: 0.04 s against a 10 s timeout for a write then a read at symbolic indices of
-/// a 64-int table); larger ones through array stores.
+/// Objects up to this size that were never written at a symbolic offset are read at
+/// symbolic offsets through if-then-else chains over their bytes (a pure bit-vector read
+/// of a table, which Z3 solves fastest). Every symbolic-offset write, and every
+/// symbolic-offset read of a larger or symbolically written object, goes through array
+/// stores: once reads and writes at symbolic offsets chain, the if-then-else form makes
+/// Z3 decide every index of every access, the array theory only the indices a model
+/// needs (a 64-byte table read and written at input-dependent indices 4 times: 0.1 s
+/// against more than 60 s; `bench/symhash_small.c`).
 const ITE_LIMIT: u64 = 256;
+
+/// Whether symbolic-offset reads of `obj` are if-then-else chains (else array selects).
+fn ite_encoded(obj: &MemObject) -> bool {
+    obj.size <= ITE_LIMIT && !obj.written_at_symbolic_offset
+}
 
 /// An 8-bit expression as a byte (concrete when it is a constant).
 fn as_byte(pool: &augur_expr::ExprPool, e: ExprId) -> Byte {
@@ -275,14 +284,14 @@ impl Executor {
     pub fn read_bytes(&mut self, st: &State, r: &Resolved, size: u64) -> Vec<Byte> {
         let obj = st.mem.get(r.base).expect("resolved object exists");
         match &r.offset {
-            Offset::Con(o) => obj.read(*o, size).to_vec(),
-            Offset::Sym(off) if obj.size <= ITE_LIMIT => {
-                let obj = obj.clone();
+            Offset::Con(o) => obj.read(*o, size),
+            Offset::Sym(off) if ite_encoded(obj) => {
+                let contents = obj.contents();
                 (0..size)
                     .map(|k| {
                         let kc = self.pool.constant(k as u128, 64);
                         let idx = self.pool.add(*off, kc);
-                        let e = self.choose_byte(&obj.bytes, idx);
+                        let e = self.choose_byte(&contents, idx);
                         as_byte(&self.pool, e)
                     })
                     .collect()
@@ -320,22 +329,8 @@ impl Executor {
         let obj = st.mem.get_mut(r.base).expect("resolved object exists");
         match &r.offset {
             Offset::Con(o) => obj.write(*o, bytes),
-            Offset::Sym(off) if obj.size <= ITE_LIMIT => {
-                // Byte j becomes "v_k if the offset is j - k, else the old byte".
-                let mut new = obj.bytes.clone();
-                for (j, slot) in new.iter_mut().enumerate() {
-                    let mut acc = byte_expr(&mut self.pool, *slot);
-                    for (k, b) in bytes.iter().enumerate().take(j + 1) {
-                        let pos = self.pool.constant((j - k) as u128, 64);
-                        let hit = self.pool.eq(*off, pos);
-                        let v = byte_expr(&mut self.pool, *b);
-                        acc = self.pool.ite(hit, v, acc);
-                    }
-                    *slot = as_byte(&self.pool, acc);
-                }
-                obj.write(0, &new);
-            }
             Offset::Sym(off) => {
+                obj.written_at_symbolic_offset = true;
                 let mut arr = obj.as_array(&mut self.pool);
                 for (k, b) in bytes.iter().enumerate() {
                     let kc = self.pool.constant(k as u128, 64);
@@ -371,12 +366,7 @@ impl Executor {
         if size > 16 || width > 128 {
             return None;
         }
-        let obj = st.mem.get(r.base)?;
-        let mut bits: u128 = 0;
-        for (i, b) in obj.read(o, size).iter().enumerate() {
-            let Byte::C(c) = b else { return None };
-            bits |= (*c as u128) << (8 * i);
-        }
+        let bits = st.mem.get(r.base)?.read_known(o, size)?;
         Some(Value::con(bits, width))
     }
 
@@ -422,12 +412,8 @@ impl Executor {
         match (&r.offset, v, size) {
             // Fast path: a concrete scalar at a concrete offset, no allocation.
             (Offset::Con(o), Value::Con { bits, width }, 1..=16) if *width <= 128 => {
-                let mut buf = [Byte::C(0); 16];
-                for (i, b) in buf.iter_mut().enumerate().take(size as usize) {
-                    *b = Byte::C((bits >> (8 * i)) as u8);
-                }
                 let obj = st.mem.get_mut(r.base).expect("resolved object exists");
-                obj.write(*o, &buf[..size as usize]);
+                obj.write_known(*o, *bits, size);
             }
             _ => {
                 let bytes = value_to_bytes(&mut self.pool, &prog, ty, v);

@@ -12,6 +12,7 @@ use crate::outcome::{ErrorKind, Outcome};
 use crate::state::{Frame, State};
 use crate::value::{sign_extend, Value};
 use augur_ir::{BlockId, Callee, FuncId, Reg, Ty, TyId};
+use std::rc::Rc;
 
 /// Frames deeper than this end the path (runaway recursion).
 const MAX_FRAMES: usize = 10_000;
@@ -203,7 +204,7 @@ pub(super) fn push_frame(
     } else {
         None
     };
-    st.frames.push(Frame {
+    st.frames.push(Rc::new(Frame {
         func: f,
         block: BlockId(0),
         prev_block: None,
@@ -212,7 +213,7 @@ pub(super) fn push_frame(
         allocas: varargs.into_iter().collect(),
         varargs,
         ret_dst,
-    });
+    }));
     Ok(())
 }
 
@@ -276,7 +277,7 @@ pub(super) fn ret(ex: &mut Executor, st: &mut State, v: Option<Value>) -> Exec<(
 }
 
 /// Remove the top frame and its stack objects.
-fn pop_frame(st: &mut State) -> Frame {
+fn pop_frame(st: &mut State) -> Rc<Frame> {
     let frame = st.frames.pop().expect("a frame to return from");
     for a in &frame.allocas {
         st.mem.remove(*a);

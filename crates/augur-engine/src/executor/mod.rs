@@ -76,10 +76,23 @@ pub struct Executor {
     interrupted: Arc<AtomicBool>,
     started: Instant,
     next_memory_check: Instant,
+    /// Memory was over `--max-memory` at the last check: forks are suppressed.
+    at_memory_limit: bool,
     global_addrs: Vec<u64>,
     extensions: Vec<Option<Box<dyn Extension>>>,
     entry_return: Option<FuncId>,
     intercepted_by: Vec<Option<u16>>,
+}
+
+/// How many of `live` states to stop when `used` MiB are in use under a limit of `limit`
+/// MiB: none under the limit; else the share of states the excess is (KLEE's rule, states
+/// being what grows), at least one, and never the last state.
+fn states_to_stop(live: usize, used: u64, limit: u64) -> usize {
+    if used <= limit || live < 2 {
+        return 0;
+    }
+    let keep = (live as u128 * limit as u128 / used as u128) as usize;
+    (live - keep).clamp(1, live - 1)
 }
 
 /// An error on a path through havocked calls says so in its message.
@@ -148,6 +161,7 @@ impl Executor {
             interrupted: Arc::new(AtomicBool::new(false)),
             started: Instant::now(),
             next_memory_check: Instant::now(),
+            at_memory_limit: false,
             global_addrs: Vec::new(),
             intercepted_by: vec![None; program_len],
             extensions: Vec::new(),
@@ -334,35 +348,35 @@ impl Executor {
         }
     }
 
+    /// Hold `--max-memory` as KLEE does: over the limit, no path forks (see
+    /// [`Executor::fork`]) and states chosen at random are stopped as partial paths (their
+    /// tests written) until the memory in use is estimated to be under it again.
     fn enforce_memory_limit(&mut self) {
         let Some(limit) = self.opts.max_memory_mib else {
             return;
         };
-        // Look at most ten times a second, and give freed memory a second to show.
+        // Look at most ten times a second.
         let now = Instant::now();
         if now < self.next_memory_check {
             return;
         }
         self.next_memory_check = now + Duration::from_millis(100);
-        let used = crate::stats::current_rss_mib();
-        if used <= limit || self.states.len() < 2 {
+        let used = crate::stats::memory_in_use_mib();
+        self.at_memory_limit = used > limit;
+        let stop = states_to_stop(self.states.len(), used, limit);
+        if stop == 0 {
             return;
         }
-        // Memory pressure: end the deepest half of the states as partial paths.
-        let mut ids: Vec<(u32, StateId)> = self
-            .states
-            .iter()
-            .map(|(id, (_, s))| (s.depth(), *id))
-            .collect();
-        ids.sort_unstable_by(|a, b| b.cmp(a));
-        let drop = ids.len() / 2;
-        tracing::warn!("memory {used} MiB over the limit of {limit} MiB: stopping {drop} states");
-        self.next_memory_check = now + Duration::from_secs(1);
-        for (_, id) in ids.into_iter().take(drop) {
+        tracing::warn!("memory {used} MiB over the limit of {limit} MiB: stopping {stop} states");
+        let mut ids: Vec<StateId> = self.states.keys().copied().collect();
+        ids.sort_unstable();
+        for _ in 0..stop {
+            let id = ids.swap_remove(self.rng.below(ids.len() as u64) as usize);
             if let Some((_, st)) = self.states.remove(&id) {
                 self.finish(st, Outcome::Partial("max-memory reached".into()));
             }
         }
+        crate::stats::release_free_memory();
     }
 
     /// Run one state for a batch of instructions, until it forks or ends.
@@ -705,5 +719,23 @@ impl Executor {
     /// Push a call of `func` with `args` onto `st` (no caller register receives the result).
     pub fn start_call(&mut self, st: &mut State, func: FuncId, args: Vec<Value>) -> Exec<()> {
         calls::push_frame(self, st, func, args, None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::states_to_stop;
+
+    #[test]
+    fn states_stopped_over_the_memory_limit_match_the_excess() {
+        assert_eq!(states_to_stop(1000, 4000, 4096), 0, "under the limit");
+        assert_eq!(
+            states_to_stop(1000, 8192, 4096),
+            500,
+            "twice the limit: half"
+        );
+        assert_eq!(states_to_stop(1000, 4100, 4096), 1, "at least one");
+        assert_eq!(states_to_stop(10, 1 << 20, 1), 9, "never the last state");
+        assert_eq!(states_to_stop(1, 1 << 20, 1), 0);
     }
 }

@@ -59,9 +59,10 @@ impl Executor {
     /// makes a plain copy, which the caller tells apart by its driver data). Only feasible
     /// cases are kept (in seeded mode, the seed's); `st` takes the first, each other gets a
     /// new state, and each side's condition joins its path condition. Forks never exceed
-    /// `--max-forks`, nor a path's depth `--max-depth`: past them, as many feasible cases as
-    /// they allow (at least one) are chosen at random, as KLEE does. Forks are counted and shown to the observers. `Err(Dropped)` when no case
-    /// is feasible.
+    /// `--max-forks`, nor a path's depth `--max-depth`, nor happen while memory is over
+    /// `--max-memory`: past them, as many feasible cases as they allow (at least one) are
+    /// chosen at random, as KLEE does. Forks are counted and shown to the observers.
+    /// `Err(Dropped)` when no case is feasible.
     pub fn fork(&mut self, st: &mut State, cases: &[ExprId]) -> Exec<Forked> {
         let mut feasible = Vec::new();
         for (i, &c) in cases.iter().enumerate() {
@@ -134,11 +135,12 @@ impl Executor {
         Ok(Forked { taken, others })
     }
 
-    /// Keep as many `cases` as `--max-forks` and `--max-depth` allow (at least one), chosen
-    /// at random.
+    /// Keep as many `cases` as `--max-forks`, `--max-depth` and `--max-memory` allow (at
+    /// least one), chosen at random.
     fn limit_cases(&mut self, st: &State, cases: &mut Vec<(usize, ExprId)>) {
         let room = match self.opts.max_depth {
             Some(d) if st.depth() >= d => 0,
+            _ if self.at_memory_limit => 0,
             _ => self
                 .opts
                 .max_forks

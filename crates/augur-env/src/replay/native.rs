@@ -235,6 +235,56 @@ int main(int argc, char **argv) {
 }
 "#;
 
+    /// A test's `fail:KIND` object fails that call natively, glibc's own calls counted.
+    #[test]
+    fn fail_objects_fail_the_named_call() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path().join("three.c");
+        std::fs::write(
+            &src,
+            r#"
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(void) {
+  int failed = 0;
+  if (write(1, "a", 1) != 1) failed = errno;
+  if (fputs("b", stdout) == EOF) failed = errno;
+  if (write(1, "c", 1) != 1) failed = errno;
+  return failed;
+}
+"#,
+        )
+        .unwrap();
+        let bin = dir.path().join("three");
+        let runtime = crate::runtime::runtime_dir().unwrap();
+        compile(&[src], &[], &runtime, &bin).unwrap();
+        let env = Environment::default();
+        let run_with = |second: u8| {
+            let objects = vec![
+                obj("fail:read", &[0; 4]),
+                obj("fail:write", &[second, 0, 0, 0]),
+            ];
+            let spec = RunSpec {
+                argv0: "three",
+                args: &[],
+                objects: &objects,
+                env: &env,
+                timeout: Duration::from_secs(10),
+                revision: None,
+            };
+            run(&bin, &spec).unwrap()
+        };
+        // The second write (stdio's, unbuffered as in augur's models) fails with ENOSPC.
+        let r = run_with(2);
+        assert_eq!(r.status, Status::Exit(28));
+        assert_eq!(String::from_utf8_lossy(&r.stdout), "ac");
+        // Number 0: nothing fails, and the program runs as usual (stdout buffered).
+        let r = run_with(0);
+        assert_eq!(r.status, Status::Exit(0));
+        assert_eq!(String::from_utf8_lossy(&r.stdout), "acb");
+    }
+
     fn obj(name: &str, bytes: &[u8]) -> (String, Vec<u8>) {
         (name.to_string(), bytes.to_vec())
     }

@@ -59,8 +59,8 @@ impl Lowerer<'_> {
             },
             C::Float(Float::X86_FP80) => {
                 return Err(
-                    "a long double (x86_fp80) constant inside a global initializer or \
-                            a constant expression is not supported"
+                    "a long double (x86_fp80) constant inside a constant expression is \
+                     not supported"
                         .into(),
                 )
             }

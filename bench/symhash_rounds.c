@@ -1,0 +1,20 @@
+/* symhash.c with twice the rounds: a 64-byte table read and written at input-dependent
+ * indices inside a 12-round hash-like loop, then an assertion on the hash. */
+#include <augur.h>
+int main(void) {
+  unsigned char in[8];
+  augur_make_symbolic(in, sizeof in, "in");
+  unsigned char t[64];
+  for (int i = 0; i < 64; i++)
+    t[i] = (unsigned char)(i * 37 + 11);
+  unsigned h = 0;
+  for (int r = 0; r < 12; r++)
+    for (int k = 0; k < 8; k++) {
+      unsigned char j = (unsigned char)((in[k] ^ h) & 63);
+      unsigned char v = t[j];
+      t[(j + r) & 63] = (unsigned char)(v + in[k]);
+      h = h * 31 + v;
+    }
+  augur_assert((h & 0xffff) != 0xbeef);
+  return 0;
+}

@@ -1,0 +1,284 @@
+//! `--max-fail N`: system calls of the modelled OS fail, up to N times per path, and the
+//! error handling of coreutils-style programs (read's -1 and errno, close_stdout's
+//! "write error") is explored; which call failed is in each test (`fail:KIND`), and every
+//! test fails the same call natively on replay.
+
+mod common;
+use common::*;
+use std::collections::BTreeSet;
+
+const HEADERS: &str = r#"
+#define _GNU_SOURCE
+#include <errno.h>
+#include <error.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+"#;
+
+/// The failing call of a test (`read 2`), or `none`.
+fn failed_call(test: &serde_json::Value) -> String {
+    let failed: Vec<String> = test["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|o| {
+            let kind = o["name"].as_str()?.strip_prefix("fail:")?;
+            let n = Run::int_of(test, o["name"].as_str()?);
+            (n != 0).then(|| format!("{kind} {n}"))
+        })
+        .collect();
+    if failed.is_empty() {
+        "none".into()
+    } else {
+        failed.join(", ")
+    }
+}
+
+/// Each test as (failing call, exit code, stderr).
+fn outcomes(r: &Run) -> BTreeSet<(String, i64, String)> {
+    r.tests
+        .iter()
+        .map(|t| {
+            assert_eq!(t["outcome"]["kind"], "exit", "{t}");
+            (
+                failed_call(t),
+                t["outcome"]["code"].as_i64().unwrap(),
+                t["stderr"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn set(items: &[(&str, i64, &str)]) -> BTreeSet<(String, i64, String)> {
+    items
+        .iter()
+        .map(|(c, code, e)| (c.to_string(), *code, e.to_string()))
+        .collect()
+}
+
+/// cat's shape: open, fstat, read until 0, write what was read, close; close_stdout at exit.
+const COPY: &str = r#"
+int main(void) {
+  struct stat st;
+  char buf[16];
+  long n;
+  int fd;
+  atexit(close_stdout);
+  fd = open("A", O_RDONLY);
+  if (fd < 0) error(2, errno, "A");
+  if (fstat(fd, &st) != 0) error(3, errno, "A: fstat");
+  while ((n = read(fd, buf, sizeof buf)) > 0)
+    fwrite(buf, 1, n, stdout);
+  if (n < 0) error(5, errno, "A: read error");
+  if (close(fd) != 0) error(6, errno, "A: close");
+  return 0;
+}
+"#;
+
+#[test]
+fn each_call_of_a_file_copy_may_fail_once() {
+    let src = [HEADERS, CLOSE_STDOUT_C, COPY].concat();
+    let r = run_c(&src, &["--sym-files", "1", "3", "--max-fail", "1"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    // Calls: open, fstat, read (3 bytes), write, read (0), close A, close stdout (at exit).
+    let want = set(&[
+        ("none", 0, ""),
+        ("open 1", 2, "prog: A: Permission denied\n"),
+        ("stat 1", 3, "prog: A: fstat: Cannot allocate memory\n"),
+        ("read 1", 5, "prog: A: read error: Input/output error\n"),
+        ("write 1", 1, "prog: write error\n"),
+        ("read 2", 5, "prog: A: read error: Input/output error\n"),
+        ("close 1", 6, "prog: A: close: Input/output error\n"),
+        ("close 2", 1, "prog: write error: Input/output error\n"),
+    ]);
+    assert_eq!(outcomes(&r), want);
+    assert_eq!(r.tests.len(), want.len());
+    // What was written before the failure stays written.
+    for t in &r.tests {
+        let copied = object_bytes(t, "file:A");
+        let stdout = t["stdout"].as_str().unwrap();
+        match failed_call(t).as_str() {
+            "open 1" | "stat 1" | "read 1" | "write 1" => assert_eq!(stdout, ""),
+            _ => assert_eq!(stdout.len(), escaped_len(&copied), "{t}"),
+        }
+    }
+    r.assert_native_replay_passes();
+}
+
+/// The length of `bytes` as augur's tests write stdout (other than UTF-8 as `\xNN`).
+fn escaped_len(bytes: &[u8]) -> usize {
+    augur_engine::escape_bytes(bytes).len()
+}
+
+#[test]
+fn without_max_fail_nothing_fails() {
+    let src = [HEADERS, CLOSE_STDOUT_C, COPY].concat();
+    for args in [
+        &["--sym-files", "1", "3"][..],
+        &["--sym-files", "1", "3", "--max-fail", "0"][..],
+    ] {
+        let r = run_c(&src, args);
+        assert_eq!(r.status, 0, "{}", r.stderr);
+        assert_eq!(outcomes(&r), set(&[("none", 0, "")]));
+        let names: Vec<&str> = r.tests[0]["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["file:A"]);
+        r.assert_native_replay_passes();
+    }
+}
+
+/// Standard input through stdio (buffered reads), output by putchar and puts.
+const ECHO_STDIN: &str = r#"
+int main(void) {
+  struct stat st;
+  int c;
+  atexit(close_stdout);
+  if (fstat(0, &st) != 0) error(5, errno, "fstat");
+  while ((c = getchar()) != EOF)
+    putchar(c);
+  if (ferror(stdin)) error(3, errno, "read error");
+  puts("");
+  return 0;
+}
+"#;
+
+#[test]
+fn stdin_and_stdout_through_stdio_may_fail() {
+    let src = [HEADERS, CLOSE_STDOUT_C, ECHO_STDIN].concat();
+    let r = run_c(&src, &["--sym-stdin", "1", "--max-fail", "1"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    // Calls: fstat, read (1 byte), write (putchar), read (0), write (puts' newline),
+    // close stdout (at exit).
+    let want = set(&[
+        ("none", 0, ""),
+        ("stat 1", 5, "prog: fstat: Cannot allocate memory\n"),
+        ("read 1", 3, "prog: read error: Input/output error\n"),
+        ("write 1", 1, "prog: write error\n"),
+        ("read 2", 3, "prog: read error: Input/output error\n"),
+        ("write 2", 1, "prog: write error\n"),
+        ("close 1", 1, "prog: write error: Input/output error\n"),
+    ]);
+    assert_eq!(outcomes(&r), want);
+    assert_eq!(r.tests.len(), want.len());
+    r.assert_native_replay_passes();
+}
+
+#[test]
+fn two_failures_on_one_path() {
+    let src = [HEADERS, CLOSE_STDOUT_C, ECHO_STDIN].concat();
+    let r = run_c(&src, &["--sym-stdin", "1", "--max-fail", "2"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let calls: BTreeSet<String> = r.tests.iter().map(failed_call).collect();
+    // Failing calls in object order (read, write, open, close, lseek, stat, ftruncate):
+    // the exit's close of stdout after a failed read or fstat; a failed putchar, then the
+    // end-of-file read; error()'s own writes to stderr after a failed read.
+    for both in [
+        "read 1, close 1",
+        "close 1, stat 1",
+        "read 2, write 1",
+        "read 1, write 1",
+    ] {
+        assert!(calls.contains(both), "{both} not in {calls:?}");
+    }
+    assert!(
+        calls.iter().all(|c| c.split(", ").count() <= 2),
+        "{calls:?}"
+    );
+    r.assert_native_replay_passes();
+}
+
+/// A file read through a stream of its own (fopen, fgets, fclose), a count printed.
+const COUNT_LINES: &str = r#"
+int main(void) {
+  char line[8];
+  int n = 0;
+  FILE *f = fopen("A", "r");
+  if (!f) error(2, errno, "A");
+  while (fgets(line, sizeof line, f)) n++;
+  if (ferror(f)) error(3, errno, "A: read error");
+  if (fclose(f) != 0) error(4, errno, "A: close");
+  printf("%d\n", n);
+  if (fclose(stdout) != 0) error(1, errno, "write error");
+  return 0;
+}
+"#;
+
+#[test]
+fn a_stream_the_program_opens_may_fail() {
+    let src = [HEADERS, COUNT_LINES].concat();
+    let r = run_c(&src, &["--sym-files", "1", "2", "--max-fail", "1"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    // Calls: open, read (2 bytes), read (0), close A, write (printf), close stdout. An
+    // unchecked printf's failure goes unnoticed (exit 0).
+    let ends: BTreeSet<(String, i64)> = outcomes(&r).into_iter().map(|o| (o.0, o.1)).collect();
+    let want: BTreeSet<(String, i64)> = [
+        ("none", 0),
+        ("open 1", 2),
+        ("read 1", 3),
+        ("read 2", 3),
+        ("close 1", 4),
+        ("write 1", 0),
+        ("close 2", 1),
+    ]
+    .iter()
+    .map(|(c, code)| (c.to_string(), *code))
+    .collect();
+    assert_eq!(ends, want);
+    r.assert_native_replay_passes();
+}
+
+#[test]
+fn an_error_that_needs_a_failing_read_reproduces_natively() {
+    let src = r#"
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(void) {
+  char buf[8];
+  int fd = open("A", O_RDONLY);
+  if (fd < 0) return 2;
+  long n = read(fd, buf, sizeof buf - 1);
+  buf[n] = 0; /* BUG: n is -1 when read fails */
+  fputs(buf, stdout);
+  return 0;
+}
+"#;
+    let r = run_c(src, &["--sym-files", "1", "4", "--max-fail", "1"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let errors = r.errors("out-of-bounds");
+    assert_eq!(errors.len(), 1, "{:?}", r.tests);
+    assert_eq!(errors[0]["outcome"]["line"], line_of(src, "BUG"));
+    assert_eq!(failed_call(errors[0]), "read 1");
+    // Without failures the bug is out of reach.
+    let clean = run_c(src, &["--sym-files", "1", "4"]);
+    assert!(clean.errors("out-of-bounds").is_empty());
+    r.assert_native_replay_passes();
+}
+
+#[test]
+fn the_empty_path_names_no_file_even_to_create() {
+    // uniq's `uniq - ''` asks freopen("", "w", stdout): ENOENT on Linux.
+    let src = r#"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+int main(void) {
+  if (fopen("", "w") != NULL) return 1;
+  if (errno != ENOENT) return 2;
+  if (open("", O_WRONLY | O_CREAT, 0644) >= 0 || errno != ENOENT) return 3;
+  return 0;
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert_eq!(r.exit_codes(), [0]);
+    r.assert_native_replay_passes();
+}

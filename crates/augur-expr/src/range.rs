@@ -1,0 +1,238 @@
+//! Cheap facts about expressions the builders use to decide comparisons and array reads
+//! without a solver: an upper bound of an expression's unsigned value, and whether two
+//! array indices are provably equal or different.
+
+use crate::bits::mask;
+use crate::{BinOp, ExprId, ExprKind, ExprPool};
+
+/// How deep [`ExprPool::umax`] looks below an expression (the bound stays sound past it:
+/// a node it does not look into is bounded by its width's all-ones value).
+const UMAX_DEPTH: u32 = 8;
+
+/// The smallest all-ones value at least `v` (`v` with every bit below its top bit set).
+fn smear(v: u128) -> u128 {
+    match v {
+        0 => 0,
+        v => u128::MAX >> v.leading_zeros(),
+    }
+}
+
+impl ExprPool {
+    /// An upper bound of the unsigned value of the bit-vector `e` on every assignment:
+    /// constants, masks, extensions, extractions, remainders, shifts, divisions, ites
+    /// and non-wrapping sums are looked through (a few levels deep).
+    pub fn umax(&self, e: ExprId) -> u128 {
+        self.umax_at(e, UMAX_DEPTH)
+    }
+
+    fn umax_at(&self, e: ExprId, depth: u32) -> u128 {
+        let w = self.width(e);
+        let all = mask(w);
+        if depth == 0 {
+            return self.as_const(e).unwrap_or(all);
+        }
+        let m = |x: ExprId| self.umax_at(x, depth - 1);
+        let bound = match *self.kind(e) {
+            ExprKind::Const { value, .. } => value,
+            ExprKind::ZExt { expr, .. } => m(expr),
+            // Sign extension keeps the value when the sign bit is known clear.
+            ExprKind::SExt { expr, .. } => {
+                let inner = m(expr);
+                if inner >> (self.width(expr) - 1) == 0 {
+                    inner
+                } else {
+                    all
+                }
+            }
+            // The low bits of a value: the value itself when it fits, else at most all ones.
+            ExprKind::Extract { expr, lo: 0, .. } => m(expr),
+            ExprKind::Concat { hi, lo } => {
+                let wl = self.width(lo);
+                (m(hi) << wl) | smear(m(lo))
+            }
+            ExprKind::Ite { then, els, .. } => m(then).max(m(els)),
+            ExprKind::Bin { op, lhs, rhs } => {
+                let c = self.as_const(rhs);
+                match op {
+                    BinOp::And => m(lhs).min(m(rhs)),
+                    BinOp::Or | BinOp::Xor => smear(m(lhs).max(m(rhs))),
+                    BinOp::Add => m(lhs).checked_add(m(rhs)).unwrap_or(all),
+                    BinOp::URem => match c {
+                        Some(c) if c != 0 => m(lhs).min(c - 1),
+                        _ => m(lhs),
+                    },
+                    BinOp::UDiv => match c {
+                        Some(c) if c != 0 => m(lhs) / c,
+                        _ => all,
+                    },
+                    BinOp::LShr => m(lhs) >> c.unwrap_or(0).min(127),
+                    _ => all,
+                }
+            }
+            _ => all,
+        };
+        bound.min(all)
+    }
+
+    /// The constant array at the bottom of the chain of stores `a`, with its number of
+    /// stored bytes (the bytes past them read 0), if the chain starts from one.
+    pub fn const_array_base(&self, mut a: ExprId) -> Option<(ExprId, usize)> {
+        loop {
+            match self.kind(a) {
+                ExprKind::Store { array, .. } => a = *array,
+                ExprKind::ArrayConst(bytes) => return Some((a, bytes.len())),
+                _ => return None,
+            }
+        }
+    }
+
+    /// An index as `constant + base` (the base absent for a constant index).
+    fn offset_form(&self, index: ExprId) -> (u128, Option<ExprId>) {
+        match *self.kind(index) {
+            ExprKind::Const { value, .. } => (value, None),
+            ExprKind::Bin {
+                op: BinOp::Add,
+                lhs,
+                rhs,
+            } => match self.as_const(lhs) {
+                Some(c) => (c, Some(rhs)),
+                None => (0, Some(index)),
+            },
+            _ => (0, Some(index)),
+        }
+    }
+
+    /// Whether the indices `a` and `b` differ on every assignment: both are one base plus
+    /// different constants (`x + 1` and `x + 3`, or two different constants).
+    pub fn indices_differ(&self, a: ExprId, b: ExprId) -> bool {
+        let (ca, ba) = self.offset_form(a);
+        let (cb, bb) = self.offset_form(b);
+        ba == bb && ca != cb
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Assignment, CmpOp};
+
+    /// Xorshift, so the random checks are reproducible.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    /// A pool with a 4-byte input `x`, its first byte and its 32-bit word.
+    fn setup() -> (ExprPool, crate::ArrayId, ExprId, ExprId) {
+        let mut p = ExprPool::new();
+        let a = p.new_array("x", 4);
+        let arr = p.array_sym(a);
+        let bytes: Vec<ExprId> = (0..4)
+            .map(|i| {
+                let idx = p.constant(i, 64);
+                p.select(arr, idx)
+            })
+            .collect();
+        let w = bytes[1..].iter().fold(bytes[0], |acc, &b| p.concat(b, acc));
+        (p, a, bytes[0], w)
+    }
+
+    /// Shapes whose bound `umax` knows, each with the best bound by hand.
+    fn shapes(p: &mut ExprPool, b: ExprId, w: ExprId) -> Vec<(ExprId, u128)> {
+        let [c63, c10, c3, c28] = [63, 10, 3, 28].map(|v| p.constant(v, 32));
+        let masked = p.and(w, c63);
+        let z = p.zext(b, 32);
+        let low = p.extract(masked, 0, 8);
+        let sx = p.sext(low, 64);
+        let sum = p.add(masked, z);
+        let rem = p.bin(BinOp::URem, w, c10);
+        let div = p.bin(BinOp::UDiv, z, c3);
+        let shr = p.bin(BinOp::LShr, w, c28);
+        let or = p.or(masked, c10);
+        let c100 = p.constant(100, 8);
+        let small = p.ult(b, c100);
+        let pick = p.ite(small, masked, c10);
+        let b16 = p.zext(b, 16);
+        let cat = p.concat(b16, b);
+        vec![
+            (masked, 63),
+            (z, 255),
+            (low, 63),
+            (sx, 63),
+            (sum, 63 + 255),
+            (rem, 9),
+            (div, 85),
+            (shr, 15),
+            (or, 63),
+            (pick, 63),
+            (cat, 0xffff),
+            (w, mask(32)),
+        ]
+    }
+
+    #[test]
+    fn bounds_are_tight_on_known_shapes_and_hold_on_random_inputs() {
+        let (mut p, a, b, w) = setup();
+        let cases = shapes(&mut p, b, w);
+        for &(e, want) in &cases {
+            assert_eq!(p.umax(e), want, "{}", p.display(e));
+        }
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..2000 {
+            let mut m = Assignment::default();
+            m.set(a, rng.next().to_le_bytes()[..4].to_vec());
+            for &(e, _) in &cases {
+                assert!(p.eval(e, &m) <= p.umax(e), "{} under {m:?}", p.display(e));
+            }
+        }
+    }
+
+    #[test]
+    fn comparisons_against_bounds_fold() {
+        let (mut p, _, _, w) = setup();
+        let c63 = p.constant(63, 32);
+        let masked = p.and(w, c63);
+        let off = p.zext(masked, 64);
+        let [c62, c63, c64] = [62, 63, 64].map(|v| p.constant(v, 64));
+        let folded = [
+            (p.ule(off, c63), 1),
+            (p.ult(off, c64), 1),
+            (p.ult(c63, off), 0),
+            (p.ule(c64, off), 0),
+            (p.eq(c64, off), 0),
+        ];
+        for (e, want) in folded {
+            assert_eq!(p.as_const(e), Some(want), "{}", p.display(e));
+        }
+        // A bound that does not decide leaves the comparison alone.
+        let open = p.ule(off, c62);
+        let raw = p.raw(ExprKind::Cmp {
+            op: CmpOp::Ule,
+            lhs: off,
+            rhs: c62,
+        });
+        assert_eq!(open, raw);
+    }
+
+    #[test]
+    fn indices_with_one_base_and_different_offsets_differ() {
+        let (mut p, _, b, _) = setup();
+        let x = p.zext(b, 64);
+        let [one, three] = [1, 3].map(|v| p.constant(v, 64));
+        let x1 = p.add(x, one);
+        let x3 = p.add(x, three);
+        assert!(p.indices_differ(x1, x3));
+        assert!(p.indices_differ(x, x1));
+        assert!(p.indices_differ(one, three));
+        assert!(!p.indices_differ(x1, x1));
+        assert!(!p.indices_differ(x, three));
+        let y = p.sext(b, 64);
+        assert!(!p.indices_differ(x1, y));
+    }
+}

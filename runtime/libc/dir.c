@@ -1,0 +1,367 @@
+/*
+ * dir.c - directories over the modelled files (opendir, readdir, closedir,
+ * rewinddir, dirfd; the directory part of stat), statx over the same stat
+ * model, the device-number functions, readlink (there are no symbolic
+ * links), and the access variants (euidaccess, eaccess, faccessat).
+ *
+ * The modelled files are what `augur replay` puts in the native program's
+ * working directory; a name holding '/' is a file in a subdirectory.  So the
+ * directories are the working directory ("."), its parent (".."), and every
+ * leading part of a file's name that ends before a '/'.  A directory lists
+ * ".", ".." and then its files and subdirectories in the order the files were
+ * created (the native order is the file system's: programs that sort, as ls
+ * does, agree).  Directories have mode 0755 (0700 for ".."), inode numbers
+ * of their own, and cannot be opened as descriptors: dirfd() is -1 (ENOTSUP).
+ */
+#include "libc_internal.h"
+
+#define ENOTDIR 20
+#define EACCES 13
+#define ENOTSUP 95
+#define ENAMETOOLONG 36
+#define AT_FDCWD (-100)
+#define AT_EMPTY_PATH 0x1000
+#define DT_DIR 4
+#define DT_REG 8
+#define PATH_LEN 4096
+
+/* Primitive (engine): the name of file number index, see augur_sys.h. */
+long augur_sys_name(unsigned long index, char *buf, unsigned long cap);
+
+/* Inode numbers: files are 1000 + their number (fd.c); directories are
+ * 500 + the number of the first file inside them; "." and ".." below. */
+#define CWD_INO 100
+#define PARENT_INO 99
+
+/* path without "./" components, repeated and trailing slashes, into out:
+ * "" is the working directory.  -1 for a path leaving it (absolute, "..")
+ * other than ".." itself, which gives 1; 0 otherwise. */
+static int canonical(const char *path, char *out)
+{
+    size_t n = 0;
+    const char *p = path;
+
+    if (strcmp(path, "..") == 0 || strcmp(path, "../") == 0)
+        return 1;
+    if (*p == '/')
+        return -1;
+    while (*p) {
+        const char *c = p;
+        size_t len;
+        while (*p && *p != '/')
+            p++;
+        len = (size_t)(p - c);
+        while (*p == '/')
+            p++;
+        if (len == 0 || (len == 1 && c[0] == '.'))
+            continue;
+        if (len == 2 && c[0] == '.' && c[1] == '.')
+            return -1;
+        if (n + len + 2 > PATH_LEN)
+            return -1;
+        if (n > 0)
+            out[n++] = '/';
+        memcpy(out + n, c, len);
+        n += len;
+    }
+    out[n] = '\0';
+    return 0;
+}
+
+/* Is name inside directory dir ("" for the working directory)?  Returns the
+ * part of name after "dir/", or NULL. */
+static const char *inside(const char *name, const char *dir)
+{
+    size_t n = strlen(dir);
+    if (n == 0)
+        return name;
+    if (strncmp(name, dir, n) == 0 && name[n] == '/')
+        return name + n + 1;
+    return NULL;
+}
+
+/* The name of file number i into buf: its length, 0 for an unlinked file,
+ * -1 past the last one. */
+static long file_name(unsigned long i, char *buf)
+{
+    long n = augur_sys_name(i, buf, PATH_LEN);
+    return n >= PATH_LEN ? 0 : n;
+}
+
+/* Number of the first file inside dir, -1 if there is none. */
+static long first_inside(const char *dir)
+{
+    char name[PATH_LEN];
+    long i, n;
+    for (i = 0; (n = file_name((unsigned long)i, name)) >= 0; i++) {
+        if (n > 0 && inside(name, dir) != NULL)
+            return i;
+    }
+    return -1;
+}
+
+/* Number of subdirectories directly in dir (for its link count). */
+static unsigned long subdirectories(const char *dir)
+{
+    char name[PATH_LEN], sub[PATH_LEN];
+    unsigned long count = 0;
+    long i, n;
+    for (i = 0; (n = file_name((unsigned long)i, name)) >= 0; i++) {
+        const char *rest = n > 0 ? inside(name, dir) : NULL;
+        const char *slash = rest ? strchr(rest, '/') : NULL;
+        size_t len;
+        if (slash == NULL)
+            continue;
+        /* Count each subdirectory at its first file. */
+        len = (size_t)(rest - name) + (size_t)(slash - rest);
+        memcpy(sub, name, len);
+        sub[len] = '\0';
+        if (first_inside(sub) == i)
+            count++;
+    }
+    return count;
+}
+
+int __augur_directory(const char *path, unsigned long info[3])
+{
+    char dir[PATH_LEN];
+    long first;
+    int c = path[0] == '\0' ? -1 : canonical(path, dir);
+
+    if (c < 0)
+        return 0;
+    if (c == 1) {
+        info[0] = 3;
+        info[1] = PARENT_INO;
+        info[2] = 0700;
+        return 1;
+    }
+    first = first_inside(dir);
+    if (dir[0] != '\0' && first < 0)
+        return 0;
+    info[0] = 2 + subdirectories(dir);
+    info[1] = dir[0] == '\0' ? CWD_INO : 500 + (unsigned long)first;
+    info[2] = 0755;
+    return 1;
+}
+
+/* ---- directory streams ------------------------------------------------ */
+
+/* glibc's struct dirent (and dirent64) on x86-64. */
+struct dirent {
+    unsigned long d_ino;
+    long d_off;
+    unsigned short d_reclen;
+    unsigned char d_type;
+    char d_name[256];
+};
+
+typedef struct augur_dir {
+    char path[PATH_LEN]; /* canonical */
+    long next;           /* 0 ".", 1 "..", then 2 + file number */
+    struct dirent entry;
+} DIR;
+
+DIR *opendir(const char *path)
+{
+    unsigned long info[3];
+    struct stat st;
+    DIR *d;
+
+    if (!__augur_directory(path, info)) {
+        errno = stat(path, &st) == 0 ? ENOTDIR : ENOENT;
+        return NULL;
+    }
+    d = malloc(sizeof *d);
+    if (d == NULL) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    if (canonical(path, d->path) != 0) {
+        /* The parent of the working directory is not modelled. */
+        free(d);
+        errno = EACCES;
+        return NULL;
+    }
+    d->next = 0;
+    return d;
+}
+
+static struct dirent *entry(DIR *d, unsigned long ino, unsigned char type, const char *name,
+                            size_t len)
+{
+    if (len > 255)
+        len = 255;
+    d->entry.d_ino = ino;
+    d->entry.d_off = d->next;
+    d->entry.d_type = type;
+    memcpy(d->entry.d_name, name, len);
+    d->entry.d_name[len] = '\0';
+    d->entry.d_reclen = (unsigned short)((offsetof(struct dirent, d_name) + len + 8) & ~7UL);
+    return &d->entry;
+}
+
+struct dirent *readdir(DIR *d)
+{
+    char name[PATH_LEN], sub[PATH_LEN];
+    long n;
+
+    if (d->next == 0) {
+        d->next = 1;
+        return entry(d, d->path[0] ? 500 + (unsigned long)first_inside(d->path) : CWD_INO,
+                     DT_DIR, ".", 1);
+    }
+    if (d->next == 1) {
+        d->next = 2;
+        return entry(d, PARENT_INO, DT_DIR, "..", 2);
+    }
+    for (; (n = file_name((unsigned long)(d->next - 2), name)) >= 0; d->next++) {
+        const char *rest = n > 0 ? inside(name, d->path) : NULL;
+        const char *slash;
+        unsigned long i = (unsigned long)(d->next - 2);
+        if (rest == NULL)
+            continue;
+        slash = strchr(rest, '/');
+        if (slash == NULL) {
+            d->next++;
+            return entry(d, 1000 + i, DT_REG, rest, strlen(rest));
+        }
+        /* A subdirectory: listed at its first file. */
+        memcpy(sub, name, (size_t)(slash - name));
+        sub[slash - name] = '\0';
+        if (first_inside(sub) == (long)i) {
+            d->next++;
+            return entry(d, 500 + i, DT_DIR, rest, (size_t)(slash - rest));
+        }
+    }
+    return NULL;
+}
+
+struct dirent *readdir64(DIR *d) { return readdir(d); }
+
+int closedir(DIR *d)
+{
+    free(d);
+    return 0;
+}
+
+void rewinddir(DIR *d) { d->next = 0; }
+
+int dirfd(DIR *d)
+{
+    (void)d;
+    errno = ENOTSUP;
+    return -1;
+}
+
+/* ---- statx ------------------------------------------------------------- */
+
+struct statx_timestamp {
+    long tv_sec;
+    unsigned int tv_nsec;
+    int reserved;
+};
+
+/* Linux's struct statx. */
+struct statx {
+    unsigned int stx_mask, stx_blksize;
+    unsigned long stx_attributes;
+    unsigned int stx_nlink, stx_uid, stx_gid;
+    unsigned short stx_mode, spare0;
+    unsigned long stx_ino, stx_size, stx_blocks, stx_attributes_mask;
+    struct statx_timestamp stx_atime, stx_btime, stx_ctime, stx_mtime;
+    unsigned int stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
+    unsigned long stx_mnt_id, spare2, spare3[12];
+};
+
+#define STATX_BASIC_STATS 0x7ffU
+
+static struct statx_timestamp stamp(long sec, long nsec)
+{
+    struct statx_timestamp t;
+    t.tv_sec = sec;
+    t.tv_nsec = (unsigned int)nsec;
+    t.reserved = 0;
+    return t;
+}
+
+/* <sys/sysmacros.h>'s functions (major(), minor() and makedev() call them at -O0). */
+unsigned int gnu_dev_major(unsigned long dev)
+{
+    return (unsigned int)(((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfffUL));
+}
+
+unsigned int gnu_dev_minor(unsigned long dev)
+{
+    return (unsigned int)((dev & 0xff) | ((dev >> 12) & ~0xffUL));
+}
+
+unsigned long gnu_dev_makedev(unsigned int major, unsigned int minor)
+{
+    return ((unsigned long)(major & 0xfff) << 8) | ((unsigned long)(major & ~0xfffU) << 32) |
+           (minor & 0xff) | ((unsigned long)(minor & ~0xffU) << 12);
+}
+
+int statx(int dirfd, const char *path, int flags, unsigned int mask, struct statx *out)
+{
+    struct stat st;
+    int r;
+
+    (void)mask; /* every basic field is always known */
+    if (path[0] == '\0' && (flags & AT_EMPTY_PATH))
+        r = fstat(dirfd, &st);
+    else
+        r = fstatat(dirfd, path, &st, flags);
+    if (r < 0)
+        return -1;
+    memset(out, 0, sizeof *out);
+    out->stx_mask = STATX_BASIC_STATS;
+    out->stx_blksize = (unsigned int)st.st_blksize;
+    out->stx_nlink = (unsigned int)st.st_nlink;
+    out->stx_uid = st.st_uid;
+    out->stx_gid = st.st_gid;
+    out->stx_mode = (unsigned short)st.st_mode;
+    out->stx_ino = st.st_ino;
+    out->stx_size = (unsigned long)st.st_size;
+    out->stx_blocks = (unsigned long)st.st_blocks;
+    out->stx_atime = stamp(st.st_atime_sec, st.st_atime_nsec);
+    out->stx_ctime = stamp(st.st_ctime_sec, st.st_ctime_nsec);
+    out->stx_mtime = stamp(st.st_mtime_sec, st.st_mtime_nsec);
+    out->stx_rdev_major = gnu_dev_major(st.st_rdev);
+    out->stx_rdev_minor = gnu_dev_minor(st.st_rdev);
+    out->stx_dev_major = gnu_dev_major(st.st_dev);
+    out->stx_dev_minor = gnu_dev_minor(st.st_dev);
+    return 0;
+}
+
+/* ---- symbolic links: there are none ------------------------------------- */
+
+long readlinkat(int dirfd, const char *path, char *buf, size_t len)
+{
+    struct stat st;
+    (void)buf;
+    (void)len;
+    if (fstatat(dirfd, path, &st, 0) == 0)
+        errno = EINVAL; /* not a symbolic link */
+    return -1;
+}
+
+long readlink(const char *path, char *buf, size_t len)
+{
+    return readlinkat(AT_FDCWD, path, buf, len);
+}
+
+/* ---- access variants ---------------------------------------------------- */
+
+/* The process's real and effective ids are the same user, who owns every
+ * modelled file and directory: any existing path grants every access. */
+int faccessat(int dirfd, const char *path, int mode, int flags)
+{
+    struct stat st;
+    (void)mode;
+    (void)flags;
+    return fstatat(dirfd, path, &st, 0) < 0 ? -1 : 0;
+}
+
+int euidaccess(const char *path, int mode) { return faccessat(AT_FDCWD, path, mode, 0); }
+int eaccess(const char *path, int mode) { return euidaccess(path, mode); }
