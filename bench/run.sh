@@ -13,8 +13,9 @@ klee_inc=${KLEE_INCLUDE:-$(dirname "$(command -v klee 2>/dev/null || echo /usr/b
 klee_run() { # name, augur's time
   local name=$1 augur_t=$2 dir="$out/klee-$1"
   command -v klee >/dev/null || return 0
+  # shellcheck disable=SC2086 # DEFS is a list of -D flags
   clang-14 -c -emit-llvm -g -O0 -Xclang -disable-O0-optnone -I bench/klee -I "$klee_inc" \
-    "bench/$name.c" -o "$out/$name.bc"
+    $DEFS "bench/${SRC:-$name}.c" -o "$out/$name.bc"
   local start end
   start=$(date +%s.%N)
   klee --output-dir="$dir" --solver-backend=z3 --max-time="${limit}s" --search=dfs \
@@ -31,9 +32,11 @@ print(f"{'':10} KLEE  {t:8.2f}s  paths {paths.group(1) if paths else '?':>6}  er
       f"augur/KLEE time {augur_t / t:.3f}")
 PY
 }
-run() { # name, search, extra args...
+# run NAME SEARCH [ARGS...]: bench/NAME.c, or bench/$SRC.c built with the -D flags in $DEFS.
+run() {
   local name=$1 search=$2; shift 2
-  /usr/bin/time -f "%M" -o "$out/$name.rss" ./target/release/augur run "bench/$name.c" -o "$out/$name" \
+  /usr/bin/time -f "%M" -o "$out/$name.rss" ./target/release/augur run "bench/${SRC:-$name}.c" \
+    --cflags "${DEFS:-}" -o "$out/$name" \
     --search "$search" --max-time "$limit" --all-tests "$@" 2>"$out/$name.log" || true
   python3 - "$out/$name/summary.json" "$out/$name.rss" "$name" <<'PY'
 import json, sys
@@ -51,7 +54,9 @@ run paths16 dfs
 run sort dfs
 run symindex dfs
 run symhash dfs
-run symhash_small dfs
-run symhash_rounds dfs
-run symhash_256 dfs
-run symhash_wide dfs
+# symhash's variations: smaller (solvable), more rounds, a larger table, 16-bit indices.
+SRC=symhash DEFS="-DTABLE=32 -DROUNDS=3 -DIN_BYTES=4 -DHASH_MASK=0xff -DTARGET=0x5a -DINIT_MUL=7 -DINIT_ADD=3" \
+  run symhash_small dfs
+SRC=symhash DEFS="-DROUNDS=12" run symhash_rounds dfs
+SRC=symhash DEFS="-DTABLE=256" run symhash_256 dfs
+SRC=symhash DEFS="-DTABLE=4096 -DINDEX_BYTES=2" run symhash_wide dfs

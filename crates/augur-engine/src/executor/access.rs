@@ -20,7 +20,7 @@ use std::rc::Rc;
 /// stores: once reads and writes at symbolic offsets chain, the if-then-else form makes
 /// Z3 decide every index of every access, the array theory only the indices a model
 /// needs (a 64-byte table read and written at input-dependent indices 4 times: 0.1 s
-/// against more than 60 s; `bench/symhash_small.c`).
+/// against more than 60 s; `symhash_small` in `bench/run.sh`).
 const ITE_LIMIT: u64 = 256;
 
 /// Whether symbolic-offset reads of `obj` are if-then-else chains (else array selects).
