@@ -225,6 +225,24 @@ int augur_meta(int site) {
   const char *r = getenv("AUGUR_REVISION");
   return r ? atoi(r) : 0;
 }
+/* aligned_alloc as augur's model and glibc serve it: any size for a power-of-two
+ * alignment. AddressSanitizer's own rejects a size that is not a multiple of the alignment
+ * (coreutils' cat asks 4096-aligned 0x20001 bytes), so the replay build routes the
+ * program's calls here (-Wl,--wrap=aligned_alloc). */
+void *__wrap_aligned_alloc(size_t align, size_t size) {
+  if (align == 0 || (align & (align - 1)) != 0) {
+    errno = EINVAL;
+    return NULL;
+  }
+  void *p = NULL;
+  int e = posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size);
+  if (e != 0) {
+    errno = e;
+    return NULL;
+  }
+  return p;
+}
+
 void klee_warning(const char *message) { (void)message; }
 void klee_warning_once(const char *message) { (void)message; }
 void klee_prefer_cex(void *object, uintptr_t condition) {

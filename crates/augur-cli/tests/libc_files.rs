@@ -205,3 +205,30 @@ int main(void) {
     assert_eq!(t["stdout"].as_str().unwrap().as_bytes(), &want[..]);
     r.assert_native_replay_passes();
 }
+
+#[test]
+fn aligned_buffer_of_any_size_like_cat_replays_natively() {
+    // cat asks a page-aligned buffer of 128 KiB + 1 bytes: glibc and augur's model serve any
+    // size; the native replay build must too (AddressSanitizer's own aligned_alloc rejects
+    // it), or every test of such a program fails natively.
+    let src = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <augur.h>
+int main(void) {
+  char c;
+  augur_make_symbolic(&c, 1, "c");
+  char *buf = aligned_alloc(4096, 0x20001);
+  if (!buf || (unsigned long)buf % 4096) return 3;
+  buf[0x20000] = c;
+  if (aligned_alloc(3, 8)) return 4;
+  printf("%s\n", buf[0x20000] == 'x' ? "x" : "other");
+  free(buf);
+  return 0;
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert_eq!(r.exit_codes(), vec![0, 0]);
+    r.assert_native_replay_passes();
+}

@@ -22,7 +22,9 @@ pub use failures::{KINDS as FAILURE_KINDS, OBJECT_PREFIX as FAILURE_PREFIX};
 pub use intrinsics::{fresh_bytes, fresh_scalar};
 pub use replay::environment::{environment, Environment};
 pub use replay::judge::{describe, judge, sanitizer_report, Expect, Verdict};
-pub use replay::native::{run as run_native, NativeRun, RunSpec, Status, NATIVE_CFLAGS};
+pub use replay::native::{
+    run as run_native, NativeRun, RunSpec, Status, NATIVE_CFLAGS, NATIVE_LINK_FLAGS,
+};
 pub use replay::{
     collect_tests, load_test, replay, split_inputs, NativeProgram, ReplayOptions, ReplaySummary,
     TestInput,

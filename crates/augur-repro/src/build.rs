@@ -11,7 +11,7 @@
 
 use crate::log::hex;
 use crate::signature::{self, Signature};
-use augur_env::NATIVE_CFLAGS;
+use augur_env::{NATIVE_CFLAGS, NATIVE_LINK_FLAGS};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -358,6 +358,7 @@ pub fn build(spec: &BuildSpec) -> Result<Built, String> {
         .args(modules.iter().map(|m| &m.0))
         .args(&objects)
         .arg(runtime.join("replay").join("replay.c"))
+        .args(NATIVE_LINK_FLAGS)
         .args(spec.link)
         .arg("-lm")
         .arg("-o")

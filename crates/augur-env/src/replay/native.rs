@@ -25,6 +25,11 @@ pub const NATIVE_CFLAGS: &[&str] = &[
     "-D__VERIFIER_error=augur_replay_reach_error",
 ];
 
+/// The link flags of the native build, with `runtime/replay/replay.c`: the program's
+/// aligned_alloc is the replay runtime's, which serves any size as glibc and augur's model
+/// do (AddressSanitizer's rejects a size that is not a multiple of the alignment).
+pub const NATIVE_LINK_FLAGS: &[&str] = &["-Wl,--wrap=aligned_alloc"];
+
 /// Exit status of the replay runtime when the test has no object left for an input.
 pub const EXIT_NO_OBJECT: i32 = 96;
 /// Exit status of the replay runtime when an assumption is false.
@@ -96,6 +101,7 @@ pub fn compile(
         .args(cflags)
         .args(inputs)
         .arg(runtime_dir.join("replay").join("replay.c"))
+        .args(NATIVE_LINK_FLAGS)
         .arg("-o")
         .arg(out);
     let o = cmd
