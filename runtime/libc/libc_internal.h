@@ -435,6 +435,7 @@ int *__errno_location(void);
 #define ERANGE 34
 #define EDOM 33
 #define ENOENT 2
+#define EIO 5
 
 #define EOF (-1)
 

@@ -1,10 +1,12 @@
 /*
  * process.c - the process's fixed world: identity (one user "user", uid and
- * gid 1000, beside root; host "localhost"), limits (sysconf, getpagesize), memory helpers
+ * gid 1000, beside root; host "localhost"), limits (sysconf, getpagesize), random bytes
+ * (a fixed stream, the same in native replay), memory helpers
  * over the engine's allocator, and signals (registration and masks work;
  * nothing is ever delivered except by raise() to an installed handler).
  */
 #include "libc_internal.h"
+#include "../fixed_random.h"
 
 /* ---- identity -------------------------------------------------------- */
 
@@ -106,6 +108,30 @@ struct group *getgrnam(const char *name)
 #define PAGE_SIZE 4096
 
 int getpagesize(void) { return PAGE_SIZE; }
+
+/* ---- random bytes ---------------------------------------------------- */
+
+/* Linux hands out at most 32 MiB - 1 bytes per call. */
+#define GETRANDOM_MAX 33554431
+
+long getrandom(void *buf, size_t len, unsigned int flags)
+{
+    (void)flags;
+    if (len > GETRANDOM_MAX)
+        len = GETRANDOM_MAX;
+    augur_fixed_random(buf, len);
+    return (long)len;
+}
+
+int getentropy(void *buf, size_t len)
+{
+    if (len > 256) {
+        errno = EIO;
+        return -1;
+    }
+    augur_fixed_random(buf, len);
+    return 0;
+}
 
 /* sysconf names (glibc's <bits/confname.h>) and this world's values. */
 long sysconf(int name)

@@ -36,6 +36,8 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "../fixed_random.h"
+
 #define REPLAY_EXIT_NO_OBJECT 96
 #define REPLAY_EXIT_ASSUME 97
 #define REPLAY_EXIT_REACH_ERROR 98
@@ -241,6 +243,24 @@ void *__wrap_aligned_alloc(size_t align, size_t size) {
     return NULL;
   }
   return p;
+}
+
+/* The fixed world's random bytes, as augur's models give them (-Wl,--wrap=getrandom and
+ * getentropy): the program reads the same bytes natively as under analysis. */
+ssize_t __wrap_getrandom(void *buf, size_t len, unsigned int flags) {
+  (void)flags;
+  if (len > 33554431)
+    len = 33554431;
+  augur_fixed_random(buf, len);
+  return (ssize_t)len;
+}
+int __wrap_getentropy(void *buf, size_t len) {
+  if (len > 256) {
+    errno = EIO;
+    return -1;
+  }
+  augur_fixed_random(buf, len);
+  return 0;
 }
 
 void klee_warning(const char *message) { (void)message; }

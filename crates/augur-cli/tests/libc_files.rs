@@ -232,3 +232,43 @@ int main(void) {
     assert_eq!(r.exit_codes(), vec![0, 0]);
     r.assert_native_replay_passes();
 }
+
+#[test]
+fn random_bytes_are_the_fixed_worlds_and_replay_natively() {
+    // sort -R seeds its hash from getrandom: the models give a fixed stream (continued
+    // across calls), and the native replay build gives the same bytes, so the output a
+    // test predicts is the one the real program prints.
+    let src = r#"
+#include <stdio.h>
+#include <sys/random.h>
+#include <unistd.h>
+#include <augur.h>
+int main(void) {
+  unsigned char a[4], b[4], big[300];
+  char c;
+  augur_make_symbolic(&c, 1, "c");
+  if (getrandom(a, sizeof a, GRND_NONBLOCK) != 4) return 3;
+  if (getentropy(b, sizeof b) != 0) return 4;
+  if (getentropy(big, sizeof big) != -1) return 5;
+  if (a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3]) return 6;
+  printf("%02x%02x%02x%02x %02x%02x%02x%02x %s\n", a[0], a[1], a[2], a[3], b[0], b[1],
+         b[2], b[3], c == 'r' ? "r" : "-");
+  return 0;
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert_eq!(r.exit_codes(), vec![0, 0]);
+    let outs: std::collections::BTreeSet<&str> = r
+        .tests
+        .iter()
+        .map(|t| t["stdout"].as_str().unwrap())
+        .collect();
+    assert_eq!(outs.len(), 2, "{outs:?}");
+    let words: std::collections::BTreeSet<String> = outs
+        .iter()
+        .map(|o| o.rsplit_once(' ').unwrap().0.to_string())
+        .collect();
+    assert_eq!(words.len(), 1, "both paths read the same bytes: {outs:?}");
+    r.assert_native_replay_passes();
+}

@@ -9,6 +9,10 @@ use std::process::Command;
 /// (relative path, contents) of every runtime file.
 const FILES: &[(&str, &str)] = &[
     ("augur.h", include_str!("../../../runtime/augur.h")),
+    (
+        "fixed_random.h",
+        include_str!("../../../runtime/fixed_random.h"),
+    ),
     ("klee/klee.h", include_str!("../../../runtime/klee/klee.h")),
     (
         "replay/replay.c",

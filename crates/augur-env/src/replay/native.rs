@@ -27,8 +27,10 @@ pub const NATIVE_CFLAGS: &[&str] = &[
 
 /// The link flags of the native build, with `runtime/replay/replay.c`: the program's
 /// aligned_alloc is the replay runtime's, which serves any size as glibc and augur's model
-/// do (AddressSanitizer's rejects a size that is not a multiple of the alignment).
-pub const NATIVE_LINK_FLAGS: &[&str] = &["-Wl,--wrap=aligned_alloc"];
+/// do (AddressSanitizer's rejects a size that is not a multiple of the alignment), and its
+/// getrandom and getentropy give the fixed world's bytes, as the models do.
+pub const NATIVE_LINK_FLAGS: &[&str] =
+    &["-Wl,--wrap=aligned_alloc,--wrap=getrandom,--wrap=getentropy"];
 
 /// Exit status of the replay runtime when the test has no object left for an input.
 pub const EXIT_NO_OBJECT: i32 = 96;
