@@ -19,4 +19,21 @@ static void augur_fixed_random(void *buf, size_t len) {
   }
 }
 
+/* getrandom(2)'s and getentropy(3)'s semantics over that stream (Linux hands out at most
+ * 32 MiB - 1 bytes per getrandom call; getentropy takes at most 256 and otherwise fails,
+ * -1, with errno EIO, which the caller sets: the models have their own errno). */
+static long augur_fixed_getrandom(void *buf, size_t len) {
+  if (len > 33554431)
+    len = 33554431;
+  augur_fixed_random(buf, len);
+  return (long)len;
+}
+
+static int augur_fixed_getentropy(void *buf, size_t len) {
+  if (len > 256)
+    return -1;
+  augur_fixed_random(buf, len);
+  return 0;
+}
+
 #endif

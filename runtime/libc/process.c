@@ -111,26 +111,18 @@ int getpagesize(void) { return PAGE_SIZE; }
 
 /* ---- random bytes ---------------------------------------------------- */
 
-/* Linux hands out at most 32 MiB - 1 bytes per call. */
-#define GETRANDOM_MAX 33554431
-
 long getrandom(void *buf, size_t len, unsigned int flags)
 {
     (void)flags;
-    if (len > GETRANDOM_MAX)
-        len = GETRANDOM_MAX;
-    augur_fixed_random(buf, len);
-    return (long)len;
+    return augur_fixed_getrandom(buf, len);
 }
 
 int getentropy(void *buf, size_t len)
 {
-    if (len > 256) {
+    int r = augur_fixed_getentropy(buf, len);
+    if (r < 0)
         errno = EIO;
-        return -1;
-    }
-    augur_fixed_random(buf, len);
-    return 0;
+    return r;
 }
 
 /* sysconf names (glibc's <bits/confname.h>) and this world's values. */

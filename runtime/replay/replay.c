@@ -249,18 +249,13 @@ void *__wrap_aligned_alloc(size_t align, size_t size) {
  * getentropy): the program reads the same bytes natively as under analysis. */
 ssize_t __wrap_getrandom(void *buf, size_t len, unsigned int flags) {
   (void)flags;
-  if (len > 33554431)
-    len = 33554431;
-  augur_fixed_random(buf, len);
-  return (ssize_t)len;
+  return augur_fixed_getrandom(buf, len);
 }
 int __wrap_getentropy(void *buf, size_t len) {
-  if (len > 256) {
+  int r = augur_fixed_getentropy(buf, len);
+  if (r < 0)
     errno = EIO;
-    return -1;
-  }
-  augur_fixed_random(buf, len);
-  return 0;
+  return r;
 }
 
 void klee_warning(const char *message) { (void)message; }

@@ -3,21 +3,6 @@
 mod common;
 use common::*;
 
-fn bytes_of(test: &serde_json::Value, name: &str) -> Vec<u8> {
-    let o = test["objects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|o| o["name"] == name)
-        .unwrap();
-    o["bytes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b.as_u64().unwrap() as u8)
-        .collect()
-}
-
 #[test]
 fn getopt_option_crash_found_from_symbolic_arguments() {
     let src = r#"
@@ -42,8 +27,8 @@ int main(int argc, char **argv) {
         t["outcome"]["line"].as_u64().unwrap(),
         line_of(src, "CRASH")
     );
-    assert_eq!(bytes_of(t, "n_args")[0], 1);
-    assert_eq!(&bytes_of(t, "arg00")[..2], b"-x");
+    assert_eq!(object_bytes(t, "n_args")[0], 1);
+    assert_eq!(&object_bytes(t, "arg00")[..2], b"-x");
     // The paths that print predict the output exactly.
     assert!(r.tests.iter().any(|t| t["stdout"] == "verbose=1\n"));
     assert!(r.tests.iter().any(|t| t["stdout"] == "verbose=0\n"));
@@ -64,7 +49,7 @@ int main(void) {
     let r = run_c(src, &["--sym-stdin", "4"]);
     let crashes = r.errors("null-dereference");
     assert!(!crashes.is_empty(), "{}", r.stderr);
-    let input = String::from_utf8_lossy(&bytes_of(crashes[0], "stdin")).into_owned();
+    let input = String::from_utf8_lossy(&object_bytes(crashes[0], "stdin")).into_owned();
     let nums: Vec<i64> = input
         .split(|c: char| !c.is_ascii_digit() && c != '-' && c != '+')
         .filter(|s| !s.is_empty())
@@ -99,7 +84,7 @@ int main(void) {
             c["outcome"]["line"].as_u64().unwrap(),
             line_of(src, "CRASH")
         );
-        let stdin = bytes_of(c, "stdin");
+        let stdin = object_bytes(c, "stdin");
         let digits: String = stdin
             .iter()
             .take_while(|b| b.is_ascii_digit())
@@ -129,7 +114,7 @@ int main(void) {
     let r = run_c(src, &[]);
     assert_eq!(r.tests.len(), 2, "{}", r.stderr);
     for t in &r.tests {
-        let k = bytes_of(t, "k")[0];
+        let k = object_bytes(t, "k")[0];
         let one = if k == 1 { "one\n" } else { "" };
         assert_eq!(
             t["stdout"],
@@ -158,7 +143,7 @@ int main(void) {
     let r = run_c(src, &["--sym-file", "input.txt:4"]);
     let crashes = r.errors("division-by-zero");
     assert_eq!(crashes.len(), 1, "{}", r.stderr);
-    assert_eq!(bytes_of(crashes[0], "file:input.txt"), b"BOOM");
+    assert_eq!(object_bytes(crashes[0], "file:input.txt"), b"BOOM");
     assert_eq!(
         crashes[0]["outcome"]["line"].as_u64().unwrap(),
         line_of(src, "CRASH")
@@ -246,7 +231,7 @@ int main(void) {
     outs.sort();
     assert_eq!(outs, vec!["aaa", "bbb"], "{}", r.stderr);
     for t in &r.tests {
-        let want = if bytes_of(t, "k")[0] == 7 {
+        let want = if object_bytes(t, "k")[0] == 7 {
             "aaa"
         } else {
             "bbb"
@@ -316,12 +301,7 @@ int main(int argc, char **argv) {
         1
     );
     // Objects: the --sym-arg, then each group's count and arguments, then the file.
-    let names: Vec<&str> = r.tests[0]["objects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["name"].as_str().unwrap())
-        .collect();
+    let names = object_names(&r.tests[0]);
     assert_eq!(
         names,
         ["arg00", "n_args", "arg01", "n_args_1", "arg02", "arg03", "file:A"]

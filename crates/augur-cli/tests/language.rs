@@ -223,22 +223,7 @@ int main(void) {
   return (int)(y / 5.0L);
 }
 "#;
-    let dir = tempfile::tempdir().unwrap();
-    let c = dir.path().join("ld.c");
-    std::fs::write(&c, src).unwrap();
-    let bc = dir.path().join("prog.bc");
-    // augur's own flags but `-mlong-double-64`, as a build outside augur would have.
-    let flags = augur_ir::ANALYSIS_CFLAGS
-        .iter()
-        .filter(|f| **f != "-mlong-double-64");
-    let built = std::process::Command::new("clang-14")
-        .args(flags)
-        .arg(&c)
-        .arg("-o")
-        .arg(&bc)
-        .status()
-        .unwrap();
-    assert!(built.success());
+    let (dir, bc) = x87_bitcode(src);
     let r = run_file(dir, bc, &[]);
     assert_eq!(r.status, 0, "{}", r.stderr);
     assert_eq!(r.exit_codes(), vec![5], "{}", r.stderr);

@@ -58,17 +58,7 @@ int main(void) {
 "#;
     let r = run_c(src, &["--sym-files", "2", "3"]);
     assert_eq!(r.status, 0, "{}", r.stderr);
-    let mut got: Vec<(i64, String)> = r
-        .tests
-        .iter()
-        .map(|t| {
-            (
-                t["outcome"]["code"].as_i64().unwrap(),
-                t["stdout"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
-    got.sort();
+    let got = r.exits_with_stdout();
     let head = ". 0755 2\nA: not a directory\nnope: missing\n";
     assert_eq!(
         got,

@@ -124,12 +124,7 @@ fn without_max_fail_nothing_fails() {
         let r = run_c(&src, args);
         assert_eq!(r.status, 0, "{}", r.stderr);
         assert_eq!(outcomes(&r), set(&[("none", 0, "")]));
-        let names: Vec<&str> = r.tests[0]["objects"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|o| o["name"].as_str().unwrap())
-            .collect();
+        let names = object_names(&r.tests[0]);
         assert_eq!(names, ["file:A"]);
         r.assert_native_replay_passes();
     }

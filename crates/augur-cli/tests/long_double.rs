@@ -5,26 +5,6 @@
 mod common;
 use common::*;
 
-/// `src` compiled to bitcode with augur's flags but `-mlong-double-64` (as wllvm would).
-fn x87_bitcode(src: &str) -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let c = dir.path().join("ld.c");
-    std::fs::write(&c, src).unwrap();
-    let bc = dir.path().join("prog.bc");
-    let flags = augur_ir::ANALYSIS_CFLAGS
-        .iter()
-        .filter(|f| **f != "-mlong-double-64");
-    let built = std::process::Command::new("clang-14")
-        .args(flags)
-        .arg(&c)
-        .arg("-o")
-        .arg(&bc)
-        .status()
-        .unwrap();
-    assert!(built.success());
-    (dir, bc)
-}
-
 #[test]
 fn strtold_and_printf_of_long_doubles_like_seq() {
     let src = r#"
@@ -57,17 +37,7 @@ int main(void) {
     let (dir, bc) = x87_bitcode(src);
     let r = run_file(dir, bc, &["--sym-stdin", "1"]);
     assert_eq!(r.status, 0, "{}", r.stderr);
-    let mut got: Vec<(i64, String)> = r
-        .tests
-        .iter()
-        .map(|t| {
-            (
-                t["outcome"]["code"].as_i64().unwrap(),
-                t["stdout"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
-    got.sort();
+    let got = r.exits_with_stdout();
     let step = "step 400a 9c40000000000000\n";
     assert_eq!(
         got,

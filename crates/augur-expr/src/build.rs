@@ -354,12 +354,12 @@ impl ExprPool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::ArrayId;
 
     /// A pool with one 4-byte array `x` and its byte 0 / 32-bit little-endian word.
-    fn setup() -> (ExprPool, ArrayId, ExprId, ExprId) {
+    pub(crate) fn setup() -> (ExprPool, ArrayId, ExprId, ExprId) {
         let mut p = ExprPool::new();
         let a = p.new_array("x", 4);
         let arr = p.array_sym(a);

@@ -4,11 +4,13 @@
 use crate::bits::mask;
 use crate::{ArrayId, Assignment, BinOp, CmpOp, ExprId, ExprKind, ExprPool};
 
-/// xorshift64* — deterministic and dependency-free.
-struct Rng(u64);
+/// xorshift64* — deterministic and dependency-free (the random checks of other modules
+/// use it too).
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    /// The next 64 random bits.
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;

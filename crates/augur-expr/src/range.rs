@@ -116,32 +116,8 @@ mod tests {
     use super::*;
     use crate::{Assignment, CmpOp};
 
-    /// Xorshift, so the random checks are reproducible.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
-
-    /// A pool with a 4-byte input `x`, its first byte and its 32-bit word.
-    fn setup() -> (ExprPool, crate::ArrayId, ExprId, ExprId) {
-        let mut p = ExprPool::new();
-        let a = p.new_array("x", 4);
-        let arr = p.array_sym(a);
-        let bytes: Vec<ExprId> = (0..4)
-            .map(|i| {
-                let idx = p.constant(i, 64);
-                p.select(arr, idx)
-            })
-            .collect();
-        let w = bytes[1..].iter().fold(bytes[0], |acc, &b| p.concat(b, acc));
-        (p, a, bytes[0], w)
-    }
+    use crate::build::tests::setup;
+    use crate::random_tests::Rng;
 
     /// Shapes whose bound `umax` knows, each with the best bound by hand.
     fn shapes(p: &mut ExprPool, b: ExprId, w: ExprId) -> Vec<(ExprId, u128)> {

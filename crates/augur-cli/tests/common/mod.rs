@@ -119,6 +119,22 @@ impl Run {
         v
     }
 
+    /// Every test as (exit code, stdout), sorted; each test must have exited.
+    pub fn exits_with_stdout(&self) -> Vec<(i64, String)> {
+        let mut v: Vec<(i64, String)> = self
+            .tests
+            .iter()
+            .map(|t| {
+                (
+                    t["outcome"]["code"].as_i64().unwrap(),
+                    t["stdout"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
     /// Bytes of object `name` in a test, as a little-endian integer.
     pub fn int_of(test: &Json, name: &str) -> i64 {
         let o = test["objects"]
@@ -224,6 +240,16 @@ pub fn object_bytes(test: &Json, name: &str) -> Vec<u8> {
         .collect()
 }
 
+/// The names of a test's objects, in order.
+pub fn object_names(test: &Json) -> Vec<&str> {
+    test["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect()
+}
+
 /// gnulib's close_stream and coreutils' close_stdout (registered with atexit by every
 /// coreutils program), in C for the end-to-end programs; needs <errno.h>, <error.h>,
 /// <stdio.h>, <stdio_ext.h> and <unistd.h>.
@@ -241,3 +267,24 @@ static void close_stdout(void) {
   if (close_stream(stdout) != 0) { error(0, errno, "write error"); _exit(1); }
 }
 "#;
+
+/// `src` compiled to bitcode with augur's flags but `-mlong-double-64`, as a build outside
+/// augur (wllvm) would: `long double` stays x87's 80-bit type.
+pub fn x87_bitcode(src: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("ld.c");
+    std::fs::write(&c, src).unwrap();
+    let bc = dir.path().join("prog.bc");
+    let flags = augur_ir::ANALYSIS_CFLAGS
+        .iter()
+        .filter(|f| **f != "-mlong-double-64");
+    let built = Command::new("clang-14")
+        .args(flags)
+        .arg(&c)
+        .arg("-o")
+        .arg(&bc)
+        .status()
+        .unwrap();
+    assert!(built.success());
+    (dir, bc)
+}
