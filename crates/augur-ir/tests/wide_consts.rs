@@ -142,21 +142,36 @@ int main(void) {
 }
 "#;
 
-#[test]
-fn wide_constants_from_clang_are_rebuilt_from_halves() {
+/// `src` built to bitcode with `opts` and rewritten by `split_wide_constants` (nothing left
+/// unsupported); both modules exit 0 under lli with the same output, which is returned
+/// with the temporary directory, the bitcode and the rewritten bitcode.
+fn rewritten_runs_alike(
+    src: &str,
+    opts: &CompileOptions,
+) -> (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    std::path::PathBuf,
+    String,
+) {
     let dir = tempfile::tempdir().unwrap();
-    let c = dir.path().join("w.c");
-    std::fs::write(&c, C_SRC).unwrap();
-    let bc = build_bitcode(&[c], &[], &CompileOptions::default(), dir.path()).unwrap();
-
-    // The rewritten module computes the same results, and the global's initializer is a
-    // byte image (checked below).
+    let c = dir.path().join("prog.c");
+    std::fs::write(&c, src).unwrap();
+    let bc = build_bitcode(&[c], &[], opts, dir.path()).unwrap();
     let out = dir.path().join("out.bc");
     assert_eq!(split_wide_constants(&bc, &out).unwrap(), 0);
     let (code0, before) = lli(&bc);
     let (code1, after) = lli(&out);
     assert_eq!((code0, code1), (0, 0));
     assert_eq!(before, after);
+    (dir, bc, out, before)
+}
+
+#[test]
+fn wide_constants_from_clang_are_rebuilt_from_halves() {
+    // The rewritten module computes the same results, and the global's initializer is a
+    // byte image (checked below).
+    let (_dir, bc, out, before) = rewritten_runs_alike(C_SRC, &CompileOptions::default());
     assert_eq!(
         before.lines().take(7).collect::<Vec<_>>(),
         ["1", "2", "3", "4", "4", "5", "4"]
@@ -334,20 +349,11 @@ int main(void) {
 
 #[test]
 fn globals_holding_long_doubles_become_byte_images() {
-    let dir = tempfile::tempdir().unwrap();
-    let c = dir.path().join("g.c");
-    std::fs::write(&c, GLOBALS_SRC).unwrap();
     let opts = CompileOptions {
         cflags: vec!["-mlong-double-80".into()],
         ..Default::default()
     };
-    let bc = build_bitcode(&[c], &[], &opts, dir.path()).unwrap();
-    let out = dir.path().join("out.bc");
-    assert_eq!(split_wide_constants(&bc, &out).unwrap(), 0);
-    let (code0, before) = lli(&bc);
-    let (code1, after) = lli(&out);
-    assert_eq!((code0, code1), (0, 0));
-    assert_eq!(before, after);
+    let (_dir, bc, out, before) = rewritten_runs_alike(GLOBALS_SRC, &opts);
     assert!(before.starts_with("1 7 -2\n0xap-2\n"), "{before}");
     let ir = llvm_dis(&out);
     for line in ir.lines().filter(|l| l.starts_with('@')) {
