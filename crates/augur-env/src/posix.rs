@@ -68,10 +68,12 @@ fn errno_addr(st: &mut State) -> u64 {
     a
 }
 
-fn set_errno(st: &mut State, code: u128) {
+/// A failed call: errno becomes `code` and the call returns -1.
+fn fail(st: &mut State, code: u128, ty_width: u32) -> Option<Value> {
     let a = errno_addr(st);
     let bytes: Vec<Byte> = (0..4).map(|i| Byte::C((code >> (8 * i)) as u8)).collect();
     st.mem.get_mut(a).expect("errno cell").write(0, &bytes);
+    ret(-1, ty_width)
 }
 
 fn errno_location(_: &mut Executor, st: &mut State, _: &Call) -> Exec<Option<Value>> {
@@ -96,8 +98,7 @@ fn write(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let n = ex.concretize(st, &c.args[2])? as u64;
     let Some(fd) = descriptor(ex, st, &c.args[0])? else {
-        set_errno(st, EBADF);
-        return Ok(ret(-1, w));
+        return Ok(fail(st, EBADF, w));
     };
     if n == 0 {
         return Ok(ret(0, w));
@@ -111,8 +112,7 @@ fn write(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
             let (file, offset) = (*file, *offset);
             let at = st.env.offsets[offset];
             if at.saturating_add(n) > augur_engine::MAX_OBJECT_SIZE {
-                set_errno(st, EFBIG);
-                return Ok(ret(-1, w));
+                return Ok(fail(st, EFBIG, w));
             }
             st.env.offsets[offset] += n;
             write_file(&mut st.env.files[file].1, at as usize, &bytes);
@@ -137,15 +137,13 @@ fn read(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let n = ex.concretize(st, &c.args[2])? as u64;
     let Some(fd) = descriptor(ex, st, &c.args[0])? else {
-        set_errno(st, EBADF);
-        return Ok(ret(-1, w));
+        return Ok(fail(st, EBADF, w));
     };
     let (contents, offset): (Contents, usize) = match st.env.fds[fd] {
         Some(Descriptor::Stdin(offset)) => (st.env.stdin.clone(), offset),
         Some(Descriptor::File { file, offset }) => (st.env.files[file].1.clone(), offset),
         _ => {
-            set_errno(st, EBADF);
-            return Ok(ret(-1, w));
+            return Ok(fail(st, EBADF, w));
         }
     };
     let pos = st.env.offsets[offset];
@@ -175,13 +173,11 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let flags = ex.concretize(st, &c.args[1])? as u64;
     if path.is_empty() {
         // Linux: the empty path names nothing, even with O_CREAT.
-        set_errno(st, ENOENT);
-        return Ok(ret(-1, w));
+        return Ok(fail(st, ENOENT, w));
     }
     let file = match st.env.files.iter().position(|(name, _)| *name == path) {
         Some(_) if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL => {
-            set_errno(st, EEXIST);
-            return Ok(ret(-1, w));
+            return Ok(fail(st, EEXIST, w));
         }
         Some(i) => i,
         None if flags & O_CREAT != 0 => {
@@ -189,8 +185,7 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
             st.env.files.len() - 1
         }
         None => {
-            set_errno(st, ENOENT);
-            return Ok(ret(-1, w));
+            return Ok(fail(st, ENOENT, w));
         }
     };
     if flags & O_TRUNC != 0 {
@@ -200,10 +195,7 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let offset = st.env.offsets.len() - 1;
     match install(st, Descriptor::File { file, offset }, 0) {
         Some(fd) => Ok(ret(fd as i64, w)),
-        None => {
-            set_errno(st, EMFILE);
-            Ok(ret(-1, w))
-        }
+        None => Ok(fail(st, EMFILE, w)),
     }
 }
 
@@ -212,8 +204,7 @@ fn lseek(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let off = ex.concretize(st, &c.args[1])? as u64 as i64;
     let whence = ex.concretize(st, &c.args[2])? as u32;
     let Some(fd) = descriptor(ex, st, &c.args[0])? else {
-        set_errno(st, EBADF);
-        return Ok(ret(-1, w));
+        return Ok(fail(st, EBADF, w));
     };
     // (offset number of a seekable descriptor, position, length)
     let (offset, pos, len) = match st.env.fds[fd] {
@@ -234,21 +225,18 @@ fn lseek(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         1 => pos as i64,
         2 => len as i64,
         _ => {
-            set_errno(st, EINVAL);
-            return Ok(ret(-1, w));
+            return Ok(fail(st, EINVAL, w));
         }
     };
     let Some(new) = base.checked_add(off).filter(|n| *n >= 0) else {
-        set_errno(st, EINVAL);
-        return Ok(ret(-1, w));
+        return Ok(fail(st, EINVAL, w));
     };
     match offset {
         Some(o) => st.env.offsets[o] = new as u64,
         // Output is only ever appended: staying at the end is the one position allowed.
         None if new as u64 == pos => {}
         None => {
-            set_errno(st, ESPIPE);
-            return Ok(ret(-1, w));
+            return Ok(fail(st, ESPIPE, w));
         }
     }
     Ok(ret(new, w))
@@ -258,20 +246,15 @@ fn dup(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let min = ex.concretize(st, &c.args[1])? as u32 as i32;
     let Some(fd) = descriptor(ex, st, &c.args[0])? else {
-        set_errno(st, EBADF);
-        return Ok(ret(-1, w));
+        return Ok(fail(st, EBADF, w));
     };
     if min < 0 || min as usize >= MAX_FDS {
-        set_errno(st, EINVAL);
-        return Ok(ret(-1, w));
+        return Ok(fail(st, EINVAL, w));
     }
     let d = st.env.fds[fd].clone().expect("open descriptor");
     match install(st, d, min as usize) {
         Some(new) => Ok(ret(new as i64, w)),
-        None => {
-            set_errno(st, EMFILE);
-            Ok(ret(-1, w))
-        }
+        None => Ok(fail(st, EMFILE, w)),
     }
 }
 
@@ -288,14 +271,12 @@ fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         match st.env.files.iter().position(|(name, _)| *name == path) {
             Some(i) => (st.env.files[i].1.len(), i as u64),
             None => {
-                set_errno(st, ENOENT);
-                return Ok(ret(-1, w));
+                return Ok(fail(st, ENOENT, w));
             }
         }
     } else {
         let Some(fd) = descriptor(ex, st, &c.args[0])? else {
-            set_errno(st, EBADF);
-            return Ok(ret(-1, w));
+            return Ok(fail(st, EBADF, w));
         };
         match st.env.fds[fd] {
             Some(Descriptor::File { file, .. }) => (st.env.files[file].1.len(), file as u64),
@@ -322,10 +303,7 @@ fn close(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
             st.env.fds[fd] = None;
             Ok(ret(0, w))
         }
-        None => {
-            set_errno(st, EBADF);
-            Ok(ret(-1, w))
-        }
+        None => Ok(fail(st, EBADF, w)),
     }
 }
 
@@ -340,10 +318,7 @@ fn unlink(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
             *name = "\0unlinked".into();
             Ok(ret(0, w))
         }
-        None => {
-            set_errno(st, ENOENT);
-            Ok(ret(-1, w))
-        }
+        None => Ok(fail(st, ENOENT, w)),
     }
 }
 
@@ -353,16 +328,13 @@ fn truncate(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> 
     let w = width(ex, c);
     let len = ex.concretize(st, &c.args[1])? as u64 as i64;
     let Some(fd) = descriptor(ex, st, &c.args[0])? else {
-        set_errno(st, EBADF);
-        return Ok(ret(-1, w));
+        return Ok(fail(st, EBADF, w));
     };
     let Some(Descriptor::File { file, .. }) = st.env.fds[fd] else {
-        set_errno(st, EINVAL);
-        return Ok(ret(-1, w));
+        return Ok(fail(st, EINVAL, w));
     };
     if len < 0 || len as u64 > augur_engine::MAX_OBJECT_SIZE {
-        set_errno(st, EINVAL);
-        return Ok(ret(-1, w));
+        return Ok(fail(st, EINVAL, w));
     }
     let mut v = st.env.files[file].1.to_vec();
     v.resize(len as usize, Byte::C(0));
