@@ -121,6 +121,7 @@ pub fn summary_json(ex: &Executor) -> Json {
             "cache_hits": solver.cache_hits,
             "fast_path": solver.fast_path,
             "timeouts": solver.timeouts,
+            "sampled": solver.sampled,
             "cross_checks": solver.cross_checks,
             "cross_check_mismatches": solver.cross_check_mismatches,
             "time_s": solver.time_s,

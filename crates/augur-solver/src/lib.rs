@@ -13,8 +13,10 @@ mod cross_check;
 mod error;
 mod fast_path;
 mod independence;
+mod model_search;
 mod query_cache;
 mod query_log;
+mod race;
 mod solver;
 mod stats;
 #[cfg(test)]
