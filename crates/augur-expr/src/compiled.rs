@@ -114,10 +114,6 @@ enum Op {
         lo: u32,
         mask: u128,
     },
-    Copy {
-        dst: Reg,
-        src: Reg,
-    },
     SExt {
         dst: Reg,
         src: Reg,
@@ -274,10 +270,12 @@ impl Compiler {
                 lo,
                 mask: mask(width),
             },
-            ExprKind::ZExt { expr, .. } => Op::Copy {
-                dst: 0,
-                src: self.reg(expr),
-            },
+            ExprKind::ZExt { expr, .. } => {
+                // Registers hold values zero above their width: the same register serves.
+                let r = self.reg(expr);
+                self.regs.insert(n, r);
+                return;
+            }
             ExprKind::SExt { expr, width } => Op::SExt {
                 dst: 0,
                 src: self.reg(expr),
@@ -334,7 +332,6 @@ impl Op {
             | Op::Ite { dst, .. }
             | Op::Concat { dst, .. }
             | Op::Extract { dst, .. }
-            | Op::Copy { dst, .. }
             | Op::SExt { dst, .. }
             | Op::Not { dst, .. }
             | Op::Ring { dst, .. }
@@ -458,7 +455,6 @@ impl CompiledQuery {
                 lo_width,
             } => (dst, (v(r, hi) << lo_width) | v(r, lo)),
             Op::Extract { dst, src, lo, mask } => (dst, (v(r, src) >> lo) & mask),
-            Op::Copy { dst, src } => (dst, v(r, src)),
             Op::SExt { dst, src, from, to } => (dst, sign_extend(v(r, src), from, to)),
             Op::Not { dst, src, mask } => (dst, !v(r, src) & mask),
             Op::Ring {

@@ -38,6 +38,7 @@ pub(crate) fn search(
     let mut input = vec![0u8; len];
     for round in 0u64.. {
         if round % BATCH == 0 && stop.load(Ordering::Relaxed) {
+            tracing::debug!(tries = round, "the model search stopped without a model");
             return None;
         }
         match seeds.get(round as usize % (2 * seeds.len().max(1))) {
@@ -51,6 +52,7 @@ pub(crate) fn search(
             None => rng.fill_bytes(&mut input),
         }
         if query.holds(&input, &mut regs) {
+            tracing::debug!(tries = round + 1, "the model search found a model");
             return Some(input);
         }
     }
