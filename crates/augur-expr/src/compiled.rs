@@ -46,7 +46,7 @@ impl ArrayNode {
     }
 }
 
-/// The binary operators whose result is the `u128` result masked to the width.
+/// The binary operators whose result is the `u64` result masked to the width.
 #[derive(Copy, Clone)]
 enum Ring {
     Add,
@@ -73,7 +73,7 @@ impl Ring {
 
     /// `a op b`, before masking.
     #[inline]
-    fn apply(self, a: u128, b: u128) -> u128 {
+    fn apply(self, a: u64, b: u64) -> u64 {
         match self {
             Ring::Add => a.wrapping_add(b),
             Ring::Sub => a.wrapping_sub(b),
@@ -112,7 +112,7 @@ enum Op {
         dst: Reg,
         src: Reg,
         lo: u32,
-        mask: u128,
+        mask: u64,
     },
     SExt {
         dst: Reg,
@@ -123,7 +123,7 @@ enum Op {
     Not {
         dst: Reg,
         src: Reg,
-        mask: u128,
+        mask: u64,
     },
     /// An operator whose masked result needs no more care (the common case, kept apart
     /// from the general `Bin` for speed).
@@ -132,7 +132,7 @@ enum Op {
         op: Ring,
         a: Reg,
         b: Reg,
-        mask: u128,
+        mask: u64,
     },
     Eq {
         dst: Reg,
@@ -157,17 +157,17 @@ enum Op {
 
 /// The working memory of [`CompiledQuery::holds`]: registers and store buffers.
 pub struct Scratch {
-    regs: Vec<u128>,
+    regs: Vec<u64>,
     buffers: Vec<Vec<u8>>,
 }
 
-/// A conjunction of width-1 constraints as a flat program over numbered registers. The
+/// A conjunction of width-1 constraints as a flat program over numbered 64-bit registers. The
 /// input is one byte string: the arrays of the constraints laid end to end
 /// ([`CompiledQuery::arrays`]).
 pub struct CompiledQuery {
     ops: Vec<Op>,
     /// Every register's value before evaluation (constants stay; the rest are written).
-    initial: Vec<u128>,
+    initial: Vec<u64>,
     array_nodes: Vec<ArrayNode>,
     /// The size of each store buffer.
     buffers: Vec<usize>,
@@ -182,7 +182,7 @@ pub struct CompiledQuery {
 #[derive(Default)]
 struct Compiler {
     ops: Vec<Op>,
-    initial: Vec<u128>,
+    initial: Vec<u64>,
     array_nodes: Vec<ArrayNode>,
     buffers: Vec<usize>,
     /// Arrays up to this size get store buffers.
@@ -197,7 +197,7 @@ impl Compiler {
         self.regs[&e]
     }
 
-    fn fresh(&mut self, value: u128) -> Reg {
+    fn fresh(&mut self, value: u64) -> Reg {
         self.initial.push(value);
         (self.initial.len() - 1) as Reg
     }
@@ -243,7 +243,7 @@ impl Compiler {
                 return;
             }
             ExprKind::Const { value, .. } => {
-                let r = self.fresh(value);
+                let r = self.fresh(value as u64);
                 self.regs.insert(n, r);
                 return;
             }
@@ -268,7 +268,7 @@ impl Compiler {
                 dst: 0,
                 src: self.reg(expr),
                 lo,
-                mask: mask(width),
+                mask: mask(width) as u64,
             },
             ExprKind::ZExt { expr, .. } => {
                 // Registers hold values zero above their width: the same register serves.
@@ -285,14 +285,14 @@ impl Compiler {
             ExprKind::Not(e) => Op::Not {
                 dst: 0,
                 src: self.reg(e),
-                mask: mask(pool.width(e)),
+                mask: mask(pool.width(e)) as u64,
             },
             ExprKind::Bin { op, lhs, rhs } if Ring::of(op).is_some() => Op::Ring {
                 dst: 0,
                 op: Ring::of(op).expect("checked"),
                 a: self.reg(lhs),
                 b: self.reg(rhs),
-                mask: mask(pool.width(lhs)),
+                mask: mask(pool.width(lhs)) as u64,
             },
             ExprKind::Cmp {
                 op: CmpOp::Eq,
@@ -346,8 +346,8 @@ impl Op {
 
 impl CompiledQuery {
     /// `constraints` (width-1 expressions of `pool`) compiled, constraint by constraint so
-    /// that evaluation stops at the first one that fails; None when their arrays hold more
-    /// than a mebibyte.
+    /// that evaluation stops at the first one that fails (registers are 64-bit); None when
+    /// a value is wider than 64 bits or their arrays hold more than a mebibyte.
     pub fn compile(pool: &ExprPool, constraints: &[ExprId]) -> Option<CompiledQuery> {
         Self::compile_buffering(pool, constraints, MATERIALISED_BYTES)
     }
@@ -381,6 +381,9 @@ impl CompiledQuery {
             for n in pool.post_order(&[constraint], |n| {
                 c.regs.contains_key(&n) || c.array_of.contains_key(&n)
             }) {
+                if pool.width(n) > 64 {
+                    return None;
+                }
                 c.node(pool, n);
             }
             checks.push((c.ops.len(), c.reg(constraint)));
@@ -434,7 +437,7 @@ impl CompiledQuery {
     /// Executes one instruction.
     #[inline]
     fn run(&self, op: &Op, input: &[u8], scratch: &mut Scratch) {
-        let v = |r: &[u128], reg: Reg| r[reg as usize];
+        let v = |r: &[u64], reg: Reg| r[reg as usize];
         let r = &mut scratch.regs;
         let (dst, value) = match *op {
             Op::Store { node } => return self.fill(node, input, scratch),
@@ -455,7 +458,9 @@ impl CompiledQuery {
                 lo_width,
             } => (dst, (v(r, hi) << lo_width) | v(r, lo)),
             Op::Extract { dst, src, lo, mask } => (dst, (v(r, src) >> lo) & mask),
-            Op::SExt { dst, src, from, to } => (dst, sign_extend(v(r, src), from, to)),
+            Op::SExt { dst, src, from, to } => {
+                (dst, sign_extend(v(r, src).into(), from, to) as u64)
+            }
             Op::Not { dst, src, mask } => (dst, !v(r, src) & mask),
             Op::Ring {
                 dst,
@@ -464,21 +469,27 @@ impl CompiledQuery {
                 b,
                 mask,
             } => (dst, op.apply(v(r, a), v(r, b)) & mask),
-            Op::Eq { dst, a, b } => (dst, u128::from(v(r, a) == v(r, b))),
+            Op::Eq { dst, a, b } => (dst, u64::from(v(r, a) == v(r, b))),
             Op::Bin {
                 dst,
                 ref op,
                 a,
                 b,
                 width,
-            } => (dst, fold_bin(op, v(r, a), v(r, b), width)),
+            } => (
+                dst,
+                fold_bin(op, v(r, a).into(), v(r, b).into(), width) as u64,
+            ),
             Op::Cmp {
                 dst,
                 ref op,
                 a,
                 b,
                 width,
-            } => (dst, u128::from(fold_cmp(op, v(r, a), v(r, b), width))),
+            } => {
+                let holds = fold_cmp(op, v(r, a).into(), v(r, b).into(), width);
+                (dst, u64::from(holds))
+            }
         };
         r[dst as usize] = value;
     }
@@ -514,14 +525,7 @@ impl CompiledQuery {
     }
 
     /// The byte of array node `array` at index `i`.
-    fn select(
-        &self,
-        mut array: u32,
-        i: u128,
-        input: &[u8],
-        r: &[u128],
-        buffers: &[Vec<u8>],
-    ) -> u128 {
+    fn select(&self, mut array: u32, i: u64, input: &[u8], r: &[u64], buffers: &[Vec<u8>]) -> u64 {
         loop {
             match &self.array_nodes[array as usize] {
                 ArrayNode::Store {
@@ -535,7 +539,7 @@ impl CompiledQuery {
                         buffers[b as usize].get(at)
                     });
                     if let Some(&byte) = kept {
-                        return u128::from(byte);
+                        return u64::from(byte);
                     }
                     if r[*index as usize] == i {
                         return r[*value as usize];
@@ -544,13 +548,13 @@ impl CompiledQuery {
                 }
                 ArrayNode::Input { offset, size } => {
                     return match usize::try_from(i) {
-                        Ok(i) if i < *size => u128::from(input[offset + i]),
+                        Ok(i) if i < *size => u64::from(input[offset + i]),
                         _ => 0,
                     };
                 }
                 ArrayNode::Const(bytes) => {
                     let byte = usize::try_from(i).ok().and_then(|i| bytes.get(i));
-                    return u128::from(byte.copied().unwrap_or(0));
+                    return u64::from(byte.copied().unwrap_or(0));
                 }
             }
         }
