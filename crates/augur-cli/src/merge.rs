@@ -87,11 +87,12 @@ const SUMMED: [&str; 8] = [
 ];
 
 /// Solver counters summed over the parts.
-const SOLVER_SUMMED: [&str; 8] = [
+const SOLVER_SUMMED: [&str; 9] = [
     "queries",
     "solver_calls",
     "cache_hits",
     "fast_path",
+    "order_unsat",
     "timeouts",
     "cross_checks",
     "cross_check_mismatches",
