@@ -92,6 +92,7 @@ const SOLVER_SUMMED: [&str; 9] = [
     "solver_calls",
     "cache_hits",
     "fast_path",
+    "order_unsat",
     "timeouts",
     "sampled",
     "cross_checks",

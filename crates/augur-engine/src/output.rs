@@ -120,6 +120,7 @@ pub fn summary_json(ex: &Executor) -> Json {
             "solver_calls": solver.solver_calls,
             "cache_hits": solver.cache_hits,
             "fast_path": solver.fast_path,
+            "order_unsat": solver.order_unsat,
             "timeouts": solver.timeouts,
             "sampled": solver.sampled,
             "cross_checks": solver.cross_checks,

@@ -4,6 +4,7 @@ use crate::cex_cache::CexCache;
 use crate::cross_check::CrossCheck;
 use crate::fast_path::FastPath;
 use crate::independence::{relevant, Independence, SharedElements};
+use crate::order::OrderLayer;
 use crate::query_cache::QueryCache;
 use crate::query_log::QueryLog;
 use crate::stats::SharedStats;
@@ -12,12 +13,15 @@ use crate::{Layer, SatResult, Solver, SolverConfig, SolverError, SolverStats};
 use augur_expr::{ArrayId, Assignment, ExprId, ExprPool};
 
 /// The layers, front to back: [cross-check] -> fast path -> independence -> query cache ->
-/// counterexample cache -> [query log] -> Z3, without those `config` leaves out.
+/// counterexample cache -> order -> [query log] -> Z3, without those `config` leaves out.
 fn layers(config: &SolverConfig, stats: &SharedStats, elems: &SharedElements) -> Box<dyn Solver> {
     let on = |layer| config.layers.contains(layer);
     let mut solver: Box<dyn Solver> = Box::new(Z3Backend::new(config.timeout, stats.clone()));
     if let Some(dir) = &config.log_queries {
         solver = Box::new(QueryLog::new(solver, dir));
+    }
+    if on(Layer::Order) {
+        solver = Box::new(OrderLayer::new(solver, stats.clone()));
     }
     if on(Layer::CexCache) {
         solver = Box::new(CexCache::new(solver, stats.clone()));
