@@ -87,7 +87,7 @@ const SUMMED: [&str; 8] = [
 ];
 
 /// Solver counters summed over the parts.
-const SOLVER_SUMMED: [&str; 9] = [
+const SOLVER_SUMMED: [&str; 10] = [
     "queries",
     "solver_calls",
     "cache_hits",
