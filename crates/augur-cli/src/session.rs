@@ -58,6 +58,10 @@ pub struct ExploreArgs {
     /// disagreements are logged and counted in summary.json.
     #[arg(long)]
     pub solver_cross_check: bool,
+    /// How long Z3 works alone on a query, in milliseconds, before a model search joins it
+    /// [default: 50].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub search_after: Option<u64>,
     /// Seed of every random choice.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -153,6 +157,7 @@ impl ExploreArgs {
             )?),
             log_queries: self.log_queries.clone(),
             cross_check: self.solver_cross_check,
+            search_after: self.search_after.map(Duration::from_millis),
         })
     }
 
@@ -252,6 +257,7 @@ impl ExploreArgs {
             solver_layers,
             log_queries,
             solver_cross_check,
+            search_after,
             seed,
         } = self;
         let mut a = ArgList(self.tree_args());
@@ -264,6 +270,7 @@ impl ExploreArgs {
         a.opt("solver-timeout", solver_timeout);
         a.one("solver-layers", solver_layers);
         a.opt("log-queries", &log_queries.as_ref().map(|p| p.display()));
+        a.opt("search-after", search_after);
         if *solver_cross_check {
             a.0.push("--solver-cross-check".into());
         }

@@ -16,7 +16,12 @@ use augur_expr::{ArrayId, Assignment, ExprId, ExprPool};
 /// counterexample cache -> order -> [query log] -> Z3, without those `config` leaves out.
 fn layers(config: &SolverConfig, stats: &SharedStats, elems: &SharedElements) -> Box<dyn Solver> {
     let on = |layer| config.layers.contains(layer);
-    let mut solver: Box<dyn Solver> = Box::new(Z3Backend::new(config.timeout, stats.clone()));
+    let z3 = Z3Backend::new(config.timeout, stats.clone());
+    let z3 = match config.search_after {
+        Some(after) => z3.searching_after(after),
+        None => z3,
+    };
+    let mut solver: Box<dyn Solver> = Box::new(z3);
     if let Some(dir) = &config.log_queries {
         solver = Box::new(QueryLog::new(solver, dir));
     }

@@ -138,6 +138,8 @@ pub struct SolverConfig {
     /// Re-ask a fresh Z3 solver for every answer of the chain and count disagreements
     /// (a debugging aid: every query is solved at least twice).
     pub cross_check: bool,
+    /// How long Z3 works alone on a query before a model search joins it (None: 50 ms).
+    pub search_after: Option<Duration>,
 }
 
 impl SolverConfig {

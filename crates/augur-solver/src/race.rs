@@ -53,6 +53,7 @@ mod tests {
         let t = p.constant(1, 1);
         let easy = CompiledQuery::compile(&p, &[t]).unwrap();
         let solver = z3::Solver::new();
+        solver.push();
         let x = BV::new_const("x", 64);
         let y = BV::new_const("y", 64);
         let (two, limit) = (BV::from_u64(2, 64), BV::from_u64(1 << 32, 64));
@@ -67,6 +68,17 @@ mod tests {
         assert_eq!(found, Some(vec![]));
         assert_eq!(answer, z3::SatResult::Unknown);
         assert!(start.elapsed() < Duration::from_secs(20));
+        // The interrupted solver answers the next query rightly.
+        solver.pop(1);
+        let z = BV::new_const("w", 8);
+        solver.push();
+        solver.assert(z.bvugt(BV::from_u64(3, 8)));
+        assert_eq!(solver.check(), z3::SatResult::Sat);
+        solver.pop(1);
+        solver.push();
+        solver.assert(z.bvugt(BV::from_u64(3, 8)));
+        solver.assert(z.bvult(BV::from_u64(3, 8)));
+        assert_eq!(solver.check(), z3::SatResult::Unsat);
         // A stray interrupt must not poison the next check.
         ctx_interrupt_then_check_is_sat();
     }

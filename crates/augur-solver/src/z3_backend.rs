@@ -2,7 +2,7 @@
 //! scopes kept while consecutive queries share a prefix of constraints (measured on small
 //! bit-vector queries: 0.9 ms per query against 13 ms for a fresh solver, whose set-up
 //! dominates); a persistent term cache, an optional per-query time limit and byte-wise
-//! model extraction. A query Z3 has not answered in [`FIRST_TRY`] is given the rest of its
+//! model extraction. A query Z3 has not answered in its first try ([`FIRST_TRY`] by default) is given the rest of its
 //! time with a model search beside it ([`race`]).
 
 use crate::race::race;
@@ -13,8 +13,8 @@ use augur_expr::{Assignment, CompiledQuery, ExprId, ExprPool};
 use std::time::{Duration, Instant};
 use z3::{Model, Params};
 
-/// How long Z3 works on a query alone; a query it has not answered by then gets a model
-/// search beside it (most queries take a few milliseconds).
+/// How long Z3 works on a query alone by default; a query it has not answered by then gets
+/// a model search beside it (most queries take a few milliseconds).
 pub(crate) const FIRST_TRY: Duration = Duration::from_millis(50);
 
 /// Makes `solver`'s checks stop after `timeout` (None: no limit).
@@ -45,6 +45,8 @@ pub(crate) struct Z3Backend {
     timeout: Option<Duration>,
     /// The last model Z3 found: the model search starts from it.
     last_model: Option<Assignment>,
+    /// How long Z3 works alone on a query before a model search joins it.
+    search_after: Duration,
     stats: SharedStats,
 }
 
@@ -53,17 +55,26 @@ impl Z3Backend {
     pub(crate) fn new(timeout: Option<Duration>, stats: SharedStats) -> Self {
         Z3Backend {
             translator: Translator::default(),
-            solver: limited_solver(Some(Self::first_try(timeout))),
+            solver: limited_solver(Some(timeout.map_or(FIRST_TRY, |t| t.min(FIRST_TRY)))),
             asserted: Vec::new(),
             timeout,
             last_model: None,
+            search_after: FIRST_TRY,
             stats,
         }
     }
 
-    /// Z3's time alone on a query under the limit `timeout`.
-    fn first_try(timeout: Option<Duration>) -> Duration {
-        timeout.map_or(FIRST_TRY, |limit| limit.min(FIRST_TRY))
+    /// This backend with a model search joining Z3 after `after` (at least a millisecond).
+    pub(crate) fn searching_after(mut self, after: Duration) -> Self {
+        self.search_after = after.max(Duration::from_millis(1));
+        set_timeout(&self.solver, Some(self.first_try()));
+        self
+    }
+
+    /// Z3's time alone on a query.
+    fn first_try(&self) -> Duration {
+        self.timeout
+            .map_or(self.search_after, |limit| limit.min(self.search_after))
     }
 
     /// The full byte vector of every array of `constraints` in `model`.
@@ -123,8 +134,8 @@ impl Solver for Z3Backend {
 }
 
 impl Z3Backend {
-    /// Check the assertions of the current scope and read the answer: Z3 alone for
-    /// [`FIRST_TRY`], then Z3 for the rest of the time limit beside a model search.
+    /// Check the assertions of the current scope and read the answer: Z3 alone for its
+    /// first try, then Z3 for the rest of the time limit beside a model search.
     fn answer(
         &mut self,
         pool: &ExprPool,
@@ -132,7 +143,7 @@ impl Z3Backend {
     ) -> Result<SatResult, SolverError> {
         let start = Instant::now();
         let mut result = self.solver.check();
-        let first_try = Self::first_try(self.timeout);
+        let first_try = self.first_try();
         let time_left = self
             .timeout
             .map(|limit| limit.saturating_sub(start.elapsed()));
@@ -156,6 +167,11 @@ impl Z3Backend {
             };
             set_timeout(&self.solver, Some(first_try));
             if let Some(model) = found {
+                // The search interrupted Z3, and an interrupted incremental solver can
+                // answer later queries wrongly (unsat for satisfiable sets, seen with Z3
+                // 4.8.12): start afresh, with no scopes.
+                self.solver = limited_solver(Some(first_try));
+                self.asserted.clear();
                 let mut stats = self.stats.borrow_mut();
                 stats.time_s += start.elapsed().as_secs_f64();
                 stats.sampled += 1;
