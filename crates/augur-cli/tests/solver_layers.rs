@@ -211,3 +211,28 @@ fn unknown_solver_layers_are_rejected() {
          (known: fast, independence, query-cache, order, cex-cache, all, none)"
     );
 }
+
+/// A branch whose other side Z3 cannot decide within the time limit (factoring a 62-bit
+/// semiprime) leaves that side unexplored, counted as a timeout, and the path goes on
+/// along the side the current model satisfies, to its end.
+#[test]
+fn a_timeout_on_one_side_of_a_branch_keeps_the_path_going() {
+    let src = r#"
+#include <augur.h>
+int main(void) {
+  unsigned long long x, y;
+  augur_make_symbolic(&x, sizeof x, "x");
+  augur_make_symbolic(&y, sizeof y, "y");
+  if (x < 2 || y < 2 || x >= (1ull << 32) || y >= (1ull << 32)) return 2;
+  if (x * y == 2147483647ull * 2147483629ull) return 1; /* FACTORED */
+  return 0;
+}
+"#;
+    let r = run_c(src, &["--solver-timeout", "1"]);
+    assert_eq!(r.summary["paths_partial"], 0, "{}", r.stderr);
+    assert_eq!(r.summary["solver"]["timeouts"], 1, "{}", r.summary);
+    let mut codes = r.exit_codes();
+    codes.dedup();
+    assert_eq!(codes, vec![0, 2], "{}", r.stderr);
+    r.assert_native_replay_passes();
+}

@@ -122,6 +122,7 @@ pub fn summary_json(ex: &Executor) -> Json {
             "fast_path": solver.fast_path,
             "order_unsat": solver.order_unsat,
             "timeouts": solver.timeouts,
+            "sampled": solver.sampled,
             "cross_checks": solver.cross_checks,
             "cross_check_mismatches": solver.cross_check_mismatches,
             "time_s": solver.time_s,

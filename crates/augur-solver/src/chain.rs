@@ -120,7 +120,7 @@ impl SolverChain {
 
     /// Branch feasibility in one call: (can be true, can be false). A model of the
     /// related constraints settles the side it evaluates `cond` to, so only the other side
-    /// is solved.
+    /// is solved; if that times out, it counts as infeasible.
     pub fn branch_feasibility(
         &mut self,
         pool: &mut ExprPool,
@@ -133,7 +133,14 @@ impl SolverChain {
         };
         let holds = pool.eval(cond, &model) == 1;
         query.push(if holds { pool.not(cond) } else { cond });
-        let other = matches!(self.check(pool, &query)?, SatResult::Sat(_));
+        let other = match self.check(pool, &query) {
+            Ok(answer) => matches!(answer, SatResult::Sat(_)),
+            // The side the model settles is feasible whatever Z3 says of the other: a side
+            // Z3 cannot decide in time is left unexplored (counted in the timeouts) and the
+            // path goes on, where KLEE ends it.
+            Err(SolverError::Timeout) => false,
+            Err(e) => return Err(e),
+        };
         Ok(if holds { (true, other) } else { (other, true) })
     }
 

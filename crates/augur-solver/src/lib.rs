@@ -14,9 +14,11 @@ mod cross_check;
 mod error;
 mod fast_path;
 mod independence;
+mod model_search;
 mod order;
 mod query_cache;
 mod query_log;
+mod race;
 mod solver;
 mod stats;
 #[cfg(test)]
