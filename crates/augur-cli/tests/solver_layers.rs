@@ -109,15 +109,15 @@ fn every_solver_layer_set_finds_the_same_tests() {
     assert!(crashes.iter().all(|t| t["outcome"]["line"] == crash));
     assert_eq!(
         full.summary["solver"]["layers"],
-        "fast,independence,query-cache,cex-cache,order"
+        "fast,independence,query-cache,order,cex-cache"
     );
     let layer_sets = [
         "none",
-        "independence,query-cache,cex-cache,order",
-        "fast,query-cache,cex-cache,order",
-        "fast,independence,cex-cache,order",
-        "fast,independence,query-cache,order",
+        "independence,query-cache,order,cex-cache",
+        "fast,query-cache,order,cex-cache",
+        "fast,independence,order,cex-cache",
         "fast,independence,query-cache,cex-cache",
+        "fast,independence,query-cache,order",
     ];
     for layers in layer_sets {
         let r = explore(&["--solver-layers", layers]);
@@ -208,7 +208,7 @@ fn unknown_solver_layers_are_rejected() {
     assert_eq!(
         r.stderr.trim(),
         "augur: error: --solver-layers: unknown solver layer `cache` \
-         (known: fast, independence, query-cache, cex-cache, order, all, none)"
+         (known: fast, independence, query-cache, order, cex-cache, all, none)"
     );
 }
 

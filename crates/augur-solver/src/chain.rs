@@ -13,7 +13,7 @@ use crate::{Layer, SatResult, Solver, SolverConfig, SolverError, SolverStats};
 use augur_expr::{ArrayId, Assignment, ExprId, ExprPool};
 
 /// The layers, front to back: [cross-check] -> fast path -> independence -> query cache ->
-/// counterexample cache -> order -> [query log] -> Z3, without those `config` leaves out.
+/// order -> counterexample cache -> [query log] -> Z3, without those `config` leaves out.
 fn layers(config: &SolverConfig, stats: &SharedStats, elems: &SharedElements) -> Box<dyn Solver> {
     let on = |layer| config.layers.contains(layer);
     let z3 = Z3Backend::new(config.timeout, stats.clone());
@@ -25,11 +25,11 @@ fn layers(config: &SolverConfig, stats: &SharedStats, elems: &SharedElements) ->
     if let Some(dir) = &config.log_queries {
         solver = Box::new(QueryLog::new(solver, dir));
     }
-    if on(Layer::Order) {
-        solver = Box::new(OrderLayer::new(solver, stats.clone()));
-    }
     if on(Layer::CexCache) {
         solver = Box::new(CexCache::new(solver, stats.clone()));
+    }
+    if on(Layer::Order) {
+        solver = Box::new(OrderLayer::new(solver, stats.clone()));
     }
     if on(Layer::QueryCache) {
         solver = Box::new(QueryCache::new(solver, stats.clone()));

@@ -15,10 +15,10 @@ pub enum Layer {
     Independence,
     /// Answers repeated constraint sets.
     QueryCache,
-    /// Reuses recent models and known-unsatisfiable subsets.
-    CexCache,
     /// Refutes constraint sets whose comparisons contradict each other as orders.
     Order,
+    /// Reuses recent models and known-unsatisfiable subsets.
+    CexCache,
 }
 
 impl Layer {
@@ -27,8 +27,8 @@ impl Layer {
         Layer::FastPath,
         Layer::Independence,
         Layer::QueryCache,
-        Layer::CexCache,
         Layer::Order,
+        Layer::CexCache,
     ];
 
     /// The layer's name in a layer list.
@@ -37,8 +37,8 @@ impl Layer {
             Layer::FastPath => "fast",
             Layer::Independence => "independence",
             Layer::QueryCache => "query-cache",
-            Layer::CexCache => "cex-cache",
             Layer::Order => "order",
+            Layer::CexCache => "cex-cache",
         }
     }
 
@@ -48,7 +48,7 @@ impl Layer {
 }
 
 /// A set of optional layers. As text: a comma-separated list of layer names
-/// (`fast,independence,query-cache,cex-cache,order`), `all` or `none`.
+/// (`fast,independence,query-cache,order,cex-cache`), `all` or `none`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Layers(u8);
 
@@ -165,7 +165,7 @@ mod tests {
             Ok(Layers::NONE.with(Layer::FastPath).with(Layer::CexCache))
         );
         assert_eq!(
-            "fast,independence,query-cache,cex-cache,order".parse(),
+            "fast,independence,query-cache,order,cex-cache".parse(),
             Ok(Layers::ALL)
         );
         for layer in Layer::ALL {
@@ -182,7 +182,7 @@ mod tests {
         let err = "fast,cache".parse::<Layers>().unwrap_err();
         assert_eq!(
             err,
-            "unknown solver layer `cache` (known: fast, independence, query-cache, cex-cache, order, all, none)"
+            "unknown solver layer `cache` (known: fast, independence, query-cache, order, cex-cache, all, none)"
         );
         assert!("".parse::<Layers>().unwrap_err().contains("empty"));
         assert!("fast,,cex-cache".parse::<Layers>().is_err());

@@ -1,7 +1,7 @@
 //! The augur solver chain, KLEE style: every optimisation is one [`Solver`] layer in front
 //! of the next, assembled in one place ([`SolverChain`]):
-//! fast path -> constraint independence -> query cache -> counterexample cache -> order
-//! reasoning -> Z3.
+//! fast path -> constraint independence -> query cache -> order reasoning ->
+//! counterexample cache -> Z3.
 //! A [`SolverConfig`] switches layers off, logs the queries reaching Z3 as SMT-LIB2 files
 //! and adds a cross-check of every answer against a fresh Z3 solver.
 

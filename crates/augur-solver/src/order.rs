@@ -1,4 +1,4 @@
-//! The order layer (between the counterexample cache and Z3). Finds constraint sets that are unsatisfiable because their
+//! The order layer (between the query cache and the counterexample cache). Finds constraint sets that are unsatisfiable because their
 //! comparisons contradict each other as orders, without asking Z3: `x < y`, `y <= z`,
 //! `!(x < z)` in the signed (or in the unsigned) order, or `x == y`, `y == z`, `x != z`.
 //! Such sets are what path conditions over sorted or searched data look like (a program
