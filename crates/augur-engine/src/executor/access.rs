@@ -118,7 +118,7 @@ impl Executor {
         self.error(st, ErrorKind::OutOfBounds, msg)
     }
 
-    fn concrete_access_ok(obj: &MemObject, addr: u64, size: u64, write: bool) -> bool {
+    pub(super) fn concrete_access_ok(obj: &MemObject, addr: u64, size: u64, write: bool) -> bool {
         !(obj.freed || write && obj.read_only) && addr - obj.base + size <= obj.size
     }
 
@@ -356,6 +356,11 @@ impl Executor {
         let Offset::Con(o) = r.offset else {
             return None;
         };
+        self.known_scalar(st.mem.get(r.base)?, o, ty)
+    }
+
+    /// The scalar of type `ty` at offset `o` of `obj` (in bounds), if its bytes are known.
+    pub(super) fn known_scalar(&self, obj: &MemObject, o: u64, ty: TyId) -> Option<Value> {
         let width = match self.program.ty(ty).ty {
             Ty::Int(w) => w,
             Ty::Ptr => 64,
@@ -366,7 +371,7 @@ impl Executor {
         if size > 16 || width > 128 {
             return None;
         }
-        let bits = st.mem.get(r.base)?.read_known(o, size)?;
+        let bits = obj.read_known(o, size)?;
         Some(Value::con(bits, width))
     }
 

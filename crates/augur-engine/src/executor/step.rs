@@ -178,18 +178,21 @@ impl Executor {
     pub fn const_value(&self, c: &Const) -> Value {
         match c {
             Const::Int { width, value } => Value::con(*value, *width),
-            Const::Addr { base, offset } => {
-                let b = match base {
-                    AddrBase::Global(g) => self.global_addr(*g),
-                    AddrBase::Func(f) => function_addr(*f),
-                };
-                Value::con(b.wrapping_add(*offset as u64) as u128, 64)
-            }
+            Const::Addr { base, offset } => Value::con(self.const_addr(*base, *offset) as u128, 64),
             Const::Agg(items) => {
                 Value::Agg(Rc::new(items.iter().map(|i| self.const_value(i)).collect()))
             }
             Const::Zero(t) | Const::Undef(t) => zero_value(&self.program, *t),
         }
+    }
+
+    /// The address `offset` bytes from a global or function.
+    pub(super) fn const_addr(&self, base: AddrBase, offset: i64) -> u64 {
+        let b = match base {
+            AddrBase::Global(g) => self.global_addr(g),
+            AddrBase::Func(f) => function_addr(f),
+        };
+        b.wrapping_add(offset as u64)
     }
 
     /// The value of an operand in the top frame.
@@ -252,6 +255,9 @@ impl Executor {
             for o in &mut self.observers {
                 o.on_instruction(st, fid, pc);
             }
+        }
+        if self.step_concrete(st, inst) {
+            return Ok(Flow::Continue);
         }
         let set = |st: &mut State, dst, v| {
             st.set(dst, v);
