@@ -54,6 +54,19 @@ fn concrete(bytes: &[Byte]) -> Option<impl Iterator<Item = u8> + '_> {
     })
 }
 
+/// The little-endian number of at most 16 `bytes`, read with one load for the common
+/// sizes (copying them into a 16-byte buffer first stalls the load on the copy).
+#[inline]
+fn le_bits(bytes: &[u8]) -> u128 {
+    match bytes.len() {
+        1 => bytes[0] as u128,
+        2 => u16::from_le_bytes([bytes[0], bytes[1]]) as u128,
+        4 => u32::from_le_bytes(bytes.try_into().expect("4 bytes")) as u128,
+        8 => u64::from_le_bytes(bytes.try_into().expect("8 bytes")) as u128,
+        _ => bytes.iter().rev().fold(0, |bits, b| bits << 8 | *b as u128),
+    }
+}
+
 /// An object's bytes, in copy-on-write chunks (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct ObjectBytes {
@@ -98,10 +111,8 @@ impl ObjectBytes {
         debug_assert!(n <= 16);
         if let Chunk::Con(b) = &*self.chunks[offset / CHUNK] {
             let at = offset % CHUNK;
-            if at + n <= b.len() {
-                let mut buf = [0u8; 16];
-                buf[..n].copy_from_slice(&b[at..at + n]);
-                return Some(u128::from_le_bytes(buf));
+            if let Some(bytes) = b.get(at..at + n) {
+                return Some(le_bits(bytes));
             }
         }
         let mut bits = 0u128;

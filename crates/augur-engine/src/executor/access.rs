@@ -356,11 +356,14 @@ impl Executor {
         let Offset::Con(o) = r.offset else {
             return None;
         };
-        self.known_scalar(st.mem.get(r.base)?, o, ty)
+        let (bits, width) = self.known_scalar(st.mem.get(r.base)?, o, ty)?;
+        Some(Value::Con { width, bits })
     }
 
-    /// The scalar of type `ty` at offset `o` of `obj` (in bounds), if its bytes are known.
-    pub(super) fn known_scalar(&self, obj: &MemObject, o: u64, ty: TyId) -> Option<Value> {
+    /// The bits and width of the scalar of type `ty` (at most 128 bits) at offset `o` of
+    /// `obj` (in bounds), if its bytes are known.
+    #[inline]
+    pub(super) fn known_scalar(&self, obj: &MemObject, o: u64, ty: TyId) -> Option<(u128, u32)> {
         let width = match self.program.ty(ty).ty {
             Ty::Int(w) => w,
             Ty::Ptr => 64,
@@ -372,7 +375,7 @@ impl Executor {
             return None;
         }
         let bits = obj.read_known(o, size)?;
-        Some(Value::con(bits, width))
+        Some((crate::value::mask(bits, width), width))
     }
 
     pub(super) fn load(&mut self, st: &mut State, dst: Reg, addr: &Value, ty: TyId) -> Exec<Flow> {

@@ -14,7 +14,7 @@ use super::ints::{concrete_gep, fold_binary, fold_compare};
 use super::Executor;
 use crate::state::State;
 use crate::value::{mask, sign_extend, Value};
-use augur_ir::{CastOp, Const, Inst, IntOp, Operand};
+use augur_ir::{CastOp, Const, Inst, IntOp, Operand, Reg};
 
 impl Executor {
     /// Execute `inst` (already counted and shown to the observers) on the concrete fast
@@ -56,7 +56,7 @@ impl Executor {
                 else {
                     return false;
                 };
-                st.set(*dst, Value::bool(fold_compare(*pred, x, y, w)));
+                put(st, *dst, fold_compare(*pred, x, y, w) as u128, 1);
                 true
             }
             Inst::Cast { op, dst, a, width } if *width <= 128 => {
@@ -89,7 +89,7 @@ impl Executor {
                 let Some(addr) = concrete_gep(self, st, b, *offset, indices) else {
                     return false;
                 };
-                st.set(*dst, Value::con(addr as u128, 64));
+                put(st, *dst, addr as u128, 64);
                 true
             }
             Inst::Load { dst, addr, ty } if self.observers.is_empty() => {
@@ -98,16 +98,16 @@ impl Executor {
                 };
                 let a = a as u64;
                 let size = self.program.ty(*ty).store_size;
-                let v = match st.mem.find(a) {
+                let known = match st.mem.find(a) {
                     Some(obj) if Self::concrete_access_ok(obj, a, size, false) => {
                         self.known_scalar(obj, a - obj.base, *ty)
                     }
                     _ => None,
                 };
-                let Some(v) = v else {
+                let Some((bits, width)) = known else {
                     return false;
                 };
-                st.set(*dst, v);
+                put(st, *dst, bits, width);
                 true
             }
             Inst::Store { addr, val, ty } if self.observers.is_empty() => {
@@ -159,4 +159,11 @@ impl Executor {
             },
         }
     }
+}
+
+/// Set register `dst` of the top frame to the concrete `width`-bit `bits` (masked), the
+/// value built in place (a `Value` passed to `State::set` goes through memory).
+#[inline(always)]
+fn put(st: &mut State, dst: Reg, bits: u128, width: u32) {
+    st.frame_mut().regs[dst.0 as usize] = Value::Con { width, bits };
 }

@@ -7,7 +7,7 @@ use crate::outcome::{ErrorKind, Outcome};
 use crate::state::State;
 use crate::value::Value;
 use augur_expr::ExprId;
-use augur_ir::{AddrBase, BlockId, Const, Inst, Operand};
+use augur_ir::{AddrBase, BlockId, Const, Inst, Operand, Reg};
 use std::rc::Rc;
 
 /// Result of splitting a state on a condition, in place.
@@ -210,30 +210,36 @@ impl Executor {
     }
 
     /// Jump to `target` in the top frame, evaluating its phi nodes.
-    pub fn goto(&mut self, st: &mut State, target: BlockId) {
-        let prog = self.program.clone();
+    pub fn goto(&self, st: &mut State, target: BlockId) {
         let (func, prev) = {
             let f = st.frame();
-            (prog.func(f.func), f.block)
+            (self.program.func(f.func), f.block)
         };
-        let mut pc = func.blocks[target.0 as usize].start as usize;
-        let mut assigned = Vec::new();
-        while let Inst::Phi { dst, incoming } = &func.insts[pc] {
-            let v = incoming
-                .iter()
-                .find(|(b, _)| *b == prev)
-                .map(|(_, op)| self.operand(st, op))
-                .unwrap_or(Value::con(0, 1));
-            assigned.push((*dst, v));
-            pc += 1;
-        }
+        let start = func.blocks[target.0 as usize].start as usize;
+        // The phi nodes read their operands before any of them is assigned (collecting
+        // none allocates nothing).
+        let assigned: Vec<(Reg, Value)> = func.insts[start..]
+            .iter()
+            .map_while(|i| match i {
+                Inst::Phi { dst, incoming } => {
+                    let v = incoming
+                        .iter()
+                        .find(|(b, _)| *b == prev)
+                        .map(|(_, op)| self.operand(st, op))
+                        .unwrap_or(Value::con(0, 1));
+                    Some((*dst, v))
+                }
+                _ => None,
+            })
+            .collect();
+        let phis = assigned.len();
         for (r, v) in assigned {
             st.set(r, v);
         }
         let f = st.frame_mut();
         f.prev_block = Some(prev);
         f.block = target;
-        f.pc = pc as u32;
+        f.pc = (start + phis) as u32;
     }
 
     /// Execute the next instruction of `st`.
