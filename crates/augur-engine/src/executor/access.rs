@@ -362,7 +362,7 @@ impl Executor {
 
     /// The bits and width of the scalar of type `ty` (at most 128 bits) at offset `o` of
     /// `obj` (in bounds), if its bytes are known.
-    #[inline]
+    #[inline(always)]
     pub(super) fn known_scalar(&self, obj: &MemObject, o: u64, ty: TyId) -> Option<(u128, u32)> {
         let width = match self.program.ty(ty).ty {
             Ty::Int(w) => w,

@@ -40,13 +40,7 @@ impl Executor {
                     return false;
                 }
                 let bits = fold_binary(*op, x, y, *width);
-                st.set(
-                    *dst,
-                    Value::Con {
-                        width: *width,
-                        bits,
-                    },
-                );
+                put(st, *dst, bits, *width);
                 true
             }
             Inst::ICmp { pred, dst, a, b } => {
@@ -68,13 +62,7 @@ impl Executor {
                     _ => x,
                 };
                 let bits = mask(bits, *width);
-                st.set(
-                    *dst,
-                    Value::Con {
-                        width: *width,
-                        bits,
-                    },
-                );
+                put(st, *dst, bits, *width);
                 true
             }
             Inst::Gep {
@@ -161,9 +149,17 @@ impl Executor {
     }
 }
 
-/// Set register `dst` of the top frame to the concrete `width`-bit `bits` (masked), the
-/// value built in place (a `Value` passed to `State::set` goes through memory).
+/// Set register `dst` of the top frame to the concrete `width`-bit `bits` (masked), in
+/// place: a register holding a concrete value has its fields overwritten (a whole `Value`
+/// written over it goes through memory, and the load of its bits then waits on the
+/// stores that built it).
 #[inline(always)]
 fn put(st: &mut State, dst: Reg, bits: u128, width: u32) {
-    st.frame_mut().regs[dst.0 as usize] = Value::Con { width, bits };
+    match &mut st.frame_mut().regs[dst.0 as usize] {
+        Value::Con { width: w, bits: b } => {
+            *w = width;
+            *b = bits;
+        }
+        slot => *slot = Value::Con { width, bits },
+    }
 }

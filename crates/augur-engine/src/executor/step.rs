@@ -216,9 +216,22 @@ impl Executor {
             (self.program.func(f.func), f.block)
         };
         let start = func.blocks[target.0 as usize].start as usize;
-        // The phi nodes read their operands before any of them is assigned (collecting
-        // none allocates nothing).
-        let assigned: Vec<(Reg, Value)> = func.insts[start..]
+        let phis = if matches!(func.insts[start], Inst::Phi { .. }) {
+            self.phis(st, &func.insts[start..], prev)
+        } else {
+            0
+        };
+        let f = st.frame_mut();
+        f.prev_block = Some(prev);
+        f.block = target;
+        f.pc = (start + phis) as u32;
+    }
+
+    /// Assign the phi nodes at the start of `insts` for control coming from `prev`; returns
+    /// their number.
+    fn phis(&self, st: &mut State, insts: &[Inst], prev: BlockId) -> usize {
+        // The phi nodes read their operands before any of them is assigned.
+        let assigned: Vec<(Reg, Value)> = insts
             .iter()
             .map_while(|i| match i {
                 Inst::Phi { dst, incoming } => {
@@ -236,10 +249,7 @@ impl Executor {
         for (r, v) in assigned {
             st.set(r, v);
         }
-        let f = st.frame_mut();
-        f.prev_block = Some(prev);
-        f.block = target;
-        f.pc = (start + phis) as u32;
+        phis
     }
 
     /// Execute the next instruction of `st`.
