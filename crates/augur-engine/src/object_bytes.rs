@@ -5,6 +5,7 @@
 //! byte is written into it. Every full chunk of a fresh object is the same shared zero
 //! chunk.
 
+use crate::cow::own;
 use crate::memory::Byte;
 use std::rc::Rc;
 
@@ -106,7 +107,7 @@ impl ObjectBytes {
     }
 
     /// The `n` (at most 16) bytes from `offset` as a little-endian number, if all are known.
-    #[inline]
+    #[inline(always)]
     pub fn read_known(&self, offset: usize, n: usize) -> Option<u128> {
         debug_assert!(n <= 16);
         if let Chunk::Con(b) = &*self.chunks[offset / CHUNK] {
@@ -115,6 +116,13 @@ impl ObjectBytes {
                 return Some(le_bits(bytes));
             }
         }
+        self.read_known_bytewise(offset, n)
+    }
+
+    /// [`ObjectBytes::read_known`] across chunks or in a chunk with symbolic bytes (out of
+    /// line: the inlined common case stays small).
+    #[inline(never)]
+    fn read_known_bytewise(&self, offset: usize, n: usize) -> Option<u128> {
         let mut bits = 0u128;
         for i in (0..n).rev() {
             let Byte::C(c) = self.get(offset + i) else {
@@ -130,7 +138,7 @@ impl ObjectBytes {
     #[inline]
     pub fn write_known(&mut self, offset: usize, bits: u128, n: usize) {
         let at = offset % CHUNK;
-        if let Chunk::Con(b) = Rc::make_mut(&mut self.chunks[offset / CHUNK]) {
+        if let Chunk::Con(b) = own(&mut self.chunks[offset / CHUNK]) {
             if at + n <= b.len() {
                 b[at..at + n].copy_from_slice(&bits.to_le_bytes()[..n]);
                 return;
@@ -150,7 +158,7 @@ impl ObjectBytes {
         while done < bytes.len() {
             let pos = offset + done;
             let at = pos % CHUNK;
-            let chunk = Rc::make_mut(&mut self.chunks[pos / CHUNK]);
+            let chunk = own(&mut self.chunks[pos / CHUNK]);
             let len = (CHUNK - at).min(bytes.len() - done);
             chunk.write(at, &bytes[done..done + len]);
             done += len;

@@ -163,14 +163,6 @@ pub struct SeedInput {
     pub objects: Vec<(String, Vec<u8>)>,
 }
 
-/// Make `frame` this state's own copy (out of line: it happens once per frame per fork,
-/// while the check before it runs on every register write).
-#[cold]
-#[inline(never)]
-fn copy_shared(frame: &mut Rc<Frame>) {
-    Rc::make_mut(frame);
-}
-
 impl State {
     /// Number of forks on the path (its depth in the fork tree).
     #[inline]
@@ -187,11 +179,7 @@ impl State {
     /// The executing frame, mutably (copied first if another state shares it).
     #[inline]
     pub fn frame_mut(&mut self) -> &mut Frame {
-        let top = self.frames.last_mut().expect("state has a frame");
-        if Rc::get_mut(top).is_none() {
-            copy_shared(top);
-        }
-        Rc::get_mut(top).expect("the frame is this state's own")
+        crate::cow::own(self.frames.last_mut().expect("state has a frame"))
     }
 
     /// Set a register of the executing frame.

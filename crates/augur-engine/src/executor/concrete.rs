@@ -1,9 +1,9 @@
 //! The concrete fast path: the common instructions (integer arithmetic, comparisons and
-//! casts, address arithmetic, scalar loads and stores, conditional branches) when every
-//! operand they read is a concrete value of at most 128 bits. They are executed in place:
-//! operands are read from the register file without being cloned, the result is written
-//! straight into its register, and nothing goes through the expression pool, allocates or
-//! builds an intermediate [`Value`] or `Result`.
+//! casts, address arithmetic, scalar loads and stores, branches) when every operand they
+//! read is a concrete value of at most 128 bits. They are executed in place: operands are
+//! read from the register file without being cloned, the result is written straight into
+//! its register, and nothing goes through the expression pool, allocates or builds an
+//! intermediate [`Value`] or `Result`.
 //!
 //! Whenever anything else may happen (a symbolic or wide operand, a division by zero, an
 //! access that is invalid or reads symbolic bytes, an observer watching memory accesses),
@@ -20,7 +20,7 @@ impl Executor {
     /// Execute `inst` (already counted and shown to the observers) on the concrete fast
     /// path if it applies, and say whether it did; when it does not, `st` is unchanged.
     #[inline]
-    pub(super) fn step_concrete(&mut self, st: &mut State, inst: &Inst) -> bool {
+    pub(super) fn step_concrete(&self, st: &mut State, inst: &Inst) -> bool {
         match inst {
             Inst::Bin {
                 op,
@@ -115,6 +115,10 @@ impl Executor {
                 };
                 let obj = st.mem.get_mut(base).expect("the object was just found");
                 obj.write_known(a - base, bits, size);
+                true
+            }
+            Inst::Br { target } => {
+                self.goto(st, *target);
                 true
             }
             Inst::CondBr { cond, t, f } => {

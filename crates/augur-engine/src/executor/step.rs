@@ -254,16 +254,14 @@ impl Executor {
 
     /// Execute the next instruction of `st`.
     pub(super) fn step(&mut self, st: &mut State) -> Exec<Flow> {
-        let prog = self.program.clone();
         let (fid, pc) = {
             let f = st.frame_mut();
             f.pc += 1;
             (f.func, f.pc - 1)
         };
-        let inst = &prog.func(fid).insts[pc as usize];
         st.instructions += 1;
         self.stats.instructions += 1;
-        if self.coverage.cover(&prog, fid.0, pc) {
+        if self.coverage.cover(&self.program, fid.0, pc) {
             st.cov_gen = self.coverage.generation;
             st.covered_new = true;
         }
@@ -272,9 +270,12 @@ impl Executor {
                 o.on_instruction(st, fid, pc);
             }
         }
-        if self.step_concrete(st, inst) {
+        if self.step_concrete(st, &self.program.func(fid).insts[pc as usize]) {
             return Ok(Flow::Continue);
         }
+        // The general path: the instruction stays borrowed while the executor changes.
+        let prog = self.program.clone();
+        let inst = &prog.func(fid).insts[pc as usize];
         let set = |st: &mut State, dst, v| {
             st.set(dst, v);
             Ok(Flow::Continue)
