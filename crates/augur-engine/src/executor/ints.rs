@@ -262,6 +262,7 @@ pub fn gep(
 
 /// The address from the concrete base address `base` when every index is concrete (the
 /// common case, computed without touching the expression pool or allocating).
+#[inline]
 pub(super) fn concrete_gep(
     ex: &Executor,
     st: &State,
