@@ -57,7 +57,7 @@ fn concrete(bytes: &[Byte]) -> Option<impl Iterator<Item = u8> + '_> {
 
 /// The little-endian number of at most 16 `bytes`, read with one load for the common
 /// sizes (copying them into a 16-byte buffer first stalls the load on the copy).
-#[inline]
+#[inline(always)]
 fn le_bits(bytes: &[u8]) -> u128 {
     match bytes.len() {
         1 => bytes[0] as u128,
