@@ -4,10 +4,9 @@
 //! memory (loads and stores on the general path; arithmetic stays on the fast path, whose
 //! results the general path then reads back).
 
-use augur_engine::{
-    Byte, Call, ErrorKind, Exec, Executor, HandlerTable, MemorySink, Observer, Options, Outcome,
-    Signature, State, Value,
-};
+mod common;
+
+use augur_engine::{ErrorKind, Observer, Options, Outcome, State, Value};
 use std::path::Path;
 use std::process::Command;
 
@@ -86,23 +85,6 @@ fn native_output(dir: &Path, c: &Path) -> String {
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
 
-/// `input()`: a fresh symbolic int.
-fn input(ex: &mut Executor, st: &mut State, _: &Call) -> Exec<Option<Value>> {
-    let arr = ex.new_symbolic(st, "x", 4);
-    let a = ex.pool.array_sym(arr);
-    let bytes: Vec<Byte> = (0..4)
-        .map(|i| {
-            let idx = ex.pool.constant(i, 64);
-            Byte::S(ex.pool.select(a, idx))
-        })
-        .collect();
-    Ok(Some(augur_engine::bytes_to_scalar(
-        &mut ex.pool,
-        &bytes,
-        32,
-    )))
-}
-
 /// An observer of loads and stores (its presence sends them down the general path).
 struct WatchesMemory;
 
@@ -112,15 +94,8 @@ impl Observer for WatchesMemory {
 
 /// The outcomes of the paths of `main` in `c`, sorted by exit code, then the instructions
 /// executed; with an observer of memory accesses when `watched`.
-fn outcomes(dir: &Path, c: &Path, watched: bool) -> (Vec<Outcome>, u64) {
-    let bc = augur_ir::build_bitcode(&[c.to_path_buf()], &[], &Default::default(), dir).unwrap();
-    let program = augur_ir::load_program(&bc).unwrap();
-    let main = program.func_named("main").unwrap();
-    let mut handlers = HandlerTable::default();
-    handlers.add("input", Signature::of(&[]), input);
-    let sink = MemorySink::default();
-    let tests = sink.0.clone();
-    let mut ex = Executor::new(program, &handlers, Options::default(), Box::new(sink));
+fn outcomes(c: &Path, watched: bool) -> (Vec<Outcome>, u64) {
+    let (mut ex, main, tests) = common::executor(c, Options::default());
     if watched {
         ex.add_observer(Box::new(WatchesMemory));
     }
@@ -139,9 +114,9 @@ fn outcomes(dir: &Path, c: &Path, watched: bool) -> (Vec<Outcome>, u64) {
 /// The outcomes of `src`, asserting that both paths give the same ones after the same
 /// number of instructions.
 fn both_paths(src: &str) -> Vec<Outcome> {
-    let (dir, c) = source(src);
-    let fast = outcomes(dir.path(), &c, false);
-    let general = outcomes(dir.path(), &c, true);
+    let (_dir, c) = source(src);
+    let fast = outcomes(&c, false);
+    let general = outcomes(&c, true);
     assert_eq!(fast, general, "fast path and general path disagree");
     fast.0
 }
