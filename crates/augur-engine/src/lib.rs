@@ -10,6 +10,7 @@
 //! and reads results through [`TestCase`], [`RunStats`] and the output helpers.
 
 mod bytes;
+mod cow;
 mod directed;
 mod executor;
 mod extension;

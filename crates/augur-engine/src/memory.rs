@@ -223,7 +223,7 @@ impl Memory {
     /// Mutable access to the object starting at `base` (copied if shared with another state).
     pub fn get_mut(&mut self, base: u64) -> Option<&mut MemObject> {
         let slot = self.objects.get_mut(region(base)?)?.as_mut()?;
-        (slot.base == base).then(|| Rc::make_mut(slot))
+        (slot.base == base).then(|| crate::cow::own(slot))
     }
 
     /// Remove an object entirely (stack slots at function return).

@@ -5,6 +5,7 @@
 //! byte is written into it. Every full chunk of a fresh object is the same shared zero
 //! chunk.
 
+use crate::cow::own;
 use crate::memory::Byte;
 use std::rc::Rc;
 
@@ -54,6 +55,19 @@ fn concrete(bytes: &[Byte]) -> Option<impl Iterator<Item = u8> + '_> {
     })
 }
 
+/// The little-endian number of at most 16 `bytes`, read with one load for the common
+/// sizes (copying them into a 16-byte buffer first stalls the load on the copy).
+#[inline(always)]
+fn le_bits(bytes: &[u8]) -> u128 {
+    match bytes.len() {
+        1 => bytes[0] as u128,
+        2 => u16::from_le_bytes([bytes[0], bytes[1]]) as u128,
+        4 => u32::from_le_bytes(bytes.try_into().expect("4 bytes")) as u128,
+        8 => u64::from_le_bytes(bytes.try_into().expect("8 bytes")) as u128,
+        _ => bytes.iter().rev().fold(0, |bits, b| bits << 8 | *b as u128),
+    }
+}
+
 /// An object's bytes, in copy-on-write chunks (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct ObjectBytes {
@@ -93,17 +107,22 @@ impl ObjectBytes {
     }
 
     /// The `n` (at most 16) bytes from `offset` as a little-endian number, if all are known.
-    #[inline]
+    #[inline(always)]
     pub fn read_known(&self, offset: usize, n: usize) -> Option<u128> {
         debug_assert!(n <= 16);
         if let Chunk::Con(b) = &*self.chunks[offset / CHUNK] {
             let at = offset % CHUNK;
-            if at + n <= b.len() {
-                let mut buf = [0u8; 16];
-                buf[..n].copy_from_slice(&b[at..at + n]);
-                return Some(u128::from_le_bytes(buf));
+            if let Some(bytes) = b.get(at..at + n) {
+                return Some(le_bits(bytes));
             }
         }
+        self.read_known_bytewise(offset, n)
+    }
+
+    /// [`ObjectBytes::read_known`] across chunks or in a chunk with symbolic bytes (out of
+    /// line: the inlined common case stays small).
+    #[inline(never)]
+    fn read_known_bytewise(&self, offset: usize, n: usize) -> Option<u128> {
         let mut bits = 0u128;
         for i in (0..n).rev() {
             let Byte::C(c) = self.get(offset + i) else {
@@ -119,7 +138,7 @@ impl ObjectBytes {
     #[inline]
     pub fn write_known(&mut self, offset: usize, bits: u128, n: usize) {
         let at = offset % CHUNK;
-        if let Chunk::Con(b) = Rc::make_mut(&mut self.chunks[offset / CHUNK]) {
+        if let Chunk::Con(b) = own(&mut self.chunks[offset / CHUNK]) {
             if at + n <= b.len() {
                 b[at..at + n].copy_from_slice(&bits.to_le_bytes()[..n]);
                 return;
@@ -139,7 +158,7 @@ impl ObjectBytes {
         while done < bytes.len() {
             let pos = offset + done;
             let at = pos % CHUNK;
-            let chunk = Rc::make_mut(&mut self.chunks[pos / CHUNK]);
+            let chunk = own(&mut self.chunks[pos / CHUNK]);
             let len = (CHUNK - at).min(bytes.len() - done);
             chunk.write(at, &bytes[done..done + len]);
             done += len;

@@ -176,10 +176,10 @@ impl State {
         self.frames.last().expect("state has a frame")
     }
 
-    /// The executing frame, mutably.
+    /// The executing frame, mutably (copied first if another state shares it).
     #[inline]
     pub fn frame_mut(&mut self) -> &mut Frame {
-        Rc::make_mut(self.frames.last_mut().expect("state has a frame"))
+        crate::cow::own(self.frames.last_mut().expect("state has a frame"))
     }
 
     /// Set a register of the executing frame.

@@ -1,13 +1,10 @@
 //! The engine as drivers use it: observer hooks see every instruction, branch, call,
 //! return, fork and path end; seeded mode follows exactly the seed's path.
 
-use augur_engine::bytes_to_scalar;
-use augur_engine::Byte;
+mod common;
+
 use augur_engine::SeedInput;
-use augur_engine::{
-    Call, Exec, Executor, HandlerTable, MemorySink, Observer, Options, Outcome, Signature, State,
-    Value,
-};
+use augur_engine::{Call, Exec, Executor, Observer, Options, Outcome, State, Value};
 use augur_engine::{ErrorKind, Extension, Intercepted};
 use augur_expr::ExprId;
 use augur_ir::{FuncId, Function};
@@ -22,19 +19,6 @@ int main(void) {\n\
   if (x > 10) return twice(x);\n\
   return 0;\n\
 }\n";
-
-/// `input()`: a fresh symbolic int (a driver-defined special function).
-fn input(ex: &mut Executor, st: &mut State, _: &Call) -> Exec<Option<Value>> {
-    let arr = ex.new_symbolic(st, "x", 4);
-    let a = ex.pool.array_sym(arr);
-    let bytes: Vec<Byte> = (0..4)
-        .map(|i| {
-            let idx = ex.pool.constant(i, 64);
-            Byte::S(ex.pool.select(a, idx))
-        })
-        .collect();
-    Ok(Some(bytes_to_scalar(&mut ex.pool, &bytes, 32)))
-}
 
 #[derive(Default)]
 struct Counts {
@@ -87,14 +71,7 @@ fn explore(
     let dir = tempfile::tempdir().unwrap();
     let c = dir.path().join("p.c");
     std::fs::write(&c, src).unwrap();
-    let bc = augur_ir::build_bitcode(&[c], &[], &Default::default(), dir.path()).unwrap();
-    let program = augur_ir::load_program(&bc).unwrap();
-    let main = program.func_named("main").unwrap();
-    let mut handlers = HandlerTable::default();
-    handlers.add("input", Signature::of(&[]), input);
-    let sink = MemorySink::default();
-    let tests = sink.0.clone();
-    let mut ex = Executor::new(program, &handlers, opts, Box::new(sink));
+    let (mut ex, main, tests) = common::executor(&c, opts);
     let counts = Rc::new(RefCell::new(Counts::default()));
     ex.add_observer(Box::new(Counter(counts.clone())));
     setup(&mut ex);

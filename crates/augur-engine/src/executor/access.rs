@@ -118,7 +118,7 @@ impl Executor {
         self.error(st, ErrorKind::OutOfBounds, msg)
     }
 
-    fn concrete_access_ok(obj: &MemObject, addr: u64, size: u64, write: bool) -> bool {
+    pub(super) fn concrete_access_ok(obj: &MemObject, addr: u64, size: u64, write: bool) -> bool {
         !(obj.freed || write && obj.read_only) && addr - obj.base + size <= obj.size
     }
 
@@ -356,6 +356,14 @@ impl Executor {
         let Offset::Con(o) = r.offset else {
             return None;
         };
+        let (bits, width) = self.known_scalar(st.mem.get(r.base)?, o, ty)?;
+        Some(Value::Con { width, bits })
+    }
+
+    /// The bits and width of the scalar of type `ty` (at most 128 bits) at offset `o` of
+    /// `obj` (in bounds), if its bytes are known.
+    #[inline(always)]
+    pub(super) fn known_scalar(&self, obj: &MemObject, o: u64, ty: TyId) -> Option<(u128, u32)> {
         let width = match self.program.ty(ty).ty {
             Ty::Int(w) => w,
             Ty::Ptr => 64,
@@ -366,8 +374,8 @@ impl Executor {
         if size > 16 || width > 128 {
             return None;
         }
-        let bits = st.mem.get(r.base)?.read_known(o, size)?;
-        Some(Value::con(bits, width))
+        let bits = obj.read_known(o, size)?;
+        Some((crate::value::mask(bits, width), width))
     }
 
     pub(super) fn load(&mut self, st: &mut State, dst: Reg, addr: &Value, ty: TyId) -> Exec<Flow> {

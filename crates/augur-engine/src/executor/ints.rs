@@ -232,7 +232,10 @@ pub fn gep(
     offset: i64,
     indices: &[(Operand, u32, u64)],
 ) -> Value {
-    if let Some(addr) = concrete_gep(ex, st, base, offset, indices) {
+    if let Some(addr) = base
+        .as_con()
+        .and_then(|b| concrete_gep(ex, st, b, offset, indices))
+    {
         return Value::con(addr as u128, 64);
     }
     let mut e = base.expr(&mut ex.pool);
@@ -257,26 +260,25 @@ pub fn gep(
     Value::from_expr(&ex.pool, e)
 }
 
-/// The address when the base and every index are concrete (the common case, computed
-/// without touching the expression pool or allocating).
-fn concrete_gep(
+/// The address from the concrete base address `base` when every index is concrete (the
+/// common case, computed without touching the expression pool or allocating).
+#[inline]
+pub(super) fn concrete_gep(
     ex: &Executor,
     st: &State,
-    base: &Value,
+    base: u128,
     offset: i64,
     indices: &[(Operand, u32, u64)],
 ) -> Option<u64> {
-    let Value::Con { bits, .. } = base else {
-        return None;
-    };
-    let mut acc = (*bits as u64).wrapping_add(offset as u64);
+    let mut acc = (base as u64).wrapping_add(offset as u64);
+    let regs = &st.frame().regs;
     for (op, w, s) in indices {
-        let i = match op {
-            Operand::Imm { value, .. } => *value,
-            Operand::Reg(r) => st.frame().regs[r.0 as usize].as_con()?,
-            other => match ex.operand(st, other) {
+        let i = match ex.con_operand(regs, op) {
+            Some((i, _)) => i,
+            // An index wider than 128 bits is concrete; only its low 64 bits matter.
+            None => match ex.operand(st, op) {
                 Value::Wide { words, .. } => words[0] as u128,
-                v => v.as_con()?,
+                _ => return None,
             },
         };
         acc = acc.wrapping_add((sign_extend(i, *w) as i64).wrapping_mul(*s as i64) as u64);

@@ -3,10 +3,12 @@
 //!
 //! Instruction families live in their own modules: `ints` (integer arithmetic, casts,
 //! comparisons), `floats`, `access` (loads, stores, pointer resolution), `calls` (calls,
-//! returns, varargs), `intrinsics` (`llvm.*`), `step` (the dispatch and control flow).
+//! returns, varargs), `intrinsics` (`llvm.*`), `step` (the dispatch and control flow),
+//! `concrete` (the fast path for instructions over concrete values).
 
 mod access;
 mod calls;
+mod concrete;
 mod floats;
 mod globals;
 mod intrinsics;

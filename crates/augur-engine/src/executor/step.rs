@@ -7,7 +7,7 @@ use crate::outcome::{ErrorKind, Outcome};
 use crate::state::State;
 use crate::value::Value;
 use augur_expr::ExprId;
-use augur_ir::{AddrBase, BlockId, Const, Inst, Operand};
+use augur_ir::{AddrBase, BlockId, Const, Inst, Operand, Reg};
 use std::rc::Rc;
 
 /// Result of splitting a state on a condition, in place.
@@ -178,18 +178,21 @@ impl Executor {
     pub fn const_value(&self, c: &Const) -> Value {
         match c {
             Const::Int { width, value } => Value::con(*value, *width),
-            Const::Addr { base, offset } => {
-                let b = match base {
-                    AddrBase::Global(g) => self.global_addr(*g),
-                    AddrBase::Func(f) => function_addr(*f),
-                };
-                Value::con(b.wrapping_add(*offset as u64) as u128, 64)
-            }
+            Const::Addr { base, offset } => Value::con(self.const_addr(*base, *offset) as u128, 64),
             Const::Agg(items) => {
                 Value::Agg(Rc::new(items.iter().map(|i| self.const_value(i)).collect()))
             }
             Const::Zero(t) | Const::Undef(t) => zero_value(&self.program, *t),
         }
+    }
+
+    /// The address `offset` bytes from a global or function.
+    pub(super) fn const_addr(&self, base: AddrBase, offset: i64) -> u64 {
+        let b = match base {
+            AddrBase::Global(g) => self.global_addr(g),
+            AddrBase::Func(f) => function_addr(f),
+        };
+        b.wrapping_add(offset as u64)
     }
 
     /// The value of an operand in the top frame.
@@ -207,44 +210,58 @@ impl Executor {
     }
 
     /// Jump to `target` in the top frame, evaluating its phi nodes.
-    pub fn goto(&mut self, st: &mut State, target: BlockId) {
-        let prog = self.program.clone();
+    pub fn goto(&self, st: &mut State, target: BlockId) {
         let (func, prev) = {
             let f = st.frame();
-            (prog.func(f.func), f.block)
+            (self.program.func(f.func), f.block)
         };
-        let mut pc = func.blocks[target.0 as usize].start as usize;
-        let mut assigned = Vec::new();
-        while let Inst::Phi { dst, incoming } = &func.insts[pc] {
-            let v = incoming
-                .iter()
-                .find(|(b, _)| *b == prev)
-                .map(|(_, op)| self.operand(st, op))
-                .unwrap_or(Value::con(0, 1));
-            assigned.push((*dst, v));
-            pc += 1;
-        }
-        for (r, v) in assigned {
-            st.set(r, v);
-        }
+        let start = func.blocks[target.0 as usize].start as usize;
+        let phis = if matches!(func.insts[start], Inst::Phi { .. }) {
+            self.phis(st, &func.insts[start..], prev)
+        } else {
+            0
+        };
         let f = st.frame_mut();
         f.prev_block = Some(prev);
         f.block = target;
-        f.pc = pc as u32;
+        f.pc = (start + phis) as u32;
+    }
+
+    /// Assign the phi nodes at the start of `insts` for control coming from `prev`; returns
+    /// their number.
+    fn phis(&self, st: &mut State, insts: &[Inst], prev: BlockId) -> usize {
+        // The phi nodes read their operands before any of them is assigned.
+        let assigned: Vec<(Reg, Value)> = insts
+            .iter()
+            .map_while(|i| match i {
+                Inst::Phi { dst, incoming } => {
+                    let v = incoming
+                        .iter()
+                        .find(|(b, _)| *b == prev)
+                        .map(|(_, op)| self.operand(st, op))
+                        .unwrap_or(Value::con(0, 1));
+                    Some((*dst, v))
+                }
+                _ => None,
+            })
+            .collect();
+        let phis = assigned.len();
+        for (r, v) in assigned {
+            st.set(r, v);
+        }
+        phis
     }
 
     /// Execute the next instruction of `st`.
     pub(super) fn step(&mut self, st: &mut State) -> Exec<Flow> {
-        let prog = self.program.clone();
         let (fid, pc) = {
             let f = st.frame_mut();
             f.pc += 1;
             (f.func, f.pc - 1)
         };
-        let inst = &prog.func(fid).insts[pc as usize];
         st.instructions += 1;
         self.stats.instructions += 1;
-        if self.coverage.cover(&prog, fid.0, pc) {
+        if self.coverage.cover(&self.program, fid.0, pc) {
             st.cov_gen = self.coverage.generation;
             st.covered_new = true;
         }
@@ -253,6 +270,12 @@ impl Executor {
                 o.on_instruction(st, fid, pc);
             }
         }
+        if self.step_concrete(st, &self.program.func(fid).insts[pc as usize]) {
+            return Ok(Flow::Continue);
+        }
+        // The general path: the instruction stays borrowed while the executor changes.
+        let prog = self.program.clone();
+        let inst = &prog.func(fid).insts[pc as usize];
         let set = |st: &mut State, dst, v| {
             st.set(dst, v);
             Ok(Flow::Continue)
