@@ -9,7 +9,8 @@
 //! is on disk (a run stopped by Ctrl-C or a limit writes everything it found).
 
 use crate::ktest::KTest;
-use crate::output::{test_json, write_file};
+use crate::complete_file::write_file;
+use crate::output::test_json;
 use crate::testcase::{TestCase, TestSink};
 use std::fs;
 use std::path::Path;

@@ -10,6 +10,7 @@
 //! and reads results through [`TestCase`], [`RunStats`] and the output helpers.
 
 mod bytes;
+mod complete_file;
 mod directed;
 mod executor;
 mod extension;
@@ -47,7 +48,8 @@ pub use memory::{Byte, MemObject, Memory, ObjKind, MAX_OBJECT_SIZE};
 pub use options::{ExternalPolicy, Options, SearchKind, TestPolicy};
 pub use outcome::{ErrorKind, Outcome, PathError, StackFrame};
 pub use file_sink::{FileSink, TestsOnDisk};
-pub use output::{escape_bytes, lcov_text, summary_json, write_file, write_summary};
+pub use complete_file::write_file;
+pub use output::{escape_bytes, lcov_text, summary_json, write_summary};
 pub use rng::Rng;
 pub use state::{Contents, Descriptor, EnvData, Frame, JumpTarget, SeedInput, State, StateId};
 pub use stats::{is_user_file, peak_rss_mib, Coverage, ErrorSummary, RunStats};

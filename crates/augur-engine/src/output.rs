@@ -1,12 +1,11 @@
 //! The output directory's contents: a test as JSON (written with its `.ktest` by
 //! `file_sink.rs`), `summary.json` and `coverage.lcov` at the end of the run.
 
+use crate::complete_file::write_file;
 use crate::executor::Executor;
 use crate::outcome::Outcome;
 use crate::testcase::TestCase;
 use serde_json::{json, Value as Json};
-use std::fs;
-use std::io::Write;
 use std::path::Path;
 
 /// Bytes as text: UTF-8 where valid, other bytes as `\xNN`.
@@ -47,14 +46,6 @@ pub fn test_json(t: &TestCase) -> Json {
         j["havocked"] = json!(t.havocked);
     }
     j
-}
-
-/// Write through a temporary name and rename, so that a run killed at any moment leaves
-/// only complete files.
-pub fn write_file(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    let tmp = path.with_extension("part");
-    fs::File::create(&tmp)?.write_all(data)?;
-    fs::rename(tmp, path)
 }
 
 /// The run summary as JSON.
