@@ -8,8 +8,8 @@
 //! way: [`TestsOnDisk::wait`], and dropping the sink, return once every test handed over
 //! is on disk (a run stopped by Ctrl-C or a limit writes everything it found).
 
-use crate::ktest::KTest;
 use crate::complete_file::write_file;
+use crate::ktest::KTest;
 use crate::output::test_json;
 use crate::testcase::{TestCase, TestSink};
 use std::fs;

@@ -37,9 +37,11 @@ pub use bytes::{
     byte_expr, bytes_to_scalar, bytes_to_value, scalar_to_bytes, scalar_width, signed_le,
     value_to_bytes, zero_value,
 };
+pub use complete_file::write_file;
 pub use directed::{same_file, Goal, SearchPenalty};
 pub use executor::{Exec, Executor, Flow, Forked, Offset, Resolved, Split};
 pub use extension::{Extension, Extensions, Intercepted};
+pub use file_sink::{FileSink, TestsOnDisk};
 pub use forkpath::{ForkPath, Trail};
 pub use handlers::{Call, Handler, HandlerTable, Param, Signature};
 pub use hooks::Observer;
@@ -47,8 +49,6 @@ pub use ktest::KTest;
 pub use memory::{Byte, MemObject, Memory, ObjKind, MAX_OBJECT_SIZE};
 pub use options::{ExternalPolicy, Options, SearchKind, TestPolicy};
 pub use outcome::{ErrorKind, Outcome, PathError, StackFrame};
-pub use file_sink::{FileSink, TestsOnDisk};
-pub use complete_file::write_file;
 pub use output::{escape_bytes, lcov_text, summary_json, write_summary};
 pub use rng::Rng;
 pub use state::{Contents, Descriptor, EnvData, Frame, JumpTarget, SeedInput, State, StateId};
