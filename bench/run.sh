@@ -48,7 +48,7 @@ rss = int(rss) / 1024; t = max(s["time_s"], 1e-9); name = sys.argv[3]
 print(f"{name:10} time {t:8.2f}s (wall {float(wall):6.2f}s)  instructions {s['instructions']:>12,} ({s['instructions']/t/1e6:6.2f} M/s)  "
       f"paths {s['paths_completed']:>6} (+{s['paths_partial']} partial, {s['paths_completed']/t:8.1f}/s)  "
       f"peak {rss:7.1f} MiB  solver calls {s['solver']['solver_calls']} / queries {s['solver']['queries']} "
-      f"(cache hits {s['solver']['cache_hits']}, timeouts {s['solver']['timeouts']}), solver {s['solver']['time_s']:.2f}s")
+      f"(cache hits {s['solver']['cache_hits']}, timeouts {s['solver']['timeouts']}, sampled {s['solver'].get('sampled', 0)}), solver {s['solver']['time_s']:.2f}s")
 PY
   klee_run "$name" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["time_s"])' "$dir/summary.json")"
 }

@@ -87,12 +87,14 @@ const SUMMED: [&str; 8] = [
 ];
 
 /// Solver counters summed over the parts.
-const SOLVER_SUMMED: [&str; 8] = [
+const SOLVER_SUMMED: [&str; 10] = [
     "queries",
     "solver_calls",
     "cache_hits",
     "fast_path",
+    "order_unsat",
     "timeouts",
+    "sampled",
     "cross_checks",
     "cross_check_mismatches",
     "time_s",

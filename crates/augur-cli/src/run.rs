@@ -284,6 +284,13 @@ pub fn print_done(s: &Json, out: &Path) {
         s["solver"]["queries"], s["solver"]["solver_calls"], s["solver"]["cache_hits"],
         s["solver"]["time_s"].as_f64().unwrap_or(0.0)
     );
+    let (timeouts, sampled) = (&s["solver"]["timeouts"], &s["solver"]["sampled"]);
+    if timeouts.as_u64().unwrap_or(0) + sampled.as_u64().unwrap_or(0) > 0 {
+        eprintln!(
+            "augur: done: solver timeouts = {timeouts} (paths ended or branch sides left \
+             unexplored), models found by sampling = {sampled}"
+        );
+    }
     if s["solver"]["cross_checks"].as_u64().unwrap_or(0) > 0 {
         eprintln!(
             "augur: done: solver cross-checks = {}, mismatches = {}",

@@ -48,7 +48,7 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "S")]
     pub solver_timeout: Option<f64>,
     /// Solver layers in front of Z3, comma-separated: fast, independence, query-cache,
-    /// cex-cache; or all, none.
+    /// cex-cache, order; or all, none.
     #[arg(long, value_name = "LIST", default_value = "all")]
     pub solver_layers: String,
     /// Write every query reaching Z3 into DIR as an SMT-LIB2 file (query-000001.smt2, ...).

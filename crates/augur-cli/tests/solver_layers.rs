@@ -109,14 +109,15 @@ fn every_solver_layer_set_finds_the_same_tests() {
     assert!(crashes.iter().all(|t| t["outcome"]["line"] == crash));
     assert_eq!(
         full.summary["solver"]["layers"],
-        "fast,independence,query-cache,cex-cache"
+        "fast,independence,query-cache,cex-cache,order"
     );
     let layer_sets = [
         "none",
-        "independence,query-cache,cex-cache",
-        "fast,query-cache,cex-cache",
-        "fast,independence,cex-cache",
-        "fast,independence,query-cache",
+        "independence,query-cache,cex-cache,order",
+        "fast,query-cache,cex-cache,order",
+        "fast,independence,cex-cache,order",
+        "fast,independence,query-cache,order",
+        "fast,independence,query-cache,cex-cache",
     ];
     for layers in layer_sets {
         let r = explore(&["--solver-layers", layers]);
@@ -128,9 +129,57 @@ fn every_solver_layer_set_finds_the_same_tests() {
         if layers == "none" {
             assert_eq!(solver["cache_hits"], 0);
             assert_eq!(solver["fast_path"], 0);
+            assert_eq!(solver["order_unsat"], 0);
             assert_eq!(solver["solver_calls"], solver["queries"]);
         }
     }
+}
+
+/// Bubble sort of 4 ints (comparisons its earlier swaps imply among them), the order
+/// asserted, and one claim that fails only when all four are equal.
+const SORT: &str = r#"
+#include <augur.h>
+#define N 4
+int main(void) {
+  int a[N];
+  augur_make_symbolic(a, sizeof a, "a");
+  for (int i = 0; i < N; i++)
+    for (int j = N - 1; j > i; j--)
+      if (a[j - 1] > a[j]) { int t = a[j]; a[j] = a[j - 1]; a[j - 1] = t; }
+  for (int i = 1; i < N; i++) augur_assert(a[i - 1] <= a[i]);
+  augur_assert(a[0] < a[N - 1]); /* ALL EQUAL */
+  return 0;
+}
+"#;
+
+#[test]
+fn the_order_layer_refutes_implied_comparisons_and_misses_no_failure() {
+    let full = run_c(SORT, &["--search", "dfs"]);
+    assert_eq!(full.status, 0, "{}", full.stderr);
+    // one path per ordering of the 4 ints (24), and the sorted one also fails the claim
+    assert_eq!(full.exit_codes(), vec![0; 24]);
+    let failures = full.errors("assertion");
+    assert_eq!(failures.len(), 1);
+    assert_eq!(failures[0]["outcome"]["line"], line_of(SORT, "ALL EQUAL"));
+    let solver = &full.summary["solver"];
+    assert!(
+        solver["order_unsat"].as_u64().unwrap() >= 24 * 3,
+        "{solver}"
+    );
+    full.assert_native_replay_passes();
+    let without = run_c(
+        SORT,
+        &[
+            "--search",
+            "dfs",
+            "--solver-layers",
+            "fast,independence,query-cache,cex-cache",
+        ],
+    );
+    assert_eq!(outcomes(&without), outcomes(&full));
+    assert_eq!(without.summary["solver"]["order_unsat"], 0);
+    let z3_calls = |r: &Run| r.summary["solver"]["solver_calls"].as_u64().unwrap();
+    assert!(z3_calls(&without) > z3_calls(&full) + 24 * 3);
 }
 
 #[test]
@@ -159,6 +208,31 @@ fn unknown_solver_layers_are_rejected() {
     assert_eq!(
         r.stderr.trim(),
         "augur: error: --solver-layers: unknown solver layer `cache` \
-         (known: fast, independence, query-cache, cex-cache, all, none)"
+         (known: fast, independence, query-cache, cex-cache, order, all, none)"
     );
+}
+
+/// A branch whose other side Z3 cannot decide within the time limit (factoring a 62-bit
+/// semiprime) leaves that side unexplored, counted as a timeout, and the path goes on
+/// along the side the current model satisfies, to its end.
+#[test]
+fn a_timeout_on_one_side_of_a_branch_keeps_the_path_going() {
+    let src = r#"
+#include <augur.h>
+int main(void) {
+  unsigned long long x, y;
+  augur_make_symbolic(&x, sizeof x, "x");
+  augur_make_symbolic(&y, sizeof y, "y");
+  if (x < 2 || y < 2 || x >= (1ull << 32) || y >= (1ull << 32)) return 2;
+  if (x * y == 2147483647ull * 2147483629ull) return 1; /* FACTORED */
+  return 0;
+}
+"#;
+    let r = run_c(src, &["--solver-timeout", "1"]);
+    assert_eq!(r.summary["paths_partial"], 0, "{}", r.stderr);
+    assert_eq!(r.summary["solver"]["timeouts"], 1, "{}", r.summary);
+    let mut codes = r.exit_codes();
+    codes.dedup();
+    assert_eq!(codes, vec![0, 2], "{}", r.stderr);
+    r.assert_native_replay_passes();
 }

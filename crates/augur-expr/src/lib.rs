@@ -10,6 +10,7 @@
 mod assignment;
 pub mod bits;
 mod build;
+mod compiled;
 mod display;
 mod eval;
 mod kind;
@@ -22,6 +23,7 @@ mod sugar;
 mod random_tests;
 
 pub use assignment::Assignment;
+pub use compiled::{CompiledQuery, Scratch};
 pub use eval::Evaluator;
 pub use kind::{ArrayId, BinOp, CmpOp, ExprId, ExprKind};
 pub use pool::ExprPool;

@@ -197,6 +197,18 @@ impl ExprPool {
         &self.sets.sets[self.nodes[e.0 as usize].arrays as usize]
     }
 
+    /// The sorted, deduplicated symbolic arrays any of `exprs` depends on.
+    pub fn arrays_of_all(&self, exprs: &[ExprId]) -> Vec<ArrayId> {
+        let mut arrays: Vec<ArrayId> = exprs
+            .iter()
+            .flat_map(|&e| self.arrays_of(e))
+            .copied()
+            .collect();
+        arrays.sort_unstable();
+        arrays.dedup();
+        arrays
+    }
+
     /// Interns `kind` exactly as given, without any simplification.
     ///
     /// # Panics

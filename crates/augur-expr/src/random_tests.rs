@@ -303,3 +303,60 @@ fn simplified_and_raw_expressions_evaluate_alike() {
         "only {simplified} expressions simplified"
     );
 }
+
+#[test]
+fn compiled_queries_decide_like_the_evaluator() {
+    let mut g = Gen::new(0x2545_f491_4f6c_dd1d);
+    let (mut held, mut failed) = (0, 0);
+    for _ in 0..5_000 {
+        let constraints: Vec<ExprId> = (0..1 + g.rng.below(3))
+            .map(|_| {
+                let (raw, simp) = g.expr(5, 1);
+                if g.rng.below(2) == 0 {
+                    raw
+                } else {
+                    simp
+                }
+            })
+            .collect();
+        // Store buffers for every array, or for none (reads walk the chain of stores).
+        let buffered = if g.rng.below(2) == 0 { 0 } else { 64 };
+        let Some(query) = crate::CompiledQuery::compile_buffering(&g.p, &constraints, buffered)
+        else {
+            let wide = g.p.post_order(&constraints, |_| false);
+            assert!(
+                wide.iter().any(|&n| g.p.width(n) > 64),
+                "only wide values stop it"
+            );
+            continue;
+        };
+        let mut regs = query.scratch();
+        for _ in 0..6 {
+            let a = g.assignment();
+            let expected = constraints.iter().all(|&c| g.p.eval(c, &a) == 1);
+            let input = query.input_of(&a);
+            assert_eq!(
+                query.holds(&input, &mut regs),
+                expected,
+                "{:?} under {a:?}",
+                constraints
+                    .iter()
+                    .map(|&c| g.p.display(c).to_string())
+                    .collect::<Vec<_>>()
+            );
+            let rebuilt = query.assignment(&input);
+            assert!(constraints
+                .iter()
+                .all(|&c| g.p.eval(c, &rebuilt) == g.p.eval(c, &a)));
+            if expected {
+                held += 1;
+            } else {
+                failed += 1;
+            }
+        }
+    }
+    assert!(
+        held > 2_000 && failed > 2_000,
+        "held {held}, failed {failed}"
+    );
+}

@@ -4,6 +4,7 @@ use crate::cex_cache::CexCache;
 use crate::cross_check::CrossCheck;
 use crate::fast_path::FastPath;
 use crate::independence::{relevant, Independence, SharedElements};
+use crate::order::OrderLayer;
 use crate::query_cache::QueryCache;
 use crate::query_log::QueryLog;
 use crate::stats::SharedStats;
@@ -12,12 +13,15 @@ use crate::{Layer, SatResult, Solver, SolverConfig, SolverError, SolverStats};
 use augur_expr::{ArrayId, Assignment, ExprId, ExprPool};
 
 /// The layers, front to back: [cross-check] -> fast path -> independence -> query cache ->
-/// counterexample cache -> [query log] -> Z3, without those `config` leaves out.
+/// counterexample cache -> order -> [query log] -> Z3, without those `config` leaves out.
 fn layers(config: &SolverConfig, stats: &SharedStats, elems: &SharedElements) -> Box<dyn Solver> {
     let on = |layer| config.layers.contains(layer);
     let mut solver: Box<dyn Solver> = Box::new(Z3Backend::new(config.timeout, stats.clone()));
     if let Some(dir) = &config.log_queries {
         solver = Box::new(QueryLog::new(solver, dir));
+    }
+    if on(Layer::Order) {
+        solver = Box::new(OrderLayer::new(solver, stats.clone()));
     }
     if on(Layer::CexCache) {
         solver = Box::new(CexCache::new(solver, stats.clone()));
@@ -116,7 +120,7 @@ impl SolverChain {
 
     /// Branch feasibility in one call: (can be true, can be false). A model of the
     /// related constraints settles the side it evaluates `cond` to, so only the other side
-    /// is solved.
+    /// is solved; if that times out, it counts as infeasible.
     pub fn branch_feasibility(
         &mut self,
         pool: &mut ExprPool,
@@ -129,7 +133,14 @@ impl SolverChain {
         };
         let holds = pool.eval(cond, &model) == 1;
         query.push(if holds { pool.not(cond) } else { cond });
-        let other = matches!(self.check(pool, &query)?, SatResult::Sat(_));
+        let other = match self.check(pool, &query) {
+            Ok(answer) => matches!(answer, SatResult::Sat(_)),
+            // The side the model settles is feasible whatever Z3 says of the other: a side
+            // Z3 cannot decide in time is left unexplored (counted in the timeouts) and the
+            // path goes on, where KLEE ends it.
+            Err(SolverError::Timeout) => false,
+            Err(e) => return Err(e),
+        };
         Ok(if holds { (true, other) } else { (other, true) })
     }
 

@@ -17,15 +17,18 @@ pub enum Layer {
     QueryCache,
     /// Reuses recent models and known-unsatisfiable subsets.
     CexCache,
+    /// Refutes constraint sets whose comparisons contradict each other as orders.
+    Order,
 }
 
 impl Layer {
     /// Every optional layer, front to back.
-    pub const ALL: [Layer; 4] = [
+    pub const ALL: [Layer; 5] = [
         Layer::FastPath,
         Layer::Independence,
         Layer::QueryCache,
         Layer::CexCache,
+        Layer::Order,
     ];
 
     /// The layer's name in a layer list.
@@ -35,6 +38,7 @@ impl Layer {
             Layer::Independence => "independence",
             Layer::QueryCache => "query-cache",
             Layer::CexCache => "cex-cache",
+            Layer::Order => "order",
         }
     }
 
@@ -44,13 +48,13 @@ impl Layer {
 }
 
 /// A set of optional layers. As text: a comma-separated list of layer names
-/// (`fast,independence,query-cache,cex-cache`), `all` or `none`.
+/// (`fast,independence,query-cache,cex-cache,order`), `all` or `none`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Layers(u8);
 
 impl Layers {
     /// Every optional layer (the default chain).
-    pub const ALL: Layers = Layers(0b1111);
+    pub const ALL: Layers = Layers(0b1_1111);
     /// No optional layer: every query goes straight to Z3.
     pub const NONE: Layers = Layers(0);
 
@@ -159,7 +163,7 @@ mod tests {
             Ok(Layers::NONE.with(Layer::FastPath).with(Layer::CexCache))
         );
         assert_eq!(
-            "fast,independence,query-cache,cex-cache".parse(),
+            "fast,independence,query-cache,cex-cache,order".parse(),
             Ok(Layers::ALL)
         );
         for layer in Layer::ALL {
@@ -176,7 +180,7 @@ mod tests {
         let err = "fast,cache".parse::<Layers>().unwrap_err();
         assert_eq!(
             err,
-            "unknown solver layer `cache` (known: fast, independence, query-cache, cex-cache, all, none)"
+            "unknown solver layer `cache` (known: fast, independence, query-cache, cex-cache, order, all, none)"
         );
         assert!("".parse::<Layers>().unwrap_err().contains("empty"));
         assert!("fast,,cex-cache".parse::<Layers>().is_err());

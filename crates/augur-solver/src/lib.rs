@@ -1,6 +1,7 @@
 //! The augur solver chain, KLEE style: every optimisation is one [`Solver`] layer in front
 //! of the next, assembled in one place ([`SolverChain`]):
-//! fast path -> constraint independence -> query cache -> counterexample cache -> Z3.
+//! fast path -> constraint independence -> query cache -> counterexample cache -> order
+//! reasoning -> Z3.
 //! A [`SolverConfig`] switches layers off, logs the queries reaching Z3 as SMT-LIB2 files
 //! and adds a cross-check of every answer against a fresh Z3 solver.
 
@@ -13,8 +14,11 @@ mod cross_check;
 mod error;
 mod fast_path;
 mod independence;
+mod model_search;
+mod order;
 mod query_cache;
 mod query_log;
+mod race;
 mod solver;
 mod stats;
 #[cfg(test)]

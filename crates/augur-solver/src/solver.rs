@@ -1,6 +1,6 @@
 //! The interface every layer of the chain implements.
 
-use augur_expr::{ArrayId, Assignment, ExprId, ExprPool};
+use augur_expr::{Assignment, ExprId, ExprPool};
 
 /// The answer to a satisfiability query.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,23 +22,11 @@ pub trait Solver {
 
 use crate::SolverError;
 
-/// The sorted, deduplicated arrays `constraints` depend on.
-pub(crate) fn arrays_in(pool: &ExprPool, constraints: &[ExprId]) -> Vec<ArrayId> {
-    let mut arrays: Vec<ArrayId> = constraints
-        .iter()
-        .flat_map(|&c| pool.arrays_of(c))
-        .copied()
-        .collect();
-    arrays.sort_unstable();
-    arrays.dedup();
-    arrays
-}
-
 /// `model` cut down to exactly the arrays of `constraints`, each a full byte vector
 /// (arrays `model` lacks become zeros, as evaluation reads them).
 pub(crate) fn restrict(pool: &ExprPool, model: &Assignment, constraints: &[ExprId]) -> Assignment {
     let mut out = Assignment::default();
-    for a in arrays_in(pool, constraints) {
+    for a in pool.arrays_of_all(constraints) {
         let mut bytes = model.get(a).map_or_else(Vec::new, <[u8]>::to_vec);
         bytes.resize(pool.array_size(a) as usize, 0);
         out.set(a, bytes);
@@ -69,6 +57,6 @@ mod tests {
         assert_eq!(r.get(x), Some(&[4u8, 0][..]));
         assert_eq!(r.get(y), Some(&[0u8, 0, 0][..]));
         assert_eq!(r.get(z), None);
-        assert_eq!(arrays_in(&p, &[c, c]), [x, y]);
+        assert_eq!(p.arrays_of_all(&[c, c]), [x, y]);
     }
 }

@@ -14,8 +14,12 @@ pub struct SolverStats {
     pub cache_hits: u64,
     /// Queries decided by the fast path (constant constraints).
     pub fast_path: u64,
+    /// Queries the order layer found unsatisfiable (contradicting comparisons).
+    pub order_unsat: u64,
     /// Wall time spent in Z3, in seconds.
     pub time_s: f64,
+    /// Queries Z3 had not answered in its first try whose model a model search found.
+    pub sampled: u64,
     /// Z3 calls that ran out of time.
     pub timeouts: u64,
     /// Answers checked by the cross-check (when it is on).

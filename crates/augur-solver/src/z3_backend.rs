@@ -2,26 +2,36 @@
 //! scopes kept while consecutive queries share a prefix of constraints (measured on small
 //! bit-vector queries: 0.9 ms per query against 13 ms for a fresh solver, whose set-up
 //! dominates); a persistent term cache, an optional per-query time limit and byte-wise
-//! model extraction.
+//! model extraction. A query Z3 has not answered in [`FIRST_TRY`] is given the rest of its
+//! time with a model search beside it ([`race`]).
 
-use crate::solver::arrays_in;
+use crate::race::race;
 use crate::stats::SharedStats;
 use crate::z3_translate::{byte_var, Translator};
 use crate::{SatResult, Solver, SolverError};
-use augur_expr::{Assignment, ExprId, ExprPool};
+use augur_expr::{Assignment, CompiledQuery, ExprId, ExprPool};
 use std::time::{Duration, Instant};
 use z3::{Model, Params};
+
+/// How long Z3 works on a query alone; a query it has not answered by then gets a model
+/// search beside it (most queries take a few milliseconds).
+pub(crate) const FIRST_TRY: Duration = Duration::from_millis(50);
+
+/// Makes `solver`'s checks stop after `timeout` (None: no limit).
+fn set_timeout(solver: &z3::Solver, timeout: Option<Duration>) {
+    let millis = timeout.map_or(u32::MAX, |limit| {
+        u32::try_from(limit.as_millis()).unwrap_or(u32::MAX)
+    });
+    let mut params = Params::new();
+    params.set_u32("timeout", millis);
+    solver.set_params(&params);
+}
 
 /// A fresh Z3 solver whose checks stop after `timeout` (None: no limit).
 pub(crate) fn limited_solver(timeout: Option<Duration>) -> z3::Solver {
     let solver = z3::Solver::new();
-    if let Some(limit) = timeout {
-        let mut params = Params::new();
-        params.set_u32(
-            "timeout",
-            u32::try_from(limit.as_millis()).unwrap_or(u32::MAX),
-        );
-        solver.set_params(&params);
+    if timeout.is_some() {
+        set_timeout(&solver, timeout);
     }
     solver
 }
@@ -33,6 +43,8 @@ pub(crate) struct Z3Backend {
     /// The constraints asserted in the solver's open scopes, one scope each.
     asserted: Vec<ExprId>,
     timeout: Option<Duration>,
+    /// The last model Z3 found: the model search starts from it.
+    last_model: Option<Assignment>,
     stats: SharedStats,
 }
 
@@ -41,17 +53,23 @@ impl Z3Backend {
     pub(crate) fn new(timeout: Option<Duration>, stats: SharedStats) -> Self {
         Z3Backend {
             translator: Translator::default(),
-            solver: limited_solver(timeout),
+            solver: limited_solver(Some(Self::first_try(timeout))),
             asserted: Vec::new(),
             timeout,
+            last_model: None,
             stats,
         }
+    }
+
+    /// Z3's time alone on a query under the limit `timeout`.
+    fn first_try(timeout: Option<Duration>) -> Duration {
+        timeout.map_or(FIRST_TRY, |limit| limit.min(FIRST_TRY))
     }
 
     /// The full byte vector of every array of `constraints` in `model`.
     fn extract(pool: &ExprPool, model: &Model, constraints: &[ExprId]) -> Assignment {
         let mut out = Assignment::default();
-        for a in arrays_in(pool, constraints) {
+        for a in pool.arrays_of_all(constraints) {
             let name = pool.array_name(a);
             let bytes = (0..pool.array_size(a))
                 .map(|i| {
@@ -105,27 +123,60 @@ impl Solver for Z3Backend {
 }
 
 impl Z3Backend {
-    /// Check the assertions of the current scope and read the answer.
+    /// Check the assertions of the current scope and read the answer: Z3 alone for
+    /// [`FIRST_TRY`], then Z3 for the rest of the time limit beside a model search.
     fn answer(
         &mut self,
         pool: &ExprPool,
         constraints: &[ExprId],
     ) -> Result<SatResult, SolverError> {
-        let solver = &self.solver;
         let start = Instant::now();
-        let result = solver.check();
+        let mut result = self.solver.check();
+        let first_try = Self::first_try(self.timeout);
+        let time_left = self
+            .timeout
+            .map(|limit| limit.saturating_sub(start.elapsed()));
+        if result == z3::SatResult::Unknown
+            && start.elapsed() >= first_try
+            && time_left != Some(Duration::ZERO)
+        {
+            set_timeout(&self.solver, time_left);
+            let found = match CompiledQuery::compile(pool, constraints) {
+                Some(query) => {
+                    let seeds: Vec<Vec<u8>> =
+                        self.last_model.iter().map(|m| query.input_of(m)).collect();
+                    let (z3_result, found) = race(&query, &seeds, || self.solver.check());
+                    result = z3_result;
+                    found.map(|input| query.assignment(&input))
+                }
+                None => {
+                    result = self.solver.check();
+                    None
+                }
+            };
+            set_timeout(&self.solver, Some(first_try));
+            if let Some(model) = found {
+                let mut stats = self.stats.borrow_mut();
+                stats.time_s += start.elapsed().as_secs_f64();
+                stats.sampled += 1;
+                return Ok(SatResult::Sat(model));
+            }
+        }
         let elapsed = start.elapsed();
         self.stats.borrow_mut().time_s += elapsed.as_secs_f64();
         match result {
             z3::SatResult::Unsat => Ok(SatResult::Unsat),
             z3::SatResult::Sat => {
-                let model = solver
+                let model = self
+                    .solver
                     .get_model()
                     .ok_or_else(|| SolverError::Unknown("sat without a model".into()))?;
-                Ok(SatResult::Sat(Self::extract(pool, &model, constraints)))
+                let model = Self::extract(pool, &model, constraints);
+                self.last_model = Some(model.clone());
+                Ok(SatResult::Sat(model))
             }
             z3::SatResult::Unknown => {
-                let reason = solver.get_reason_unknown().unwrap_or_default();
+                let reason = self.solver.get_reason_unknown().unwrap_or_default();
                 Err(self.unknown(reason, elapsed))
             }
         }
