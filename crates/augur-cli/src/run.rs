@@ -4,7 +4,7 @@
 use crate::session::{self, ExploreArgs};
 use crate::shard::{ProgramId, Shard};
 use crate::{jobs, outdir, progress::Progress, seed, split};
-use augur_engine::{summary_json, write_summary, FileSink};
+use augur_engine::{summary_json, write_summary, FileSink, TestsOnDisk};
 use augur_engine::{Executor, Options, SeedInput, TestPolicy, TestSink};
 use augur_ir::{FuncId, Program};
 use clap::Args;
@@ -124,10 +124,8 @@ impl Setup {
     }
 
     /// A test sink writing into `out`.
-    pub fn file_sink(&self, out: &Path) -> Result<Box<dyn TestSink>, String> {
-        let sink =
-            FileSink::new(out, self.argv.clone()).map_err(|e| format!("{}: {e}", out.display()))?;
-        Ok(Box::new(sink))
+    pub fn file_sink(&self, out: &Path) -> Result<FileSink, String> {
+        FileSink::new(out, self.argv.clone()).map_err(|e| format!("{}: {e}", out.display()))
     }
 
     /// An executor with `opts`, its initial states queued, stopped by `interrupt`.
@@ -163,10 +161,12 @@ impl Setup {
         shard.limits.apply(&mut opts, self.tests_given);
         opts.path_prefix = shard.prefix;
         opts.path_examples = shard.examples;
-        let mut ex = self.executor(opts, self.file_sink(out)?, interrupt);
+        let sink = self.file_sink(out)?;
+        let on_disk = sink.on_disk();
+        let mut ex = self.executor(opts, Box::new(sink), interrupt);
         ex.run(&mut |ex| progress.update(ex));
         progress.finish();
-        summarise(&ex, out)?;
+        summarise(&ex, &on_disk, out)?;
         match &ex.stats.prefix_diverged {
             Some(why) => Err(format!(
                 "{}: the shard does not fit this program: {why}",
@@ -211,14 +211,16 @@ pub fn run(a: RunArgs) -> Result<(), String> {
     let ex = match &a.shard {
         Some(file) => setup.run_shard(setup.opts.clone(), file, &out, interrupt, &progress)?,
         None => {
-            let mut sink = setup.file_sink(&out)?;
+            let files = setup.file_sink(&out)?;
+            let on_disk = files.on_disk();
+            let mut sink: Box<dyn TestSink> = Box::new(files);
             if let Some(dir) = &a.write_testcomp {
                 sink = testcomp_sink(dir, &a.inputs[0], &a.explore.entry, sink)?;
             }
             let mut ex = setup.executor(setup.opts.clone(), sink, interrupt);
             ex.run(&mut |ex| progress.update(ex));
             progress.finish();
-            summarise(&ex, &out)?;
+            summarise(&ex, &on_disk, &out)?;
             ex
         }
     };
@@ -226,8 +228,10 @@ pub fn run(a: RunArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Write the summary and coverage of `ex` into `out`.
-pub fn summarise(ex: &Executor, out: &Path) -> Result<(), String> {
+/// Wait until the tests of `ex` are on disk, then write its summary and coverage into
+/// `out` (so that a summary means a complete output directory).
+pub fn summarise(ex: &Executor, on_disk: &TestsOnDisk, out: &Path) -> Result<(), String> {
+    on_disk.wait();
     write_summary(ex, out).map_err(|e| format!("{}: cannot write summary: {e}", out.display()))
 }
 

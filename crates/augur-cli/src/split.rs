@@ -36,7 +36,9 @@ pub fn split(
     let mut opts = setup.opts.clone();
     opts.search = vec![SearchKind::Bfs];
     let limits = Limits::of(&opts);
-    let mut ex = setup.executor(opts, setup.file_sink(out)?, interrupt);
+    let sink = setup.file_sink(out)?;
+    let on_disk = sink.on_disk();
+    let mut ex = setup.executor(opts, Box::new(sink), interrupt);
     let mut files = Vec::new();
     if ex.run_until_pending(n as usize, &mut |ex| progress.update(ex)) {
         let pending = ex.take_pending();
@@ -62,6 +64,6 @@ pub fn split(
     // Nothing waits any more, unless the exploration was stopped: those states end here.
     ex.run(&mut |ex| progress.update(ex));
     progress.finish();
-    summarise(&ex, out)?;
+    summarise(&ex, &on_disk, out)?;
     Ok(files)
 }

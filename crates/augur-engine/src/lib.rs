@@ -10,10 +10,12 @@
 //! and reads results through [`TestCase`], [`RunStats`] and the output helpers.
 
 mod bytes;
+mod complete_file;
 mod cow;
 mod directed;
 mod executor;
 mod extension;
+mod file_sink;
 mod forkpath;
 mod handlers;
 mod hooks;
@@ -36,9 +38,11 @@ pub use bytes::{
     byte_expr, bytes_to_scalar, bytes_to_value, scalar_to_bytes, scalar_width, signed_le,
     value_to_bytes, zero_value,
 };
+pub use complete_file::write_file;
 pub use directed::{same_file, Goal, SearchPenalty};
 pub use executor::{Exec, Executor, Flow, Forked, Offset, Resolved, Split};
 pub use extension::{Extension, Extensions, Intercepted};
+pub use file_sink::{FileSink, TestsOnDisk};
 pub use forkpath::{ForkPath, Trail};
 pub use handlers::{Call, Handler, HandlerTable, Param, Signature};
 pub use hooks::Observer;
@@ -46,7 +50,7 @@ pub use ktest::KTest;
 pub use memory::{Byte, MemObject, Memory, ObjKind, MAX_OBJECT_SIZE};
 pub use options::{ExternalPolicy, Options, SearchKind, TestPolicy};
 pub use outcome::{ErrorKind, Outcome, PathError, StackFrame};
-pub use output::{escape_bytes, lcov_text, summary_json, write_file, write_summary, FileSink};
+pub use output::{escape_bytes, lcov_text, summary_json, write_summary};
 pub use rng::Rng;
 pub use state::{Contents, Descriptor, EnvData, Frame, JumpTarget, SeedInput, State, StateId};
 pub use stats::{is_user_file, peak_rss_mib, Coverage, ErrorSummary, RunStats};

@@ -1,14 +1,12 @@
-//! The output directory: one JSON file and one `.ktest` per test, written the moment the
-//! path ends; `summary.json` and `coverage.lcov` at the end of the run.
+//! The output directory's contents: a test as JSON (written with its `.ktest` by
+//! `file_sink.rs`), `summary.json` and `coverage.lcov` at the end of the run.
 
+use crate::complete_file::write_file;
 use crate::executor::Executor;
-use crate::ktest::KTest;
 use crate::outcome::Outcome;
-use crate::testcase::{TestCase, TestSink};
+use crate::testcase::TestCase;
 use serde_json::{json, Value as Json};
-use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Bytes as text: UTF-8 where valid, other bytes as `\xNN`.
 pub fn escape_bytes(bytes: &[u8]) -> String {
@@ -48,52 +46,6 @@ pub fn test_json(t: &TestCase) -> Json {
         j["havocked"] = json!(t.havocked);
     }
     j
-}
-
-/// Writes tests into a directory as they are found.
-pub struct FileSink {
-    dir: PathBuf,
-    count: u64,
-    args: Vec<String>,
-}
-
-impl FileSink {
-    /// A sink writing into `dir` (created if missing); `args` are recorded in `.ktest` files.
-    pub fn new(dir: &Path, args: Vec<String>) -> std::io::Result<Self> {
-        fs::create_dir_all(dir)?;
-        Ok(FileSink {
-            dir: dir.to_path_buf(),
-            count: 0,
-            args,
-        })
-    }
-}
-
-/// Write through a temporary name and rename, so that a run killed at any moment leaves
-/// only complete files.
-pub fn write_file(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    let tmp = path.with_extension("part");
-    fs::File::create(&tmp)?.write_all(data)?;
-    fs::rename(tmp, path)
-}
-
-impl TestSink for FileSink {
-    fn write(&mut self, t: &TestCase) {
-        self.count += 1;
-        let stem = self.dir.join(format!("test{:06}", self.count));
-        let json = serde_json::to_vec_pretty(&test_json(t)).expect("test serialises");
-        let ktest = KTest {
-            args: self.args.clone(),
-            sym_argvs: 0,
-            sym_argv_len: 0,
-            objects: t.objects.clone(),
-        };
-        let res = write_file(&stem.with_extension("json"), &json)
-            .and_then(|_| write_file(&stem.with_extension("ktest"), &ktest.to_bytes()));
-        if let Err(e) = res {
-            tracing::error!("cannot write test {}: {e}", stem.display());
-        }
-    }
 }
 
 /// The run summary as JSON.

@@ -22,7 +22,7 @@ pub struct TestCase {
 
 /// Receives every finished path as soon as it is found.
 pub trait TestSink {
-    /// Record a test (written to disk at once by the file sink).
+    /// Record a test (the file sink queues it for its writer thread).
     fn write(&mut self, t: &TestCase);
 }
 
