@@ -3,17 +3,6 @@
 mod common;
 use common::*;
 
-/// 2^40 paths: never finishes within a test's time.
-const ENDLESS: &str = r#"
-#include <augur.h>
-int main(void) {
-  unsigned char b[40]; augur_make_symbolic(b, sizeof b, "b");
-  int n = 0;
-  for (int i = 0; i < 40; i++) if (b[i] == i) n++;
-  return n;
-}
-"#;
-
 fn fails_with(args: &[&str], needle: &str) {
     let o = augur().args(args).output().unwrap();
     assert_eq!(o.status.code(), Some(2), "{args:?}");

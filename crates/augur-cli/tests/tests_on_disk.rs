@@ -24,17 +24,6 @@ int main(void) {
 }
 "#;
 
-/// 2^40 paths: never finishes within a test's time.
-const ENDLESS: &str = r#"
-#include <augur.h>
-int main(void) {
-  unsigned char b[40]; augur_make_symbolic(b, sizeof b, "b");
-  int n = 0;
-  for (int i = 0; i < 40; i++) if (b[i] == i) n++;
-  return n;
-}
-"#;
-
 /// Check the output directory `out` of a finished run: exactly the summary's number of
 /// tests, test000001 to testN as .json and .ktest, no temporary file, each .ktest the
 /// KLEE form of its JSON's objects with argv `prog`. Returns the tests.

@@ -42,14 +42,7 @@ impl ExprPool {
     /// translation gives them (with, for each read of one, the zero byte past them).
     pub fn to_smtlib2(&self, assertions: &[ExprId]) -> String {
         let mut out = String::from("(set-logic QF_ABV)\n");
-        let mut arrays: Vec<ArrayId> = assertions
-            .iter()
-            .flat_map(|&e| self.arrays_of(e))
-            .copied()
-            .collect();
-        arrays.sort_unstable();
-        arrays.dedup();
-        for a in arrays {
+        for a in self.arrays_of_all(assertions) {
             let _ = writeln!(out, "(declare-fun {} () {ARRAY_SORT})", self.smt_array(a));
         }
         let mut facts = Vec::new();

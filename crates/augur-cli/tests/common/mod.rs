@@ -30,6 +30,17 @@ pub fn augur() -> Command {
     Command::new(env!("CARGO_BIN_EXE_augur"))
 }
 
+/// 2^40 paths: never finishes within a test's time.
+pub const ENDLESS: &str = r#"
+#include <augur.h>
+int main(void) {
+  unsigned char b[40]; augur_make_symbolic(b, sizeof b, "b");
+  int n = 0;
+  for (int i = 0; i < 40; i++) if (b[i] == i) n++;
+  return n;
+}
+"#;
+
 /// Write `src` as prog.c in a fresh directory and run `augur run` with `args` on it.
 pub fn run_c(src: &str, args: &[&str]) -> Run {
     let dir = tempfile::tempdir().unwrap();
