@@ -27,6 +27,12 @@ fn set_timeout(solver: &z3::Solver, timeout: Option<Duration>) {
     solver.set_params(&params);
 }
 
+/// Z3's time alone on a query under the limit `timeout` when a model search joins it
+/// after `search_after`.
+fn first_try(timeout: Option<Duration>, search_after: Duration) -> Duration {
+    timeout.map_or(search_after, |limit| limit.min(search_after))
+}
+
 /// A fresh Z3 solver whose checks stop after `timeout` (None: no limit).
 pub(crate) fn limited_solver(timeout: Option<Duration>) -> z3::Solver {
     let solver = z3::Solver::new();
@@ -55,7 +61,7 @@ impl Z3Backend {
     pub(crate) fn new(timeout: Option<Duration>, stats: SharedStats) -> Self {
         Z3Backend {
             translator: Translator::default(),
-            solver: limited_solver(Some(timeout.map_or(FIRST_TRY, |t| t.min(FIRST_TRY)))),
+            solver: limited_solver(Some(first_try(timeout, FIRST_TRY))),
             asserted: Vec::new(),
             timeout,
             last_model: None,
@@ -67,14 +73,19 @@ impl Z3Backend {
     /// This backend with a model search joining Z3 after `after` (at least a millisecond).
     pub(crate) fn searching_after(mut self, after: Duration) -> Self {
         self.search_after = after.max(Duration::from_millis(1));
-        set_timeout(&self.solver, Some(self.first_try()));
+        self.restart();
         self
+    }
+
+    /// A fresh solver, with no scopes, whose checks stop after Z3's first try.
+    fn restart(&mut self) {
+        self.solver = limited_solver(Some(self.first_try()));
+        self.asserted.clear();
     }
 
     /// Z3's time alone on a query.
     fn first_try(&self) -> Duration {
-        self.timeout
-            .map_or(self.search_after, |limit| limit.min(self.search_after))
+        first_try(self.timeout, self.search_after)
     }
 
     /// The full byte vector of every array of `constraints` in `model`.
@@ -143,35 +154,20 @@ impl Z3Backend {
     ) -> Result<SatResult, SolverError> {
         let start = Instant::now();
         let mut result = self.solver.check();
-        let first_try = self.first_try();
         let time_left = self
             .timeout
             .map(|limit| limit.saturating_sub(start.elapsed()));
         if result == z3::SatResult::Unknown
-            && start.elapsed() >= first_try
+            && start.elapsed() >= self.first_try()
             && time_left != Some(Duration::ZERO)
         {
-            set_timeout(&self.solver, time_left);
-            let found = match CompiledQuery::compile(pool, constraints) {
-                Some(query) => {
-                    let seeds: Vec<Vec<u8>> =
-                        self.last_model.iter().map(|m| query.input_of(m)).collect();
-                    let (z3_result, found) = race(&query, &seeds, || self.solver.check());
-                    result = z3_result;
-                    found.map(|input| query.assignment(&input))
-                }
-                None => {
-                    result = self.solver.check();
-                    None
-                }
-            };
-            set_timeout(&self.solver, Some(first_try));
+            let found;
+            (result, found) = self.second_try(pool, constraints, time_left);
             if let Some(model) = found {
                 // The search interrupted Z3, and an interrupted incremental solver can
                 // answer later queries wrongly (unsat for satisfiable sets, seen with Z3
                 // 4.8.12): start afresh, with no scopes.
-                self.solver = limited_solver(Some(first_try));
-                self.asserted.clear();
+                self.restart();
                 let mut stats = self.stats.borrow_mut();
                 stats.time_s += start.elapsed().as_secs_f64();
                 stats.sampled += 1;
@@ -196,5 +192,27 @@ impl Z3Backend {
                 Err(self.unknown(reason, elapsed))
             }
         }
+    }
+
+    /// Z3 for `time_left` beside a model search (Z3 alone when the query does not
+    /// compile): Z3's answer, and the model the search found, if any.
+    fn second_try(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        time_left: Option<Duration>,
+    ) -> (z3::SatResult, Option<Assignment>) {
+        set_timeout(&self.solver, time_left);
+        let answer = match CompiledQuery::compile(pool, constraints) {
+            Some(query) => {
+                let seeds: Vec<Vec<u8>> =
+                    self.last_model.iter().map(|m| query.input_of(m)).collect();
+                let (result, found) = race(&query, &seeds, || self.solver.check());
+                (result, found.map(|input| query.assignment(&input)))
+            }
+            None => (self.solver.check(), None),
+        };
+        set_timeout(&self.solver, Some(self.first_try()));
+        answer
     }
 }
