@@ -148,27 +148,11 @@ fn memory_pressure_stops_states_not_the_run() {
 
 #[test]
 fn a_killed_run_keeps_every_test_already_written() {
-    let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("prog.c");
-    std::fs::write(&src, ENDLESS).unwrap();
-    let out = dir.path().join("out");
-    let mut child = augur()
-        .arg("run")
-        .arg(&src)
-        .arg("-o")
-        .arg(&out)
-        .arg("--search")
-        .arg("dfs")
-        .spawn()
-        .unwrap();
-    // Wait until some tests exist, then kill without warning.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while read_tests(&out).len() < 5 && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let tests = read_tests(&out);
+    // Once some tests exist, kill without warning.
+    let mut run = spawn_endless(&["--search", "dfs"], 5, std::time::Duration::from_secs(60));
+    run.child.kill().unwrap();
+    run.child.wait().unwrap();
+    let tests = read_tests(&run.out);
     assert!(tests.len() >= 5, "tests written before the kill are there");
     for t in &tests {
         assert_eq!(

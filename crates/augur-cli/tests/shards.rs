@@ -470,29 +470,7 @@ int main(int argc, char **argv) {
 fn shards_follow_forks_on_the_solvers_example_values() {
     // A symbolic pointer into one of three objects: resolving it forks on the object an
     // example value points into, and the rest.
-    let h = Here::new(
-        r#"
-#include <augur.h>
-int a[4], b[4], c[4];
-int main(void) {
-  unsigned char k, i;
-  augur_make_symbolic(&k, sizeof k, "k");
-  augur_make_symbolic(&i, sizeof i, "i");
-  augur_assume(k < 3);
-  augur_assume(i < 4);
-  int *tab[3] = {a, b, c};
-  int *q = tab[k] + i;
-  *q = 1;
-  int s = 0;
-  for (int j = 0; j < 4; j++) {
-    if (a[j]) s += 1 << j;
-    if (b[j]) s += 16 << j;
-    if (c[j]) s += 256 << j;
-  }
-  return s;
-}
-"#,
-    );
+    let h = Here::new(SYMBOLIC_POINTER);
     h.ok(&["run", "prog.c", "-o", "one", "--all-tests"]);
     assert_eq!(h.summary("one")["paths_completed"], 12);
     h.ok(&[

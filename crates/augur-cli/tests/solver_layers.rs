@@ -243,27 +243,10 @@ int main(void) {
 /// later queries wrongly once made this lose half of the paths.
 #[test]
 fn a_model_search_on_every_query_keeps_the_exploration_exact() {
-    let src = r#"
-#include <augur.h>
-int a[4], b[4], c[4];
-int main(void) {
-  unsigned char k, i;
-  augur_make_symbolic(&k, sizeof k, "k");
-  augur_make_symbolic(&i, sizeof i, "i");
-  augur_assume(k < 3);
-  augur_assume(i < 4);
-  int *tab[3] = {a, b, c};
-  *(tab[k] + i) = 1;
-  int s = 0;
-  for (int j = 0; j < 4; j++) {
-    if (a[j]) s += 1 << j;
-    if (b[j]) s += 16 << j;
-    if (c[j]) s += 256 << j;
-  }
-  return s;
-}
-"#;
-    let r = run_c(src, &["--search-after", "1", "--solver-cross-check"]);
+    let r = run_c(
+        SYMBOLIC_POINTER,
+        &["--search-after", "1", "--solver-cross-check"],
+    );
     let solver = &r.summary["solver"];
     assert_eq!(solver["cross_check_mismatches"], 0, "{}", r.stderr);
     assert!(solver["sampled"].as_u64() > Some(0), "{solver}");

@@ -7,8 +7,8 @@ use augur_engine::KTest;
 use common::*;
 use serde_json::Value as Json;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 /// 2^10 paths, each exiting with its own code (which bytes are over 100, as bits): more
 /// tests than the writer's queue holds.
@@ -104,30 +104,19 @@ fn max_time_writes_out_every_test_found() {
 
 #[test]
 fn an_interrupted_run_writes_out_every_test_found() {
-    let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("prog.c");
-    std::fs::write(&src, ENDLESS).unwrap();
-    let out = dir.path().join("out");
-    let mut child = augur()
-        .arg("run")
-        .arg(&src)
-        .args(["--search", "dfs", "--all-tests", "-o"])
-        .arg(&out)
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
     // More tests than the writer's queue holds before the interrupt.
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while read_tests(&out).len() < 600 && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let pid = child.id().to_string();
+    let mut run = spawn_endless(
+        &["--search", "dfs", "--all-tests"],
+        600,
+        Duration::from_secs(120),
+    );
+    let pid = run.child.id().to_string();
     assert!(Command::new("kill")
         .args(["-INT", &pid])
         .status()
         .unwrap()
         .success());
-    assert!(child.wait().unwrap().success());
-    let tests = assert_every_test_on_disk(&out);
+    assert!(run.child.wait().unwrap().success());
+    let tests = assert_every_test_on_disk(&run.out);
     assert!(tests.len() >= 600, "{} tests", tests.len());
 }

@@ -41,6 +41,67 @@ int main(void) {
 }
 "#;
 
+/// 12 paths: a pointer into one of three arrays at symbolic object and index, written
+/// through; resolving it forks on the object an example value points into. Each path exits
+/// with the single bit of the element written (1 << 0 to 1 << 11).
+pub const SYMBOLIC_POINTER: &str = r#"
+#include <augur.h>
+int a[4], b[4], c[4];
+int main(void) {
+  unsigned char k, i;
+  augur_make_symbolic(&k, sizeof k, "k");
+  augur_make_symbolic(&i, sizeof i, "i");
+  augur_assume(k < 3);
+  augur_assume(i < 4);
+  int *tab[3] = {a, b, c};
+  int *q = tab[k] + i;
+  *q = 1;
+  int s = 0;
+  for (int j = 0; j < 4; j++) {
+    if (a[j]) s += 1 << j;
+    if (b[j]) s += 16 << j;
+    if (c[j]) s += 256 << j;
+  }
+  return s;
+}
+"#;
+
+/// `augur run ENDLESS` in the background, to be interrupted or killed by the test.
+pub struct EndlessRun {
+    /// The running `augur`.
+    pub child: std::process::Child,
+    /// Its output directory.
+    pub out: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+/// Starts `augur run` on [`ENDLESS`] with `args` (stderr discarded) and returns once it has
+/// written at least `tests` tests, or after `limit`.
+pub fn spawn_endless(args: &[&str], tests: usize, limit: std::time::Duration) -> EndlessRun {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("prog.c");
+    std::fs::write(&src, ENDLESS).unwrap();
+    let out = dir.path().join("out");
+    let child = augur()
+        .arg("run")
+        .arg(&src)
+        .args(args)
+        .arg("-o")
+        .arg(&out)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + limit;
+    while read_tests(&out).len() < tests && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    EndlessRun {
+        child,
+        out,
+        _dir: dir,
+    }
+}
+
 /// Write `src` as prog.c in a fresh directory and run `augur run` with `args` on it.
 pub fn run_c(src: &str, args: &[&str]) -> Run {
     let dir = tempfile::tempdir().unwrap();
