@@ -87,7 +87,7 @@ const SUMMED: [&str; 8] = [
 ];
 
 /// Solver counters summed over the parts.
-const SOLVER_SUMMED: [&str; 10] = [
+const SOLVER_SUMMED: [&str; 11] = [
     "queries",
     "solver_calls",
     "cache_hits",
@@ -95,6 +95,7 @@ const SOLVER_SUMMED: [&str; 10] = [
     "order_unsat",
     "timeouts",
     "sampled",
+    "wrong_models",
     "cross_checks",
     "cross_check_mismatches",
     "time_s",

@@ -291,6 +291,12 @@ pub fn print_done(s: &Json, out: &Path) {
              unexplored), models found by sampling = {sampled}"
         );
     }
+    if s["solver"]["wrong_models"].as_u64().unwrap_or(0) > 0 {
+        eprintln!(
+            "augur: done: wrong models from Z3 = {} (each re-solved by a fresh solver)",
+            s["solver"]["wrong_models"]
+        );
+    }
     if s["solver"]["cross_checks"].as_u64().unwrap_or(0) > 0 {
         eprintln!(
             "augur: done: solver cross-checks = {}, mismatches = {}",

@@ -75,6 +75,7 @@ pub fn summary_json(ex: &Executor) -> Json {
             "order_unsat": solver.order_unsat,
             "timeouts": solver.timeouts,
             "sampled": solver.sampled,
+            "wrong_models": solver.wrong_models,
             "cross_checks": solver.cross_checks,
             "cross_check_mismatches": solver.cross_check_mismatches,
             "time_s": solver.time_s,

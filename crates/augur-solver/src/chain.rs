@@ -8,15 +8,20 @@ use crate::order::OrderLayer;
 use crate::query_cache::QueryCache;
 use crate::query_log::QueryLog;
 use crate::stats::SharedStats;
-use crate::z3_backend::Z3Backend;
+use crate::z3_backend::{SharedDeadline, Z3Backend};
 use crate::{Layer, SatResult, Solver, SolverConfig, SolverError, SolverStats};
 use augur_expr::{ArrayId, Assignment, ExprId, ExprPool};
 
 /// The layers, front to back: [cross-check] -> fast path -> independence -> query cache ->
 /// order -> counterexample cache -> [query log] -> Z3, without those `config` leaves out.
-fn layers(config: &SolverConfig, stats: &SharedStats, elems: &SharedElements) -> Box<dyn Solver> {
+fn layers(
+    config: &SolverConfig,
+    stats: &SharedStats,
+    elems: &SharedElements,
+    deadline: &SharedDeadline,
+) -> Box<dyn Solver> {
     let on = |layer| config.layers.contains(layer);
-    let z3 = Z3Backend::new(config.timeout, stats.clone());
+    let z3 = Z3Backend::new(config.timeout, stats.clone()).keeping_to(deadline.clone());
     let z3 = match config.search_after {
         Some(after) => z3.searching_after(after),
         None => z3,
@@ -62,6 +67,7 @@ pub struct SolverChain {
     solver: Box<dyn Solver>,
     stats: SharedStats,
     elems: SharedElements,
+    deadline: SharedDeadline,
     config: SolverConfig,
     pool_uid: Option<u64>,
 }
@@ -71,13 +77,22 @@ impl SolverChain {
     pub fn new(config: SolverConfig) -> Self {
         let stats = SharedStats::default();
         let elems = SharedElements::default();
+        let deadline = SharedDeadline::default();
         SolverChain {
-            solver: layers(&config, &stats, &elems),
+            solver: layers(&config, &stats, &elems, &deadline),
             stats,
             elems,
+            deadline,
             config,
             pool_uid: None,
         }
+    }
+
+    /// No Z3 check runs past `deadline` (None: only the per-query timeout limits them):
+    /// a query reaching Z3 after it is a timeout at once, and one running at it is stopped
+    /// there, so that `--max-time` holds whatever the solver timeout.
+    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.deadline.set(deadline);
     }
 
     /// What the chain is made of.
@@ -193,7 +208,7 @@ impl Solver for SolverChain {
         if self.pool_uid != Some(pool.uid()) {
             if self.pool_uid.is_some() {
                 self.elems = SharedElements::default();
-                self.solver = layers(&self.config, &self.stats, &self.elems);
+                self.solver = layers(&self.config, &self.stats, &self.elems, &self.deadline);
             }
             self.pool_uid = Some(pool.uid());
         }

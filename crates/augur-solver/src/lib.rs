@@ -23,7 +23,9 @@ mod solver;
 mod stats;
 #[cfg(test)]
 mod test_util;
+mod watchdog;
 mod z3_backend;
+mod z3_solver;
 mod z3_translate;
 
 pub use chain::SolverChain;

@@ -3,6 +3,7 @@
 //! found model interrupts Z3, and Z3's return stops the search.
 
 use crate::model_search::search;
+use crate::z3_solver::Interrupter;
 use augur_expr::CompiledQuery;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -11,23 +12,22 @@ use std::time::Duration;
 /// reaching Z3 before its check starts is lost, so one is not enough).
 const INTERRUPT_EVERY: Duration = Duration::from_millis(1);
 
-/// Runs `z3_check` (a check on this thread's Z3 context) while searching for a model of
+/// Runs `z3_check` (a check on the solver `z3` interrupts) while searching for a model of
 /// `query` from `seeds`. Returns Z3's answer (interrupted, it says unknown) and the input
 /// the search found, if any.
 pub(crate) fn race<T>(
     query: &CompiledQuery,
     seeds: &[Vec<u8>],
+    z3: Interrupter,
     z3_check: impl FnOnce() -> T,
 ) -> (T, Option<Vec<u8>>) {
-    let ctx = z3::Context::thread_local();
-    let handle = ctx.handle();
     let z3_done = AtomicBool::new(false);
     std::thread::scope(|s| {
         let searcher = s.spawn(|| {
             let found = search(query, seeds, &z3_done);
             if found.is_some() {
                 while !z3_done.load(Ordering::Acquire) {
-                    handle.interrupt();
+                    z3.interrupt();
                     std::thread::sleep(INTERRUPT_EVERY);
                 }
             }
@@ -43,51 +43,38 @@ pub(crate) fn race<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::z3_solver::Z3Solver;
     use z3::ast::BV;
 
     /// Z3 factoring a 62-bit semiprime (far longer than a test may take) races a search of
-    /// a trivially true query, which wins at once.
+    /// a trivially true query, which wins at once; the solver's next check is unharmed.
     #[test]
-    fn a_found_model_interrupts_z3_and_the_context_stays_usable() {
+    fn a_found_model_interrupts_z3_and_the_solver_stays_usable() {
         let mut p = augur_expr::ExprPool::new();
         let t = p.constant(1, 1);
         let easy = CompiledQuery::compile(&p, &[t]).unwrap();
-        let solver = z3::Solver::new();
+        let solver = Z3Solver::new(None);
         solver.push();
         let x = BV::new_const("x", 64);
         let y = BV::new_const("y", 64);
         let (two, limit) = (BV::from_u64(2, 64), BV::from_u64(1 << 32, 64));
         let semiprime = 2_147_483_647u64 * 2_147_483_629;
-        solver.assert(x.bvmul(&y).eq(BV::from_u64(semiprime, 64)));
+        solver.assert(&x.bvmul(&y).eq(BV::from_u64(semiprime, 64)));
         for factor in [&x, &y] {
-            solver.assert(factor.bvuge(&two));
-            solver.assert(factor.bvult(&limit));
+            solver.assert(&factor.bvuge(&two));
+            solver.assert(&factor.bvult(&limit));
         }
         let start = std::time::Instant::now();
-        let (answer, found) = race(&easy, &[], || solver.check());
+        let (answer, found) = race(&easy, &[], solver.interrupter(), || solver.check());
         assert_eq!(found, Some(vec![]));
         assert_eq!(answer, z3::SatResult::Unknown);
         assert!(start.elapsed() < Duration::from_secs(20));
-        // The interrupted solver answers the next query rightly.
-        solver.pop(1);
+        // A fresh solver of the same thread answers rightly, with a right model.
+        let fresh = Z3Solver::new(None);
         let z = BV::new_const("w", 8);
-        solver.push();
-        solver.assert(z.bvugt(BV::from_u64(3, 8)));
-        assert_eq!(solver.check(), z3::SatResult::Sat);
-        solver.pop(1);
-        solver.push();
-        solver.assert(z.bvugt(BV::from_u64(3, 8)));
-        solver.assert(z.bvult(BV::from_u64(3, 8)));
-        assert_eq!(solver.check(), z3::SatResult::Unsat);
-        // A stray interrupt must not poison the next check.
-        ctx_interrupt_then_check_is_sat();
-    }
-
-    fn ctx_interrupt_then_check_is_sat() {
-        z3::Context::thread_local().interrupt();
-        let solver = z3::Solver::new();
-        let x = BV::new_const("z", 8);
-        solver.assert(x.bvugt(BV::from_u64(3, 8)));
-        assert_eq!(solver.check(), z3::SatResult::Sat);
+        fresh.assert(&z.bvugt(BV::from_u64(3, 8)));
+        fresh.assert(&z.bvult(BV::from_u64(5, 8)));
+        assert_eq!(fresh.check(), z3::SatResult::Sat);
+        assert_eq!(fresh.model_bytes(std::slice::from_ref(&z)), Some(vec![4]));
     }
 }

@@ -22,6 +22,9 @@ pub struct SolverStats {
     pub sampled: u64,
     /// Z3 calls that ran out of time.
     pub timeouts: u64,
+    /// Z3 answers whose model violated the query (each asked again of a fresh solver);
+    /// always 0 unless Z3 misbehaves.
+    pub wrong_models: u64,
     /// Answers checked by the cross-check (when it is on).
     pub cross_checks: u64,
     /// Answers the cross-check found wrong (a wrong verdict or a model violating the

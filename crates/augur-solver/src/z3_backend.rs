@@ -7,37 +7,37 @@
 
 use crate::race::race;
 use crate::stats::SharedStats;
+use crate::watchdog::Watchdog;
+use crate::z3_solver::Z3Solver;
 use crate::z3_translate::{byte_var, Translator};
 use crate::{SatResult, Solver, SolverError};
-use augur_expr::{Assignment, CompiledQuery, ExprId, ExprPool};
+use augur_expr::{Assignment, CompiledQuery, Evaluator, ExprId, ExprPool};
+use std::cell::Cell;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
-use z3::{Model, Params};
 
 /// How long Z3 works on a query alone by default; a query it has not answered by then gets
 /// a model search beside it (most queries take a few milliseconds).
 pub(crate) const FIRST_TRY: Duration = Duration::from_millis(50);
 
-/// Makes `solver`'s checks stop after `timeout` (None: no limit).
-fn set_timeout(solver: &z3::Solver, timeout: Option<Duration>) {
-    let millis = timeout.map_or(u32::MAX, |limit| {
-        u32::try_from(limit.as_millis()).unwrap_or(u32::MAX)
-    });
-    let mut params = Params::new();
-    params.set_u32("timeout", millis);
-    solver.set_params(&params);
-}
+/// How long past its limit a check may run before the watchdog interrupts it (Z3's own
+/// timeout should have stopped it by then).
+const GRACE: Duration = Duration::from_millis(100);
 
-/// Z3's time alone on a query under the limit `timeout` when a model search joins it
-/// after `search_after`.
-fn first_try(timeout: Option<Duration>, search_after: Duration) -> Duration {
-    timeout.map_or(search_after, |limit| limit.min(search_after))
-}
+/// The instant after which no Z3 check may run (the run's `--max-time`), shared by the
+/// chain that sets it and the backend that keeps to it.
+pub(crate) type SharedDeadline = Rc<Cell<Option<Instant>>>;
 
 /// A fresh Z3 solver whose checks stop after `timeout` (None: no limit).
 pub(crate) fn limited_solver(timeout: Option<Duration>) -> z3::Solver {
     let solver = z3::Solver::new();
-    if timeout.is_some() {
-        set_timeout(&solver, timeout);
+    if let Some(limit) = timeout {
+        let mut params = z3::Params::new();
+        params.set_u32(
+            "timeout",
+            u32::try_from(limit.as_millis()).unwrap_or(u32::MAX),
+        );
+        solver.set_params(&params);
     }
     solver
 }
@@ -45,14 +45,16 @@ pub(crate) fn limited_solver(timeout: Option<Duration>) -> z3::Solver {
 /// The solver at the end of the chain.
 pub(crate) struct Z3Backend {
     translator: Translator,
-    solver: z3::Solver,
+    solver: Z3Solver,
     /// The constraints asserted in the solver's open scopes, one scope each.
     asserted: Vec<ExprId>,
     timeout: Option<Duration>,
+    deadline: SharedDeadline,
     /// The last model Z3 found: the model search starts from it.
     last_model: Option<Assignment>,
     /// How long Z3 works alone on a query before a model search joins it.
     search_after: Duration,
+    watchdog: Watchdog,
     stats: SharedStats,
 }
 
@@ -61,11 +63,13 @@ impl Z3Backend {
     pub(crate) fn new(timeout: Option<Duration>, stats: SharedStats) -> Self {
         Z3Backend {
             translator: Translator::default(),
-            solver: limited_solver(Some(first_try(timeout, FIRST_TRY))),
+            solver: Z3Solver::new(None),
             asserted: Vec::new(),
             timeout,
+            deadline: SharedDeadline::default(),
             last_model: None,
             search_after: FIRST_TRY,
+            watchdog: Watchdog::new(),
             stats,
         }
     }
@@ -73,58 +77,27 @@ impl Z3Backend {
     /// This backend with a model search joining Z3 after `after` (at least a millisecond).
     pub(crate) fn searching_after(mut self, after: Duration) -> Self {
         self.search_after = after.max(Duration::from_millis(1));
-        self.restart();
         self
     }
 
-    /// A fresh solver, with no scopes, whose checks stop after Z3's first try.
+    /// This backend running no check past the instant `deadline` holds.
+    pub(crate) fn keeping_to(mut self, deadline: SharedDeadline) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// A fresh solver, with no scopes. A check that was stopped (by its timeout, the
+    /// model search or the watchdog) leaves an incremental solver unreliable: Z3 4.8.12
+    /// answered later queries on it unsat for satisfiable sets.
     fn restart(&mut self) {
-        self.solver = limited_solver(Some(self.first_try()));
+        self.solver = Z3Solver::new(None);
         self.asserted.clear();
     }
 
-    /// Z3's time alone on a query.
-    fn first_try(&self) -> Duration {
-        first_try(self.timeout, self.search_after)
-    }
-
-    /// The full byte vector of every array of `constraints` in `model`.
-    fn extract(pool: &ExprPool, model: &Model, constraints: &[ExprId]) -> Assignment {
-        let mut out = Assignment::default();
-        for a in pool.arrays_of_all(constraints) {
-            let name = pool.array_name(a);
-            let bytes = (0..pool.array_size(a))
-                .map(|i| {
-                    model
-                        .eval(&byte_var(name, i), true)
-                        .and_then(|v| v.as_u64())
-                        .unwrap_or(0) as u8
-                })
-                .collect();
-            out.set(a, bytes);
-        }
-        out
-    }
-
-    /// The error for an `unknown` answer after `elapsed`.
-    fn unknown(&self, reason: String, elapsed: Duration) -> SolverError {
-        let timed_out = self.timeout.is_some_and(|limit| {
-            elapsed >= limit || reason.contains("timeout") || reason.contains("canceled")
-        });
-        if timed_out {
-            self.stats.borrow_mut().timeouts += 1;
-            SolverError::Timeout
-        } else {
-            SolverError::Unknown(reason)
-        }
-    }
-}
-
-impl Solver for Z3Backend {
-    fn check(&mut self, pool: &ExprPool, constraints: &[ExprId]) -> Result<SatResult, SolverError> {
-        self.stats.borrow_mut().solver_calls += 1;
-        // Keep the scopes shared with the previous query (consecutive queries of a path
-        // share their prefix of path constraints), and push one scope per new constraint.
+    /// Make the solver's scopes hold exactly `constraints`, keeping the scopes shared with
+    /// the previous query (consecutive queries of a path share their prefix of path
+    /// constraints) and pushing one scope per new constraint.
+    fn assert_scopes(&mut self, pool: &ExprPool, constraints: &[ExprId]) {
         let keep = self
             .asserted
             .iter()
@@ -137,59 +110,137 @@ impl Solver for Z3Backend {
         }
         for &c in &constraints[keep..] {
             self.solver.push();
-            self.solver.assert(self.translator.boolean(pool, c));
+            self.solver.assert(&self.translator.boolean(pool, c));
             self.asserted.push(c);
         }
-        self.answer(pool, constraints)
+    }
+
+    /// The time a query starting at `start` may take: the timeout, cut at the deadline;
+    /// None when the deadline has passed.
+    fn limit(&self, start: Instant) -> Option<Duration> {
+        let left = self
+            .deadline
+            .get()
+            .map(|d| d.saturating_duration_since(start));
+        match (self.timeout, left) {
+            (_, Some(Duration::ZERO)) => None,
+            (Some(t), Some(l)) => Some(t.min(l)),
+            (t, l) => Some(t.or(l).unwrap_or(Duration::MAX)),
+        }
+    }
+
+    /// The solver's check, stopped after `limit` by Z3 or else by the watchdog.
+    fn check_for(&self, limit: Duration) -> z3::SatResult {
+        self.solver.set_timeout(Some(limit));
+        let deadline = Instant::now()
+            .checked_add(limit + GRACE)
+            .unwrap_or_else(|| Instant::now() + Duration::from_secs(u32::MAX as u64));
+        let _watch = self.watchdog.watch(self.solver.interrupter(), deadline);
+        self.solver.check()
+    }
+
+    /// The full byte vector of every array of `constraints` in the last check's model.
+    fn extract(&self, pool: &ExprPool, constraints: &[ExprId]) -> Option<Assignment> {
+        let mut out = Assignment::default();
+        for a in pool.arrays_of_all(constraints) {
+            let name = pool.array_name(a);
+            let vars: Vec<_> = (0..pool.array_size(a)).map(|i| byte_var(name, i)).collect();
+            out.set(a, self.solver.model_bytes(&vars)?);
+        }
+        Some(out)
+    }
+
+    /// The error for an `unknown` answer after `elapsed` of the time `limit`.
+    fn unknown(&self, reason: String, elapsed: Duration, limit: Duration) -> SolverError {
+        let timed_out = elapsed >= limit
+            || reason.contains("timeout")
+            || reason.contains("canceled")
+            || reason.contains("interrupted");
+        if timed_out {
+            self.stats.borrow_mut().timeouts += 1;
+            SolverError::Timeout
+        } else {
+            SolverError::Unknown(reason)
+        }
+    }
+}
+
+/// Whether `model` satisfies every constraint (by the evaluator, not by Z3).
+fn satisfies(pool: &ExprPool, constraints: &[ExprId], model: &Assignment) -> bool {
+    let mut ev = Evaluator::new(pool, model);
+    constraints.iter().all(|&c| ev.eval(c) == 1)
+}
+
+impl Solver for Z3Backend {
+    /// Z3's answer, with every model checked by the evaluator: a model that violates the
+    /// query (Z3 misbehaving) is counted in `wrong_models` and the query asked again of a
+    /// fresh solver; a second wrong model is an error, never an answer.
+    fn check(&mut self, pool: &ExprPool, constraints: &[ExprId]) -> Result<SatResult, SolverError> {
+        self.stats.borrow_mut().solver_calls += 1;
+        for _ in 0..2 {
+            match self.answer(pool, constraints)? {
+                SatResult::Sat(model) if !satisfies(pool, constraints, &model) => {
+                    self.stats.borrow_mut().wrong_models += 1;
+                    tracing::warn!("Z3 gave a model violating its query; asking a fresh solver");
+                    self.restart();
+                }
+                answer => return Ok(answer),
+            }
+        }
+        Err(SolverError::Unknown("Z3's models violate the query".into()))
     }
 }
 
 impl Z3Backend {
-    /// Check the assertions of the current scope and read the answer: Z3 alone for its
-    /// first try, then Z3 for the rest of the time limit beside a model search.
+    /// Check `constraints`: Z3 alone for its first try, then, on a fresh solver, Z3 for
+    /// the rest of the time limit beside a model search.
     fn answer(
         &mut self,
         pool: &ExprPool,
         constraints: &[ExprId],
     ) -> Result<SatResult, SolverError> {
         let start = Instant::now();
-        let mut result = self.solver.check();
-        let time_left = self
-            .timeout
-            .map(|limit| limit.saturating_sub(start.elapsed()));
-        if result == z3::SatResult::Unknown
-            && start.elapsed() >= self.first_try()
-            && time_left != Some(Duration::ZERO)
-        {
-            let found;
-            (result, found) = self.second_try(pool, constraints, time_left);
-            if let Some(model) = found {
-                // The search interrupted Z3, and an interrupted incremental solver can
-                // answer later queries wrongly (unsat for satisfiable sets, seen with Z3
-                // 4.8.12): start afresh, with no scopes.
+        let Some(limit) = self.limit(start) else {
+            self.stats.borrow_mut().timeouts += 1;
+            return Err(SolverError::Timeout);
+        };
+        self.assert_scopes(pool, constraints);
+        let mut result = self.check_for(limit.min(self.search_after));
+        let mut found = None;
+        if result == z3::SatResult::Unknown {
+            let reason = self.solver.reason_unknown();
+            self.restart();
+            let left = limit.saturating_sub(start.elapsed());
+            if left.is_zero() {
+                self.stats.borrow_mut().time_s += start.elapsed().as_secs_f64();
+                return Err(self.unknown(reason, start.elapsed(), limit));
+            }
+            self.assert_scopes(pool, constraints);
+            (result, found) = self.second_try(pool, constraints, left);
+            if result == z3::SatResult::Unknown {
+                let reason = self.solver.reason_unknown();
                 self.restart();
-                let mut stats = self.stats.borrow_mut();
-                stats.time_s += start.elapsed().as_secs_f64();
-                stats.sampled += 1;
-                return Ok(SatResult::Sat(model));
+                if found.is_none() {
+                    self.stats.borrow_mut().time_s += start.elapsed().as_secs_f64();
+                    return Err(self.unknown(reason, start.elapsed(), limit));
+                }
             }
         }
-        let elapsed = start.elapsed();
-        self.stats.borrow_mut().time_s += elapsed.as_secs_f64();
+        let mut stats = self.stats.borrow_mut();
+        stats.time_s += start.elapsed().as_secs_f64();
+        if let Some(model) = found {
+            stats.sampled += 1;
+            return Ok(SatResult::Sat(model));
+        }
+        drop(stats);
         match result {
             z3::SatResult::Unsat => Ok(SatResult::Unsat),
-            z3::SatResult::Sat => {
+            _ => {
                 let model = self
-                    .solver
-                    .get_model()
+                    .extract(pool, constraints)
                     .ok_or_else(|| SolverError::Unknown("sat without a model".into()))?;
-                let model = Self::extract(pool, &model, constraints);
                 self.last_model = Some(model.clone());
                 Ok(SatResult::Sat(model))
-            }
-            z3::SatResult::Unknown => {
-                let reason = self.solver.get_reason_unknown().unwrap_or_default();
-                Err(self.unknown(reason, elapsed))
             }
         }
     }
@@ -200,19 +251,74 @@ impl Z3Backend {
         &mut self,
         pool: &ExprPool,
         constraints: &[ExprId],
-        time_left: Option<Duration>,
+        time_left: Duration,
     ) -> (z3::SatResult, Option<Assignment>) {
-        set_timeout(&self.solver, time_left);
-        let answer = match CompiledQuery::compile(pool, constraints) {
+        match CompiledQuery::compile(pool, constraints) {
             Some(query) => {
                 let seeds: Vec<Vec<u8>> =
                     self.last_model.iter().map(|m| query.input_of(m)).collect();
-                let (result, found) = race(&query, &seeds, || self.solver.check());
+                let interrupter = self.solver.interrupter();
+                let (result, found) =
+                    race(&query, &seeds, interrupter, || self.check_for(time_left));
                 (result, found.map(|input| query.assignment(&input)))
             }
-            None => (self.solver.check(), None),
+            None => (self.check_for(time_left), None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use augur_expr::BinOp;
+
+    /// `x * y == semiprime` over two 32-bit inputs with factors above 1: hopeless for Z3
+    /// in a test's time, and for the model search.
+    fn factoring(p: &mut ExprPool) -> Vec<ExprId> {
+        let x = p.new_array("bx", 4);
+        let y = p.new_array("by", 4);
+        let word = |p: &mut ExprPool, a| {
+            let arr = p.array_sym(a);
+            let bytes: Vec<ExprId> = (0..4)
+                .map(|i| {
+                    let idx = p.constant(i, 64);
+                    p.select(arr, idx)
+                })
+                .collect();
+            let w = bytes[1..].iter().fold(bytes[0], |acc, &b| p.concat(b, acc));
+            p.zext(w, 64)
         };
-        set_timeout(&self.solver, Some(self.first_try()));
-        answer
+        let (wx, wy) = (word(p, x), word(p, y));
+        let product = p.bin(BinOp::Mul, wx, wy);
+        let n = p.constant(2_147_483_647u128 * 2_147_483_629, 64);
+        let one = p.constant(1, 64);
+        vec![p.eq(product, n), p.ult(one, wx), p.ult(one, wy)]
+    }
+
+    /// A deadline cuts the solver's timeout: the check stops there, counted as a timeout,
+    /// and a passed deadline answers at once.
+    #[test]
+    fn no_check_runs_past_the_deadline() {
+        let mut p = ExprPool::new();
+        let query = factoring(&mut p);
+        let stats = SharedStats::default();
+        let deadline = SharedDeadline::default();
+        let mut z3 = Z3Backend::new(Some(Duration::from_secs(600)), stats.clone())
+            .keeping_to(deadline.clone());
+        let start = Instant::now();
+        deadline.set(Some(start + Duration::from_millis(700)));
+        assert_eq!(z3.check(&p, &query), Err(SolverError::Timeout));
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
+        let again = Instant::now();
+        assert_eq!(z3.check(&p, &query), Err(SolverError::Timeout));
+        assert!(again.elapsed() < Duration::from_millis(100));
+        assert_eq!(stats.borrow().timeouts, 2);
+        // With the deadline lifted, the same backend answers an easy query rightly.
+        deadline.set(None);
+        assert!(matches!(z3.check(&p, &query[1..]), Ok(SatResult::Sat(_))));
     }
 }

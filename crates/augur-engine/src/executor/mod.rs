@@ -145,11 +145,15 @@ impl Executor {
             })
             .collect();
         let searcher = Interleaved::new(&opts.search, &program);
+        let started = Instant::now();
+        let mut solver = SolverChain::new(opts.solver.clone());
+        // No solver call outlives --max-time, whatever the solver timeout.
+        solver.set_deadline(opts.max_time.and_then(|t| started.checked_add(t)));
         Executor {
             coverage: Coverage::new(&program),
             program,
             pool: ExprPool::new(),
-            solver: SolverChain::new(opts.solver.clone()),
+            solver,
             rng: Rng::new(opts.seed),
             searcher,
             opts,
@@ -161,7 +165,7 @@ impl Executor {
             next_epoch: 0,
             sink,
             interrupted: Arc::new(AtomicBool::new(false)),
-            started: Instant::now(),
+            started,
             next_memory_check: Instant::now(),
             at_memory_limit: false,
             global_addrs: Vec::new(),
@@ -290,13 +294,15 @@ impl Executor {
         let reason = self.stop_reason().unwrap_or("limit reached").to_string();
         let mut rest: Vec<State> = self.states.drain().map(|(_, (_, s))| s).collect();
         rest.sort_by_key(|s| s.id);
-        // States left at a stop get partial tests, within a time budget (a tenth of
-        // --max-time, between 1 and 10 seconds): thousands of shallow states could
-        // otherwise take longer to write out than the whole run.
+        // States left at a stop get partial tests, within a time budget (three quarters
+        // of a tenth of --max-time, between 1 and 10 seconds, the rest left for writing
+        // out): thousands of shallow states could otherwise take longer to write out than
+        // the whole run. No solver call outlives the budget.
         let budget = self.opts.max_time.map_or(Duration::from_secs(10), |t| {
-            (t / 10).clamp(Duration::from_secs(1), Duration::from_secs(10))
+            (t / 10).clamp(Duration::from_secs(1), Duration::from_secs(10)) * 3 / 4
         });
         let deadline = Instant::now() + budget;
+        self.solver.set_deadline(Some(deadline));
         for st in rest {
             if Instant::now() < deadline {
                 self.finish(st, Outcome::Partial(reason.clone()));

@@ -1,0 +1,138 @@
+//! The watchdog: a check that runs past its limit is interrupted, whether or not Z3 keeps
+//! to its own timeout (it does not always: a timeout is only looked at between steps of
+//! some procedures). One thread per backend waits for the armed deadline and, once it has
+//! passed, interrupts the check every millisecond until the check returns.
+
+use crate::z3_solver::Interrupter;
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How often a check past its deadline is interrupted again (an interrupt reaching Z3
+/// before the check's handler is installed is lost).
+const AGAIN_EVERY: Duration = Duration::from_millis(1);
+
+#[derive(Default)]
+struct Armed {
+    target: Option<(Interrupter, Instant)>,
+    quit: bool,
+}
+
+type Shared = Arc<(Mutex<Armed>, Condvar)>;
+
+/// Interrupts checks that run past their deadline.
+pub(crate) struct Watchdog {
+    shared: Shared,
+    thread: Option<JoinHandle<()>>,
+}
+
+/// While it lives, the watched check is interrupted once its deadline has passed.
+pub(crate) struct Watch<'a> {
+    shared: &'a Shared,
+}
+
+impl Watchdog {
+    /// A watchdog with its thread.
+    pub(crate) fn new() -> Self {
+        let shared: Shared = Arc::default();
+        let theirs = shared.clone();
+        let thread = std::thread::Builder::new()
+            .name("augur-z3-watchdog".into())
+            .spawn(move || watch(&theirs))
+            .expect("a thread for the solver's watchdog");
+        Watchdog {
+            shared,
+            thread: Some(thread),
+        }
+    }
+
+    /// Watch the check about to run on the solver of `interrupter` until the returned
+    /// guard is dropped (right after the check returns).
+    pub(crate) fn watch(&self, interrupter: Interrupter, deadline: Instant) -> Watch<'_> {
+        let (lock, wake) = &*self.shared;
+        lock.lock().expect("the watchdog's lock").target = Some((interrupter, deadline));
+        wake.notify_one();
+        Watch {
+            shared: &self.shared,
+        }
+    }
+}
+
+impl Drop for Watch<'_> {
+    fn drop(&mut self) {
+        // Under the lock: once this returns, the watchdog no longer touches the solver.
+        self.shared.0.lock().expect("the watchdog's lock").target = None;
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        let (lock, wake) = &*self.shared;
+        lock.lock().expect("the watchdog's lock").quit = true;
+        wake.notify_one();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The watchdog thread's loop.
+fn watch(shared: &Shared) {
+    let (lock, wake) = &**shared;
+    let mut armed = lock.lock().expect("the watchdog's lock");
+    while !armed.quit {
+        armed = match armed.target {
+            None => wake.wait(armed).expect("the watchdog's lock"),
+            Some((interrupter, deadline)) => {
+                let now = Instant::now();
+                if now >= deadline {
+                    interrupter.interrupt();
+                    wake.wait_timeout(armed, AGAIN_EVERY)
+                        .expect("the watchdog's lock")
+                        .0
+                } else {
+                    wake.wait_timeout(armed, deadline - now)
+                        .expect("the watchdog's lock")
+                        .0
+                }
+            }
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::z3_solver::Z3Solver;
+    use z3::ast::BV;
+
+    /// Z3 factoring a 62-bit semiprime with no time limit of its own is stopped by the
+    /// watchdog at the deadline, and the same thread's next check answers rightly.
+    #[test]
+    fn a_check_past_its_deadline_is_interrupted() {
+        let solver = Z3Solver::new(None);
+        let x = BV::new_const("wd_x", 64);
+        let y = BV::new_const("wd_y", 64);
+        let (two, limit) = (BV::from_u64(2, 64), BV::from_u64(1 << 32, 64));
+        let semiprime = 2_147_483_647u64 * 2_147_483_629;
+        solver.assert(&x.bvmul(&y).eq(BV::from_u64(semiprime, 64)));
+        for factor in [&x, &y] {
+            solver.assert(&factor.bvuge(&two));
+            solver.assert(&factor.bvult(&limit));
+        }
+        let dog = Watchdog::new();
+        let start = Instant::now();
+        let answer = {
+            let _watch = dog.watch(solver.interrupter(), start + Duration::from_millis(200));
+            solver.check()
+        };
+        assert_eq!(answer, z3::SatResult::Unknown);
+        assert!(start.elapsed() < Duration::from_secs(20));
+        let fresh = Z3Solver::new(None);
+        let z = BV::new_const("wd_z", 8);
+        fresh.assert(&z.bvugt(BV::from_u64(3, 8)));
+        fresh.assert(&z.bvult(BV::from_u64(5, 8)));
+        assert_eq!(fresh.check(), z3::SatResult::Sat);
+        assert_eq!(fresh.model_bytes(std::slice::from_ref(&z)), Some(vec![4]));
+    }
+}

@@ -1,0 +1,205 @@
+//! A Z3 solver that can be interrupted without harm to anything else.
+//!
+//! `Z3_interrupt` (the `z3` crate's `ContextHandle::interrupt`) cancels the whole context,
+//! and with Z3 4.8.12 that cancellation outlives the check it was meant for: checks run
+//! later in the same context, on fresh solvers too, answered `sat` with models violating
+//! their constraints (seen as tests whose native replay took another path, under load,
+//! where first tries time out and the model search interrupts Z3 often). This solver is
+//! interrupted through `Z3_solver_interrupt` instead, which reaches only the check in
+//! progress on this solver and does nothing when none is, so a late interrupt is
+//! harmless. The `z3` crate does not expose a solver's raw handle, so the few solver
+//! calls augur makes are made here through `z3-sys`; terms still come from the `z3` crate.
+
+use std::ffi::{CStr, CString};
+use std::time::Duration;
+use z3::ast::{Ast, Bool, BV};
+use z3::Context;
+use z3_sys::{Z3_context, Z3_solver};
+
+/// An incremental Z3 solver in this thread's context.
+pub(crate) struct Z3Solver {
+    /// Keeps the context alive as long as the solver.
+    ctx: Context,
+    raw: Z3_solver,
+}
+
+/// Interrupts the check in progress on one solver, from any thread; does nothing when no
+/// check is in progress. Valid while the solver it came from lives.
+#[derive(Clone, Copy)]
+pub(crate) struct Interrupter {
+    ctx: Z3_context,
+    raw: Z3_solver,
+}
+
+// SAFETY: `Z3_solver_interrupt` is Z3's thread-safe entry point (it takes the solver's
+// mutex); callers keep the solver alive while they may interrupt it.
+unsafe impl Send for Interrupter {}
+// SAFETY: as for Send: the only operation is the thread-safe interrupt.
+unsafe impl Sync for Interrupter {}
+
+impl Interrupter {
+    /// Stop the check in progress on the solver (it answers unknown), if there is one.
+    pub(crate) fn interrupt(&self) {
+        // SAFETY: the solver is alive (see the type's contract).
+        unsafe { z3_sys::Z3_solver_interrupt(self.ctx, self.raw) }
+    }
+}
+
+impl Z3Solver {
+    /// A fresh solver whose checks stop after `timeout` (None: no limit).
+    pub(crate) fn new(timeout: Option<Duration>) -> Self {
+        let ctx = Context::thread_local();
+        let c = ctx.get_z3_context();
+        // SAFETY: a valid context; the solver's reference is released in Drop.
+        let raw = unsafe {
+            let raw = z3_sys::Z3_mk_solver(c).expect("Z3 creates a solver");
+            z3_sys::Z3_solver_inc_ref(c, raw);
+            raw
+        };
+        let solver = Z3Solver { ctx, raw };
+        if timeout.is_some() {
+            solver.set_timeout(timeout);
+        }
+        solver
+    }
+
+    fn c(&self) -> Z3_context {
+        self.ctx.get_z3_context()
+    }
+
+    /// Makes the following checks stop after `timeout` (None: no limit).
+    pub(crate) fn set_timeout(&self, timeout: Option<Duration>) {
+        let millis = timeout.map_or(u32::MAX, |limit| {
+            u32::try_from(limit.as_millis()).unwrap_or(u32::MAX).max(1)
+        });
+        let key = CString::new("timeout").expect("no NUL");
+        // SAFETY: valid context and solver; the parameter set is released here.
+        unsafe {
+            let params = z3_sys::Z3_mk_params(self.c()).expect("Z3 creates a parameter set");
+            z3_sys::Z3_params_inc_ref(self.c(), params);
+            let sym = z3_sys::Z3_mk_string_symbol(self.c(), key.as_ptr()).expect("a symbol");
+            z3_sys::Z3_params_set_uint(self.c(), params, sym, millis);
+            z3_sys::Z3_solver_set_params(self.c(), self.raw, params);
+            z3_sys::Z3_params_dec_ref(self.c(), params);
+        }
+    }
+
+    /// Open a scope.
+    pub(crate) fn push(&self) {
+        // SAFETY: valid context and solver.
+        unsafe { z3_sys::Z3_solver_push(self.c(), self.raw) }
+    }
+
+    /// Close the `n` innermost scopes.
+    pub(crate) fn pop(&self, n: u32) {
+        // SAFETY: valid context and solver; callers pop only scopes they pushed.
+        unsafe { z3_sys::Z3_solver_pop(self.c(), self.raw, n) }
+    }
+
+    /// Assert `b` in the innermost scope.
+    pub(crate) fn assert(&self, b: &Bool) {
+        // SAFETY: valid context and solver; `b` belongs to the same (thread's) context.
+        unsafe { z3_sys::Z3_solver_assert(self.c(), self.raw, b.get_z3_ast()) }
+    }
+
+    /// Check the assertions.
+    pub(crate) fn check(&self) -> z3::SatResult {
+        // SAFETY: valid context and solver.
+        match unsafe { z3_sys::Z3_solver_check(self.c(), self.raw) } {
+            z3_sys::Z3_L_TRUE => z3::SatResult::Sat,
+            z3_sys::Z3_L_FALSE => z3::SatResult::Unsat,
+            _ => z3::SatResult::Unknown,
+        }
+    }
+
+    /// Why the last check answered unknown.
+    pub(crate) fn reason_unknown(&self) -> String {
+        // SAFETY: valid context and solver; Z3 owns the returned string until its next call.
+        unsafe {
+            let s = z3_sys::Z3_solver_get_reason_unknown(self.c(), self.raw);
+            if s.is_null() {
+                String::new()
+            } else {
+                CStr::from_ptr(s).to_string_lossy().into_owned()
+            }
+        }
+    }
+
+    /// The values of `vars` (8-bit variables) in the model of the last check (which
+    /// answered sat); None if Z3 has no model or cannot evaluate one of them.
+    pub(crate) fn model_bytes(&self, vars: &[BV]) -> Option<Vec<u8>> {
+        // SAFETY: valid context and solver; the model's reference is released here, and
+        // evaluated terms are read before Z3's next call.
+        unsafe {
+            let model = z3_sys::Z3_solver_get_model(self.c(), self.raw)?;
+            z3_sys::Z3_model_inc_ref(self.c(), model);
+            let bytes = vars
+                .iter()
+                .map(|v| {
+                    let mut out = v.get_z3_ast();
+                    let mut value = 0u64;
+                    let ok = z3_sys::Z3_model_eval(self.c(), model, v.get_z3_ast(), true, &mut out)
+                        && z3_sys::Z3_get_numeral_uint64(self.c(), out, &mut value);
+                    ok.then_some(value as u8)
+                })
+                .collect();
+            z3_sys::Z3_model_dec_ref(self.c(), model);
+            bytes
+        }
+    }
+
+    /// A handle that interrupts this solver's checks from another thread.
+    pub(crate) fn interrupter(&self) -> Interrupter {
+        Interrupter {
+            ctx: self.c(),
+            raw: self.raw,
+        }
+    }
+}
+
+impl Drop for Z3Solver {
+    fn drop(&mut self) {
+        // SAFETY: releases the reference taken in `new`.
+        unsafe { z3_sys::Z3_solver_dec_ref(self.c(), self.raw) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use z3::ast::BV;
+
+    fn at_least(x: &BV, n: u64) -> Bool {
+        x.bvuge(BV::from_u64(n, 8))
+    }
+
+    #[test]
+    fn scopes_checks_and_models() {
+        let s = Z3Solver::new(None);
+        let x = BV::new_const("zs_x", 8);
+        s.push();
+        s.assert(&at_least(&x, 200));
+        assert_eq!(s.check(), z3::SatResult::Sat);
+        let v = s.model_bytes(std::slice::from_ref(&x)).unwrap();
+        assert!(v[0] >= 200);
+        s.push();
+        s.assert(&x.bvult(BV::from_u64(100, 8)));
+        assert_eq!(s.check(), z3::SatResult::Unsat);
+        s.pop(1);
+        assert_eq!(s.check(), z3::SatResult::Sat);
+    }
+
+    /// An interrupt while no check runs is lost, and the next check answers rightly with
+    /// a right model.
+    #[test]
+    fn an_interrupt_between_checks_does_nothing() {
+        let s = Z3Solver::new(None);
+        s.interrupter().interrupt();
+        let x = BV::new_const("zs_y", 8);
+        s.assert(&at_least(&x, 7));
+        s.assert(&x.bvult(BV::from_u64(9, 8)));
+        assert_eq!(s.check(), z3::SatResult::Sat);
+        let v = s.model_bytes(std::slice::from_ref(&x)).unwrap()[0];
+        assert!((7..9).contains(&v), "{v}");
+    }
+}
