@@ -2,6 +2,7 @@
 //! tree. Revisions are whole files or directories, unified diffs over a base, or one
 //! hand-written meta program.
 
+use crate::numbers;
 use crate::outdir;
 use crate::progress::Progress;
 use crate::session::{self, ExploreArgs};
@@ -32,14 +33,14 @@ pub struct DiffArgs {
     #[arg(long, default_value = "all")]
     outputs: String,
     /// Differential tests to solve for per pair of revisions.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = numbers::count)]
     tests_per_pair: usize,
     /// Time limit of each native run of a test, in seconds.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, allow_hyphen_values = true, value_parser = numbers::seconds)]
     timeout: f64,
     /// Number of revisions of a hand-written meta program (default: inferred from the
     /// revision numbers its code compares `augur_meta` results with).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = numbers::at_least_one_u32)]
     revisions: Option<u32>,
     #[command(flatten)]
     explore: ExploreArgs,

@@ -1,5 +1,6 @@
 //! `augur inject`: synthesize rare, deep, verified bugs with their triggers (a corpus).
 
+use crate::numbers;
 use crate::seed;
 use crate::session::{self, ExploreArgs};
 use augur_inject::{InjectOptions, Kind, Setup};
@@ -26,13 +27,13 @@ pub struct InjectArgs {
     #[arg(long)]
     seed_test: Vec<PathBuf>,
     /// Bugs to inject.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = numbers::count)]
     bugs: usize,
     /// Transition points per bug.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, allow_hyphen_values = true, value_parser = numbers::count)]
     points: usize,
     /// Path samples for counting, and inputs tried when verifying each bug.
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, default_value_t = 40, allow_hyphen_values = true, value_parser = numbers::count)]
     samples: usize,
     /// The bug action.
     #[arg(long, default_value = "assert",
@@ -42,10 +43,10 @@ pub struct InjectArgs {
     #[arg(long)]
     one_program: bool,
     /// Seconds of exploration for seed paths and verification inputs.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, allow_hyphen_values = true, value_parser = numbers::seconds)]
     explore_time: f64,
     /// Timeout of each native run, in seconds.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, allow_hyphen_values = true, value_parser = numbers::seconds)]
     timeout: f64,
 }
 

@@ -5,6 +5,7 @@ mod explain;
 mod inject;
 mod jobs;
 mod merge;
+mod numbers;
 mod outdir;
 mod progress;
 mod record;

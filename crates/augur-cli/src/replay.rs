@@ -1,5 +1,6 @@
 //! `augur replay`: run tests on the natively compiled program and check their outcomes.
 
+use crate::numbers;
 use augur_env::{replay, split_inputs, ReplayOptions};
 use clap::Args;
 use std::io::Write;
@@ -20,7 +21,7 @@ pub struct ReplayArgs {
     #[arg(long, allow_hyphen_values = true)]
     cflags: Option<String>,
     /// Time limit of each test, in seconds.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, allow_hyphen_values = true, value_parser = numbers::seconds)]
     timeout: f64,
     /// Concrete arguments passed to the program (after `--`), as given to `augur run`.
     #[arg(last = true)]

@@ -1,6 +1,7 @@
 //! `augur repro`: find an input that reproduces a field crash from its report (stack
 //! trace) and, optionally, the log of `augur record`'s binary; verify it natively.
 
+use crate::numbers;
 use crate::record::split_cflags;
 use crate::session::{self, ExploreArgs};
 use crate::{outdir, progress::Progress};
@@ -33,7 +34,7 @@ pub struct ReproArgs {
     #[arg(short = 'o', long = "output-dir")]
     output_dir: Option<PathBuf>,
     /// Time limit of each native verification run, in seconds.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, allow_hyphen_values = true, value_parser = numbers::seconds)]
     timeout: f64,
     #[command(flatten)]
     explore: ExploreArgs,

@@ -42,13 +42,13 @@ pub struct RunArgs {
     pub all_tests: bool,
     /// Explore with N processes: split the paths into shards (8 per process unless
     /// `--split` says how many), run them N at a time, merge their outputs into `-o`.
-    #[arg(short = 'j', long, value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 1, allow_hyphen_values = true,
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub jobs: u32,
     /// Explore breadth-first until N states wait, write each as a shard file into
     /// `--shards-dir` and stop (paths that ended before are this run's output).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..),
-          conflicts_with = "shard")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000),
+          allow_hyphen_values = true, conflicts_with = "shard")]
     pub split: Option<u32>,
     /// Where `--split` writes its shard files (with `--jobs`: keep them there).
     #[arg(long, value_name = "DIR")]

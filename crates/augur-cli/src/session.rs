@@ -2,6 +2,7 @@
 //! limits, symbolic environment), compiling the inputs with augur's runtime, and starting
 //! the initial states at the entry function.
 
+use crate::numbers;
 use augur_engine::{Executor, ExternalPolicy, Options, SearchKind, SeedInput};
 use augur_ir::{CompileOptions, FuncId, Program};
 use augur_solver::SolverConfig;
@@ -21,31 +22,31 @@ pub struct ExploreArgs {
     #[arg(long, default_value = "main")]
     pub entry: String,
     /// Bytes behind each pointer argument of a non-main entry.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, allow_hyphen_values = true, value_parser = numbers::symbolic_bytes)]
     pub ptr_size: u64,
     /// Searchers, comma-separated and interleaved: dfs, bfs, random-path, covnew,
     /// directed:FILE:LINE (states closest to that line first).
     #[arg(long, default_value = "random-path,covnew")]
     pub search: String,
     /// Stop after this many seconds (everything found so far is written).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = numbers::seconds)]
     pub max_time: Option<f64>,
     /// Stop after this many instructions in total.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = numbers::at_least_one)]
     pub max_instructions: Option<u64>,
     /// Fork at most this many times in total.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = numbers::at_least_one)]
     pub max_forks: Option<u64>,
     /// Fork at most this many times on one path.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = numbers::at_least_one_u32)]
     pub max_depth: Option<u32>,
     /// Memory limit in MiB (heap in use): over it no path forks and states chosen at
     /// random are stopped (partial paths, tests written).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = numbers::at_least_one)]
     pub max_memory: Option<u64>,
     /// Timeout of each solver query, in seconds [default: 10; `explain`'s implication
     /// queries: 2].
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = numbers::seconds)]
     pub solver_timeout: Option<f64>,
     /// Solver layers in front of Z3, comma-separated: fast, independence, query-cache,
     /// order, cex-cache; or all, none.
@@ -60,33 +61,36 @@ pub struct ExploreArgs {
     pub solver_cross_check: bool,
     /// How long Z3 works alone on a query, in milliseconds, before a model search joins it
     /// [default: 50].
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "MS", allow_hyphen_values = true, value_parser = numbers::at_least_one)]
     pub search_after: Option<u64>,
     /// Seed of every random choice.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = numbers::from_zero)]
     pub seed: u64,
     /// A symbolic argument of up to N bytes (repeatable; after the concrete arguments).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = numbers::symbolic_bytes)]
     pub sym_arg: Vec<u64>,
     /// Between MIN and MAX more symbolic arguments of up to N bytes each (repeatable: each
     /// group follows the previous one and the `--sym-arg`s in argv).
-    #[arg(long, num_args = 3, value_names = ["MIN", "MAX", "N"], action = clap::ArgAction::Append)]
+    #[arg(long, num_args = 3, value_names = ["MIN", "MAX", "N"], action = clap::ArgAction::Append,
+          allow_hyphen_values = true, value_parser = numbers::from_zero)]
     pub sym_args: Vec<u64>,
     /// Standard input is N symbolic bytes.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = numbers::symbolic_bytes)]
     pub sym_stdin: Option<u64>,
     /// Opening NAME reads N symbolic bytes (repeatable).
     #[arg(long, value_name = "NAME:N")]
     pub sym_file: Vec<String>,
     /// N symbolic files of LEN bytes each, named A, B, C ... (as KLEE's `--sym-files`).
-    #[arg(long, num_args = 2, value_names = ["N", "LEN"])]
+    #[arg(long, num_args = 2, value_names = ["N", "LEN"], allow_hyphen_values = true,
+          value_parser = numbers::symbolic_bytes)]
     pub sym_files: Option<Vec<u64>>,
     /// Calls of external functions with no model: error, or havoc (a fresh symbolic result).
     #[arg(long, default_value = "error", value_parser = ["error", "havoc"])]
     pub externals: String,
     /// The modelled system calls (read, write, open, close, lseek, stat, ftruncate) may
     /// fail, up to N times per path (each kind at most once), as KLEE's `--max-fail`.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, allow_hyphen_values = true,
+          value_parser = clap::value_parser!(u32).range(0..=100))]
     pub max_fail: u32,
 }
 
@@ -167,10 +171,17 @@ impl ExploreArgs {
             .sym_args
             .chunks(3)
             .map(|g| match g {
-                [min, max, n] if min <= max && *max <= 100 => Ok((*min as u32, *max as u32, *n)),
+                [min, max, n]
+                    if min <= max
+                        && *max <= 100
+                        && numbers::symbolic_bytes(&n.to_string()).is_ok() =>
+                {
+                    Ok((*min as u32, *max as u32, *n))
+                }
                 _ => Err(format!(
-                    "--sym-args {}: needs MIN MAX N with MIN <= MAX <= 100",
-                    g.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+                    "--sym-args {}: needs MIN MAX N with MIN <= MAX <= 100 and N from 1 to {}",
+                    g.iter().map(u64::to_string).collect::<Vec<_>>().join(" "),
+                    numbers::MAX_SYMBOLIC_BYTES
                 )),
             })
             .collect::<Result<Vec<_>, String>>()?;
@@ -187,9 +198,7 @@ impl ExploreArgs {
                 let (name, n) = f
                     .rsplit_once(':')
                     .ok_or_else(|| format!("--sym-file {f}: expected NAME:N"))?;
-                let n = n
-                    .parse()
-                    .map_err(|_| format!("--sym-file {f}: N must be a number of bytes"))?;
+                let n = numbers::symbolic_bytes(n).map_err(|e| format!("--sym-file {f}: {e}"))?;
                 Ok((name.to_string(), n))
             })
             .collect::<Result<_, String>>()?;

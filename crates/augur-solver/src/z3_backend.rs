@@ -86,9 +86,9 @@ impl Z3Backend {
         self
     }
 
-    /// A fresh solver, with no scopes. A check that was stopped (by its timeout, the
-    /// model search or the watchdog) leaves an incremental solver unreliable: Z3 4.8.12
-    /// answered later queries on it unsat for satisfiable sets.
+    /// A fresh solver, with no scopes, after a check stopped from outside (by the model
+    /// search or the watchdog) or a model Z3 got wrong: an incremental solver that was
+    /// interrupted answered later queries unsat for satisfiable sets (Z3 4.8.12).
     fn restart(&mut self) {
         self.solver = Z3Solver::new(None);
         self.asserted.clear();
@@ -208,16 +208,19 @@ impl Z3Backend {
         let mut result = self.check_for(limit.min(self.search_after));
         let mut found = None;
         if result == z3::SatResult::Unknown {
-            let reason = self.solver.reason_unknown();
-            self.restart();
             let left = limit.saturating_sub(start.elapsed());
             if left.is_zero() {
+                let reason = self.solver.reason_unknown();
+                self.restart();
                 self.stats.borrow_mut().time_s += start.elapsed().as_secs_f64();
                 return Err(self.unknown(reason, start.elapsed(), limit));
             }
-            self.assert_scopes(pool, constraints);
+            // The first try stopped at its own timeout; the second goes on, on the same
+            // solver (a fresh one would start the query from scratch, again and again
+            // on a loaded machine, where first tries often run out of time).
             (result, found) = self.second_try(pool, constraints, left);
             if result == z3::SatResult::Unknown {
+                // Stopped by the model search or the watchdog: a fresh solver next time.
                 let reason = self.solver.reason_unknown();
                 self.restart();
                 if found.is_none() {

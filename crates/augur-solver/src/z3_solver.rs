@@ -10,6 +10,7 @@
 //! harmless. The `z3` crate does not expose a solver's raw handle, so the few solver
 //! calls augur makes are made here through `z3-sys`; terms still come from the `z3` crate.
 
+use std::cell::Cell;
 use std::ffi::{CStr, CString};
 use std::time::Duration;
 use z3::ast::{Ast, Bool, BV};
@@ -21,6 +22,9 @@ pub(crate) struct Z3Solver {
     /// Keeps the context alive as long as the solver.
     ctx: Context,
     raw: Z3_solver,
+    /// The timeout last set, in milliseconds (setting parameters costs Z3 more than a
+    /// small check, so it is done only on a change).
+    timeout_ms: Cell<Option<u32>>,
 }
 
 /// Interrupts the check in progress on one solver, from any thread; does nothing when no
@@ -56,7 +60,11 @@ impl Z3Solver {
             z3_sys::Z3_solver_inc_ref(c, raw);
             raw
         };
-        let solver = Z3Solver { ctx, raw };
+        let solver = Z3Solver {
+            ctx,
+            raw,
+            timeout_ms: Cell::new(None),
+        };
         if timeout.is_some() {
             solver.set_timeout(timeout);
         }
@@ -72,6 +80,9 @@ impl Z3Solver {
         let millis = timeout.map_or(u32::MAX, |limit| {
             u32::try_from(limit.as_millis()).unwrap_or(u32::MAX).max(1)
         });
+        if self.timeout_ms.replace(Some(millis)) == Some(millis) {
+            return;
+        }
         let key = CString::new("timeout").expect("no NUL");
         // SAFETY: valid context and solver; the parameter set is released here.
         unsafe {

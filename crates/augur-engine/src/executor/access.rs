@@ -165,7 +165,11 @@ impl Executor {
             }
             // Otherwise: the object an example value points into, else the one whose region holds it;
             // the inputs pointing elsewhere redo the access in a forked state.
-            None => {
+            // An example inside an object the path turns out unable to stay in (the
+            // solver could not decide that side in time, or answered wrongly) is no
+            // witness of an invalid access: another example is solved for, under the
+            // path's new constraint, and resolved in turn.
+            None => loop {
                 let example = self.address_example(st, e)?;
                 let candidate = match st.mem.find(example) {
                     Some(o) if o.freed => None,
@@ -185,14 +189,17 @@ impl Executor {
                 let in_bounds = self.in_bounds(e, &obj, size);
                 match self.split(st, in_bounds)? {
                     Split::True => {}
+                    Split::False if Self::concrete_access_ok(&obj, example, size, false) => {
+                        continue
+                    }
                     Split::False => return Err(self.invalid_symbolic_access(st, bad)),
                     Split::Both(mut rest) => {
                         rest.frame_mut().pc -= 1;
                         self.enqueue(*rest);
                     }
                 }
-                obj
-            }
+                break obj;
+            },
         };
         if write && obj.read_only {
             return Err(self.error(

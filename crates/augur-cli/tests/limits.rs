@@ -1,0 +1,124 @@
+//! Limits that hold: numbers out of range are usage errors, and `--max-time` bounds a run
+//! even when Z3 is given a query it cannot finish.
+
+mod common;
+
+use common::{augur, run_c};
+use std::time::{Duration, Instant};
+
+/// `x * y == p * q` for two 31-bit primes, over two symbolic 32-bit factors above 1:
+/// Z3 cannot factor it within a test's time, nor can the model search.
+const FACTORING: &str = r#"
+#include <augur.h>
+#include <stdlib.h>
+int main(void) {
+  unsigned x = augur_int("x"), y = augur_int("y");
+  if (x > 1 && y > 1 && (unsigned long long)x * y == 2147483647ULL * 2147483629ULL)
+    abort(); /* FACTORED */
+  return x == 7;
+}
+"#;
+
+/// A run of `augur` with `args` in a directory holding prog.c: exit code and stderr.
+fn augur_in(dir: &std::path::Path, args: &[&str]) -> (i32, String) {
+    let o = augur().current_dir(dir).args(args).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn every_numeric_option_rejects_zero_negative_and_huge_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("prog.c"), "int main(void) { return 0; }\n").unwrap();
+    std::fs::write(dir.path().join("crash.txt"), "").unwrap();
+    let huge = "100000000000000000000";
+    // (command and its other arguments, option, how many values it takes, 0 allowed)
+    let run = ["run", "prog.c"];
+    let cases: Vec<(&[&str], &str, usize, bool)> = vec![
+        (&run, "--max-time", 1, false),
+        (&run, "--max-instructions", 1, false),
+        (&run, "--max-forks", 1, false),
+        (&run, "--max-depth", 1, false),
+        (&run, "--max-memory", 1, false),
+        (&run, "--solver-timeout", 1, false),
+        (&run, "--search-after", 1, false),
+        (&run, "--ptr-size", 1, false),
+        (&run, "--sym-arg", 1, false),
+        (&run, "--sym-stdin", 1, false),
+        (&run, "--sym-files", 2, false),
+        (&run, "--sym-args", 3, true),
+        (&run, "--jobs", 1, false),
+        (&run, "--split", 1, false),
+        (&run, "--seed", 1, true),
+        (&run, "--max-fail", 1, true),
+        (&["replay", "prog.c"], "--timeout", 1, false),
+        (&["diff", "prog.c", "prog.c"], "--tests-per-pair", 1, false),
+        (&["diff", "prog.c", "prog.c"], "--timeout", 1, false),
+        (&["diff", "prog.c"], "--revisions", 1, false),
+        (&["inject", "prog.c", "-o", "out"], "--bugs", 1, false),
+        (&["inject", "prog.c", "-o", "out"], "--points", 1, false),
+        (&["inject", "prog.c", "-o", "out"], "--samples", 1, false),
+        (
+            &["inject", "prog.c", "-o", "out"],
+            "--explore-time",
+            1,
+            false,
+        ),
+        (&["inject", "prog.c", "-o", "out"], "--timeout", 1, false),
+        (
+            &["repro", "prog.c", "--crash", "crash.txt"],
+            "--timeout",
+            1,
+            false,
+        ),
+    ];
+    for (command, option, arity, zero_allowed) in cases {
+        let mut bad = vec!["-1", huge];
+        if !zero_allowed {
+            bad.push("0");
+        }
+        for value in bad {
+            let mut args: Vec<&str> = command.to_vec();
+            args.push(option);
+            args.extend(std::iter::repeat_n(value, arity));
+            let (code, stderr) = augur_in(dir.path(), &args);
+            assert_eq!(code, 2, "{args:?}: {stderr}");
+            assert!(
+                stderr.starts_with("error: ") && !stderr.contains("panicked"),
+                "{args:?}: {stderr}"
+            );
+        }
+    }
+    // Over the symbolic-input limit, and --sym-file's size.
+    for args in [
+        &["run", "prog.c", "--sym-arg", "100000000"][..],
+        &["run", "prog.c", "--sym-file", "A:0"],
+        &["run", "prog.c", "--sym-file", "A:100000000"],
+        &["run", "prog.c", "--sym-args", "0", "2", "0"],
+    ] {
+        let (code, stderr) = augur_in(dir.path(), args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert_eq!(
+            stderr.lines().next().map(|l| l.contains("error")),
+            Some(true)
+        );
+    }
+}
+
+/// A query Z3 cannot finish, with the solver's own timeout far beyond `--max-time`: the
+/// run still ends within a second of it, with a summary and a test for the path it was on.
+#[test]
+fn max_time_holds_when_z3_cannot_finish_a_query() {
+    let start = Instant::now();
+    let r = run_c(FACTORING, &["--max-time", "5", "--solver-timeout", "600"]);
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(6), "took {took:?}: {}", r.stderr);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(r.summary.is_object(), "{}", r.stderr);
+    assert!(!r.tests.is_empty(), "{}", r.stderr);
+    assert!(r.summary["solver"]["timeouts"].as_u64().unwrap() >= 1);
+    assert_eq!(r.summary["solver"]["wrong_models"], 0);
+    r.assert_native_replay_passes();
+}
