@@ -94,6 +94,7 @@ pub fn run(a: InjectArgs) -> Result<(), String> {
         explore_time: session::positive("explore-time", a.explore_time)?,
         seed: a.explore.seed,
         timeout: session::positive("timeout", a.timeout)?.max(Duration::from_millis(100)),
+        deadline: setup.opts.max_time.map(|t| std::time::Instant::now() + t),
     };
     let outcome = augur_inject::inject(&setup, &o, &mut |m| eprintln!("augur: inject: {m}"))?;
     augur_inject::write_corpus(&a.output_dir, &outcome, a.bugs, &argv)?;

@@ -6,14 +6,17 @@ mod common;
 use common::{augur, run_c};
 use std::time::{Duration, Instant};
 
-/// `x * y == p * q` for two 31-bit primes, over two symbolic 32-bit factors above 1:
-/// Z3 cannot factor it within a test's time, nor can the model search.
+/// `x * y == n` for a 122-bit `n` over two symbolic 64-bit factors above 1 (both must
+/// exceed 2^58): Z3 cannot factor it within a test's time, nor can the model search.
 const FACTORING: &str = r#"
 #include <augur.h>
 #include <stdlib.h>
 int main(void) {
-  unsigned x = augur_int("x"), y = augur_int("y");
-  if (x > 1 && y > 1 && (unsigned long long)x * y == 2147483647ULL * 2147483629ULL)
+  unsigned long long x, y;
+  augur_make_symbolic(&x, sizeof x, "x");
+  augur_make_symbolic(&y, sizeof y, "y");
+  unsigned __int128 n = (unsigned __int128)2305843009213693951ULL * 2305843009213693921ULL;
+  if (x > 1 && y > 1 && (unsigned __int128)x * y == n)
     abort(); /* FACTORED */
   return x == 7;
 }
@@ -121,4 +124,30 @@ fn max_time_holds_when_z3_cannot_finish_a_query() {
     assert!(r.summary["solver"]["timeouts"].as_u64().unwrap() >= 1);
     assert_eq!(r.summary["solver"]["wrong_models"], 0);
     r.assert_native_replay_passes();
+}
+
+/// `augur inject` on the same program under `--max-time 5`: the exploration, synthesis
+/// and verification share the time, and the corpus is written within a second of it.
+#[test]
+fn inject_keeps_to_max_time_when_z3_cannot_finish_a_query() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("prog.c"), FACTORING).unwrap();
+    let start = Instant::now();
+    let (code, stderr) = augur_in(
+        dir.path(),
+        &[
+            "inject",
+            "prog.c",
+            "-o",
+            "corpus",
+            "--max-time",
+            "5",
+            "--solver-timeout",
+            "600",
+        ],
+    );
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(6), "took {took:?}: {stderr}");
+    assert_eq!(code, 0, "{stderr}");
+    assert!(dir.path().join("corpus/summary.json").is_file(), "{stderr}");
 }

@@ -15,7 +15,7 @@ use augur_ir::FileId;
 use augur_solver::SolverChain;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Path samples for synthesis, per verification input (`--samples`).
 const SYNTH_SAMPLES: usize = 5;
@@ -43,6 +43,32 @@ pub struct InjectOptions {
     pub seed: u64,
     /// Timeout of each native run.
     pub timeout: Duration,
+    /// When the whole command must end (`--max-time`): later phases are cut short, the
+    /// bugs not done by then reported as not emitted.
+    pub deadline: Option<Instant>,
+}
+
+impl InjectOptions {
+    /// Has the deadline passed?
+    fn time_up(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The exploration's time: `--explore-time`, at most half the time left.
+    fn explore_time(&self) -> Duration {
+        match self.deadline {
+            Some(d) => self
+                .explore_time
+                .min(d.saturating_duration_since(Instant::now()) / 2)
+                .max(Duration::from_millis(1)),
+            None => self.explore_time,
+        }
+    }
+}
+
+/// Why a bug was not emitted when the time ran out before `what`.
+fn out_of_time(what: &str) -> String {
+    format!("not {what}: --max-time reached")
 }
 
 /// One transition point of an emitted bug, for the report.
@@ -185,7 +211,7 @@ pub fn inject(
     let texts = read_sources(&setup.sources)?;
     let files = file_map(setup);
     progress("exploring the program for seed paths and verification inputs");
-    let explored = seeds::explore(setup, o.explore_time);
+    let explored = seeds::explore(setup, o.explore_time());
     let inputs = if o.seed_tests.is_empty() {
         &explored
     } else {
@@ -207,7 +233,8 @@ pub fn inject(
         .map(|input| {
             let mut run = record::record(setup, input);
             let score = seeds::score(&mut run);
-            let solver = SolverChain::new(setup.opts.solver.clone());
+            let mut solver = SolverChain::new(setup.opts.solver.clone());
+            solver.set_deadline(o.deadline);
             let seed = Seed {
                 input: input.clone(),
                 run,
@@ -235,6 +262,10 @@ pub fn inject(
         explored: &explored,
     };
     for id in 1..=o.bugs {
+        if o.time_up() {
+            out.failed.push((id, out_of_time("synthesized")));
+            continue;
+        }
         // Bug i starts on the i-th best seed path; a path that yields no bug passes the
         // turn to the next one.
         let mut why = String::new();
@@ -274,6 +305,10 @@ pub fn inject(
         let build = build_buggy(&names, &buggy, setup, o)?;
         let targets: Vec<Target> = planned.iter().map(|p| target(&p.plan, &names)).collect();
         for (i, p) in planned.into_iter().enumerate() {
+            if o.time_up() {
+                out.failed.push((p.plan.id, out_of_time("verified")));
+                continue;
+            }
             progress(&format!("bug {}: verifying", p.plan.id));
             let v = verify::verify(&build, &original, i, &targets, &p.bug.trigger, &p.inputs)?;
             finish(&mut out, p, v, Vec::new());
@@ -281,6 +316,10 @@ pub fn inject(
         out.program = Some(names.into_iter().zip(buggy).collect());
     } else {
         for p in planned {
+            if o.time_up() {
+                out.failed.push((p.plan.id, out_of_time("verified")));
+                continue;
+            }
             progress(&format!("bug {}: verifying", p.plan.id));
             let buggy = embed::embed(&texts, std::slice::from_ref(&p.plan));
             let v = match build_buggy(&names, &buggy, setup, o) {
