@@ -260,6 +260,8 @@ pub fn run(a: ExplainArgs) -> Result<(), String> {
         exact: a.exact,
         solver: SolverConfig {
             timeout: Some(implication_timeout),
+            // The comparison's queries stop at --max-time (counted undecided).
+            deadline: opts.max_time.map(|t| started + t),
             ..opts.solver.clone()
         },
         variables: golden_crit

@@ -162,6 +162,7 @@ impl ExploreArgs {
             log_queries: self.log_queries.clone(),
             cross_check: self.solver_cross_check,
             search_after: self.search_after.map(Duration::from_millis),
+            deadline: None,
         })
     }
 

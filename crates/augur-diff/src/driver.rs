@@ -101,6 +101,8 @@ pub fn run(
         && ex.stats.forks_suppressed == 0
         && !interrupt.swap(false, Ordering::Relaxed);
     let deadline = cfg.opts.max_time.map(|t| Instant::now() + t);
+    // No pairing query outlives the pairing's own time.
+    ex.solver.set_deadline(deadline);
     let report = Report::new(&cfg.out, cfg.names.clone(), cfg.sites.clone())?;
     let n = cfg.names.len();
     let tests_per_pair = cfg.tests_per_pair;

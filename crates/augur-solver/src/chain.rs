@@ -77,7 +77,7 @@ impl SolverChain {
     pub fn new(config: SolverConfig) -> Self {
         let stats = SharedStats::default();
         let elems = SharedElements::default();
-        let deadline = SharedDeadline::default();
+        let deadline = SharedDeadline::new(std::cell::Cell::new(config.deadline));
         SolverChain {
             solver: layers(&config, &stats, &elems, &deadline),
             stats,
@@ -88,7 +88,8 @@ impl SolverChain {
         }
     }
 
-    /// No Z3 check runs past `deadline` (None: only the per-query timeout limits them):
+    /// No Z3 check runs past `deadline` (None: only the per-query timeout limits them;
+    /// the chain starts with its configuration's):
     /// a query reaching Z3 after it is a timeout at once, and one running at it is stopped
     /// there, so that `--max-time` holds whatever the solver timeout.
     pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {

@@ -140,6 +140,9 @@ pub struct SolverConfig {
     pub cross_check: bool,
     /// How long Z3 works alone on a query before a model search joins it (None: 50 ms).
     pub search_after: Option<Duration>,
+    /// No Z3 check runs past this instant (a command's `--max-time`; None: only the
+    /// per-call timeout); see [`crate::SolverChain::set_deadline`].
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl SolverConfig {

@@ -122,6 +122,14 @@ fn frame_loc(prog: &Program, f: &Frame, at_pc: u32) -> LocId {
         .unwrap_or_default()
 }
 
+/// The earlier of two optional instants (None: no limit).
+fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, y) => x.or(y),
+    }
+}
+
 impl Executor {
     /// An executor for `program`, using the special-function `handlers`, writing finished
     /// paths to `sink`.
@@ -148,7 +156,8 @@ impl Executor {
         let started = Instant::now();
         let mut solver = SolverChain::new(opts.solver.clone());
         // No solver call outlives --max-time, whatever the solver timeout.
-        solver.set_deadline(opts.max_time.and_then(|t| started.checked_add(t)));
+        let run_deadline = opts.max_time.and_then(|t| started.checked_add(t));
+        solver.set_deadline(earliest(run_deadline, opts.solver.deadline));
         Executor {
             coverage: Coverage::new(&program),
             program,
@@ -311,6 +320,8 @@ impl Executor {
                 self.stats.partial_without_test += 1;
             }
         }
+        // A driver asking more of the solver after the run (diff's pairing) sets its own.
+        self.solver.set_deadline(self.opts.solver.deadline);
         self.stats.time_s = self.elapsed();
         progress(self);
     }
