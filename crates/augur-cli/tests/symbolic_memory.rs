@@ -167,3 +167,33 @@ int main(void) {
     assert!(solver["sampled"].as_u64() >= Some(1), "{solver}");
     r.assert_native_replay_passes();
 }
+
+/// The shape of coreutils' quotearg false alarm ("read of 4 bytes at offset 8 of
+/// `quote_quoting_options` (size 56)", an offset inside the object): a pointer chosen
+/// through a table of pointers (no provenance: resolved from an example value) into one of
+/// several 56-byte option structs, a field at offset 8 read, with every solver query
+/// raced by the model search. Every access is in bounds on every input, so no error may
+/// be reported, the exit codes are exactly the table's, and every test replays.
+#[test]
+fn a_pointer_through_a_table_of_structs_is_never_reported_out_of_bounds() {
+    let src = r#"
+#include <augur.h>
+struct options { int style; int pad; int flags; char quote[44]; };
+struct options a = {1, 0, 10, ""}, b = {2, 0, 20, ""}, c = {3, 0, 30, ""}, d = {4, 0, 40, ""};
+struct options *table[4] = {&a, &b, &c, &d};
+int main(void) {
+  unsigned char k;
+  augur_make_symbolic(&k, sizeof k, "k");
+  struct options *o = table[k % 4];
+  return o->flags / 10;
+}
+"#;
+    let r = run_c(src, &["--search-after", "1", "--solver-cross-check"]);
+    assert!(r.errors("out-of-bounds").is_empty(), "{}", r.stderr);
+    assert_eq!(r.summary["paths_partial"], 0, "{}", r.stderr);
+    let mut codes = r.exit_codes();
+    codes.sort();
+    assert_eq!(codes, [1, 2, 3, 4], "{}", r.stderr);
+    assert_eq!(r.summary["solver"]["cross_check_mismatches"], 0);
+    r.assert_native_replay_passes();
+}
