@@ -15,7 +15,6 @@ mod driver;
 mod extension;
 mod halts;
 mod handwritten;
-mod instmap;
 mod meta;
 mod pairs;
 mod patch;
