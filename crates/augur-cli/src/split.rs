@@ -50,8 +50,8 @@ pub fn split(
                 index: i + 1,
                 count,
                 program: setup.id.clone(),
-                prefix: st.path.to_vec(),
-                examples: st.examples.to_vec(),
+                prefix: st.path().to_vec(),
+                examples: st.examples().to_vec(),
                 limits: Limits {
                     max_time: time_left,
                     tests: shard::share(limits.tests, count),

@@ -52,7 +52,7 @@ pub use options::{ExternalPolicy, Options, SearchKind, TestPolicy};
 pub use outcome::{ErrorKind, Outcome, PathError, StackFrame};
 pub use output::{escape_bytes, lcov_text, summary_json, write_summary};
 pub use rng::Rng;
-pub use state::{Contents, Descriptor, EnvData, Frame, JumpTarget, SeedInput, State, StateId};
+pub use state::{Frame, SeedInput, State, StateId, Symbolic};
 pub use stats::{is_user_file, peak_rss_mib, Coverage, ErrorSummary, RunStats};
 pub use testcase::{MemorySink, TestCase, TestSink};
 pub use testcomp::{metadata_xml, TestCompSink};

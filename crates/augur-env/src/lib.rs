@@ -11,6 +11,7 @@ mod intrinsics;
 mod jumps;
 mod meta;
 mod names;
+mod os_state;
 mod posix;
 mod process;
 mod replay;
@@ -20,6 +21,7 @@ mod svcomp;
 pub use entry::{start, EnvSpec};
 pub use failures::{KINDS as FAILURE_KINDS, OBJECT_PREFIX as FAILURE_PREFIX};
 pub use intrinsics::{fresh_bytes, fresh_scalar};
+pub use os_state::{env, Contents, Descriptor, EnvData, JumpTarget};
 pub use replay::environment::{environment, Environment};
 pub use replay::judge::{describe, judge, sanitizer_report, Expect, Verdict};
 pub use replay::native::{

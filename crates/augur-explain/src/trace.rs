@@ -165,9 +165,9 @@ impl Recorder {
 
     /// The user-facing location of `pc` in the top frame of `st`.
     fn user_loc(&self, st: &State, pc: u32) -> LocId {
-        let top = st.frames.len() - 1;
+        let top = st.frames().len() - 1;
         let loc_at = |i: usize| {
-            let f = &st.frames[i];
+            let f = &st.frames()[i];
             let at = if i == top { pc } else { f.pc.saturating_sub(1) };
             self.prog.func(f.func).locs[at as usize]
         };
@@ -180,13 +180,13 @@ impl Recorder {
 
     /// Bring the activation stack in line with the state's frames; the current one.
     fn sync_activations(&mut self, st: &State) -> u32 {
-        let depth = st.frames.len();
+        let depth = st.frames().len();
         self.acts.truncate(depth);
         self.lines.truncate(depth);
         while self.acts.len() < depth {
             let a = self.next_act;
             self.next_act += 1;
-            if let Some(base) = st.frames[self.acts.len()].varargs {
+            if let Some(base) = st.frames()[self.acts.len()].varargs {
                 self.trace.borrow_mut().varargs.insert(a, base);
             }
             self.acts.push(a);
@@ -253,7 +253,9 @@ impl Recorder {
         let Some((addr, size)) = self.slots.get(&act).copied() else {
             return;
         };
-        let Some(obj) = st.mem.find(addr) else { return };
+        let Some(obj) = st.mem().find(addr) else {
+            return;
+        };
         let offset = addr - obj.base;
         if offset + size > obj.size {
             return;
@@ -287,7 +289,7 @@ impl Observer for Recorder {
             func,
             pc,
             act,
-            depth: st.frames.len() as u32,
+            depth: st.frames().len() as u32,
             user_loc: self.user_loc(st, pc),
             ops,
             call: None,
@@ -329,10 +331,10 @@ impl Observer for Recorder {
 
     fn on_terminate(&mut self, st: &State, outcome: &Outcome) {
         self.trace.borrow_mut().end = Some(End {
-            stdout: st.stdout.clone(),
+            stdout: st.stdout().to_vec(),
             outcome: outcome.clone(),
-            seed_values: st.seed_values.clone(),
-            mem: st.mem.clone(),
+            seed_values: st.seed_values().clone(),
+            mem: st.mem().clone(),
         });
     }
 }
@@ -343,7 +345,7 @@ fn c_string(st: &State, v: &Value) -> Option<Vec<u8>> {
         return None;
     };
     let addr = *bits as u64;
-    let obj = st.mem.find(addr)?;
+    let obj = st.mem().find(addr)?;
     let offset = addr - obj.base;
     let mut out = Vec::new();
     for b in obj.read(offset, obj.size.checked_sub(offset)?) {

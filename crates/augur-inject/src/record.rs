@@ -233,7 +233,7 @@ impl Recorder {
             .iter()
             .chain(self.globals.iter())
             .filter_map(|(v, addr)| {
-                let obj = st.mem.find(*addr)?;
+                let obj = st.mem().find(*addr)?;
                 let off = addr - obj.base;
                 let n = u64::from(v.size);
                 (off + n <= obj.size).then(|| (v.clone(), obj.read(off, n).to_vec()))
@@ -244,7 +244,7 @@ impl Recorder {
 
 impl Observer for Recorder {
     fn on_instruction(&mut self, st: &State, func: FuncId, pc: u32) {
-        let depth = st.frames.len();
+        let depth = st.frames().len();
         self.lines.resize(depth, None);
         let Some(loc) = self.prog.loc(self.prog.func(func).locs[pc as usize]) else {
             return;
@@ -290,14 +290,14 @@ impl Observer for Recorder {
 
     fn on_terminate(&mut self, st: &State, outcome: &Outcome) {
         let mut rec = self.rec.borrow_mut();
-        rec.constraints = st.constraints.clone();
-        rec.seed = st.seed_values.clone();
+        rec.constraints = st.constraints().to_vec();
+        rec.seed = st.seed_values().clone();
         rec.objects = st
-            .symbolics
+            .symbolics()
             .iter()
             .map(|s| (s.name.clone(), s.array, s.size))
             .collect();
-        rec.instructions = st.instructions;
+        rec.instructions = st.instructions();
         rec.outcome = Some(outcome.clone());
     }
 }

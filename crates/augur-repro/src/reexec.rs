@@ -105,7 +105,7 @@ impl Observer for GoalObserver {
     fn on_call(&mut self, st: &State, func: FuncId, _args: &[augur_engine::Value]) {
         // The callee's frame is not pushed yet.
         let frames: Vec<(FuncId, u32)> = st
-            .frames
+            .frames()
             .iter()
             .map(|f| (f.func, f.pc))
             .chain([(func, 0)])
@@ -117,7 +117,7 @@ impl Observer for GoalObserver {
 
     fn on_terminate(&mut self, st: &State, _outcome: &Outcome) {
         self.shared.borrow_mut().last_substituted =
-            st.ext.get::<Cursor>().map_or(0, |c| c.substituted);
+            st.ext().get::<Cursor>().map_or(0, |c| c.substituted);
     }
 }
 

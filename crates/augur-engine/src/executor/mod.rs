@@ -695,7 +695,6 @@ impl Executor {
             ext: Default::default(),
             stdout: Vec::new(),
             stderr: Vec::new(),
-            env: crate::state::EnvData::new(Rc::from(Vec::new()), Vec::new()),
         };
         globals::layout_globals(self, &mut st);
         st
