@@ -2,8 +2,8 @@
 
 mod diff;
 mod explain;
+mod explore;
 mod inject;
-mod jobs;
 mod merge;
 mod outdir;
 mod progress;
@@ -13,8 +13,6 @@ mod repro;
 mod run;
 mod seed;
 mod session;
-mod shard;
-mod split;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -3,10 +3,10 @@
 //! finishes one), then merge every output into `-o`. `--max-time` is global: workers get
 //! the time left; Ctrl-C stops the workers, and what they wrote is still merged.
 
-use crate::merge::{Merger, Transfer};
+use super::merge::{Merger, Transfer};
+use super::{print_done, read_json, split, RunArgs, Setup};
 use crate::progress::Progress;
-use crate::run::{print_done, read_json, RunArgs, Setup};
-use crate::{outdir, session, split};
+use crate::{outdir, session};
 use serde_json::json;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};

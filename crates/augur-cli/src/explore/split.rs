@@ -1,9 +1,9 @@
 //! Splitting an exploration into shards: explore breadth-first until enough states wait,
 //! then write each waiting state's fork decisions as a shard file instead of running it.
 
+use super::shard::{self, Limits, Shard};
+use super::{summarise, Setup};
 use crate::progress::Progress;
-use crate::run::{summarise, Setup};
-use crate::shard::{self, Limits, Shard};
 use augur_engine::SearchKind;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
