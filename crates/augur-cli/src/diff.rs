@@ -2,7 +2,6 @@
 //! tree. Revisions are whole files or directories, unified diffs over a base, or one
 //! hand-written meta program.
 
-use crate::outdir;
 use crate::progress::Progress;
 use crate::session::{self, ExploreArgs};
 use augur_diff::{
@@ -175,7 +174,7 @@ pub fn run(a: DiffArgs) -> Result<(), String> {
         merged_meta(&a, work.path())?
     };
     let entry = session::entry_function(&p.program, &a.explore.entry, &a.inputs[0])?;
-    let out = outdir::prepare(a.output_dir.as_deref())?;
+    let out = augur_engine::prepare_output_dir(a.output_dir.as_deref())?;
     let mut argv = vec![p.argv0];
     argv.extend(a.program_args.iter().cloned());
     let cfg = DiffConfig {

@@ -1,8 +1,8 @@
 //! `augur explain`: run a buggy program and a reference ("golden") one on the same input,
 //! and report the source lines that explain why their behaviour differs.
 
+use crate::seed;
 use crate::session::{self, ExploreArgs};
-use crate::{outdir, seed};
 use augur_engine::{Options, SeedInput};
 use augur_env::EnvSpec;
 use augur_explain::Run;
@@ -281,7 +281,7 @@ pub fn run(a: ExplainArgs) -> Result<(), String> {
     report.figures.time_s = started.elapsed().as_secs_f64();
     report.figures.peak_memory_mib = augur_engine::peak_rss_mib();
 
-    let out = outdir::prepare(a.output_dir.as_deref())?;
+    let out = augur_engine::prepare_output_dir(a.output_dir.as_deref())?;
     let write = |name: &str, json: serde_json::Value| {
         let path = out.join(name);
         let text = serde_json::to_string_pretty(&json).expect("JSON values serialise");

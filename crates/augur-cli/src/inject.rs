@@ -2,7 +2,7 @@
 
 use crate::seed;
 use crate::session::{self, ExploreArgs};
-use augur_inject::{InjectOptions, Kind, Setup};
+use augur_inject::{Config, InjectOptions, Kind, Setup};
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -78,7 +78,7 @@ pub fn run(a: InjectArgs) -> Result<(), String> {
         program,
         entry,
         spec,
-        argv: argv.clone(),
+        argv,
         opts,
         sources: a.inputs.clone(),
         cflags: a.explore.cflags(),
@@ -94,8 +94,8 @@ pub fn run(a: InjectArgs) -> Result<(), String> {
         seed: a.explore.seed,
         timeout: session::positive("timeout", a.timeout)?.max(Duration::from_millis(100)),
     };
-    let outcome = augur_inject::inject(&setup, &o, &mut |m| eprintln!("augur: inject: {m}"))?;
-    augur_inject::write_corpus(&a.output_dir, &outcome, a.bugs, &argv)?;
+    let outcome = augur_inject::driver(&Config { setup, options: o }, &Messages)?;
+    outcome.write(&a.output_dir)?;
     print!("{}", augur_inject::table(&outcome));
     eprintln!(
         "augur: inject: {} of {} bug(s) emitted into {}",
@@ -104,4 +104,13 @@ pub fn run(a: InjectArgs) -> Result<(), String> {
         a.output_dir.display()
     );
     Ok(())
+}
+
+/// inject's phases as lines on stderr.
+struct Messages;
+
+impl augur_engine::Progress for Messages {
+    fn message(&self, msg: &str) {
+        eprintln!("augur: inject: {msg}");
+    }
 }

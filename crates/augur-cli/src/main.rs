@@ -5,7 +5,6 @@ mod explain;
 mod explore;
 mod inject;
 mod merge;
-mod outdir;
 mod progress;
 mod record;
 mod replay;

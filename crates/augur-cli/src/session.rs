@@ -341,11 +341,6 @@ pub fn program_name(input: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// Make Ctrl-C stop the executor's run, keeping everything found.
-pub fn stop_on_ctrl_c(ex: &Executor) {
-    set_on_ctrl_c(ex.interrupt_flag());
-}
-
 /// A flag Ctrl-C sets, for drivers that run several executors.
 pub fn ctrl_c_flag() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));

@@ -9,7 +9,7 @@ use crate::seeds;
 use crate::setup::Setup;
 use crate::synth;
 use crate::verify::{self, Build, Target, Verification};
-use augur_engine::{Rng, SeedInput};
+use augur_engine::{Progress, Rng, SeedInput};
 use augur_expr::{Assignment, ExprId};
 use augur_ir::FileId;
 use augur_solver::SolverChain;
@@ -116,6 +116,17 @@ pub struct Outcome {
     pub seed_paths: usize,
     /// The shared buggy program in one-program mode.
     pub program: Option<Vec<(String, String)>>,
+    /// Bugs asked for.
+    pub requested: usize,
+    /// argv[0] and the concrete arguments (for the triggers' command lines).
+    pub argv: Vec<String>,
+}
+
+impl Outcome {
+    /// Write the corpus into `dir`.
+    pub fn write(&self, dir: &Path) -> Result<(), String> {
+        crate::report::write_corpus(dir, self, self.requested, &self.argv)
+    }
 }
 
 /// A recorded seed path and what was derived from it.
@@ -176,15 +187,22 @@ fn objects(run: &SeededRun, a: &Assignment) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-/// Inject `o.bugs` bugs into `setup`'s program; `progress` hears what is going on.
-pub fn inject(
-    setup: &Setup,
-    o: &InjectOptions,
-    progress: &mut dyn FnMut(&str),
-) -> Result<Outcome, String> {
+/// What to inject into which program.
+#[derive(Clone)]
+pub struct Config {
+    /// The program and how to start it.
+    pub setup: Setup,
+    /// What the user asked for.
+    pub options: InjectOptions,
+}
+
+/// Inject `options.bugs` bugs into `setup`'s program; `progress` hears what is going on.
+/// [`Outcome::write`] writes the corpus.
+pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
+    let (setup, o) = (&c.setup, &c.options);
     let texts = read_sources(&setup.sources)?;
     let files = file_map(setup);
-    progress("exploring the program for seed paths and verification inputs");
+    progress.message("exploring the program for seed paths and verification inputs");
     let explored = seeds::explore(setup, o.explore_time);
     let inputs = if o.seed_tests.is_empty() {
         &explored
@@ -197,7 +215,7 @@ pub fn inject(
             setup.sources[0].display()
         ));
     }
-    progress(&format!(
+    progress.message(&format!(
         "recording {} seed path(s)",
         inputs.len().min(MAX_SEEDS)
     ));
@@ -223,6 +241,8 @@ pub fn inject(
     let mut rng = Rng::new(o.seed);
     let mut out = Outcome {
         seed_paths: seeds.len(),
+        requested: o.bugs,
+        argv: setup.argv.clone(),
         ..Outcome::default()
     };
     let mut planned = Vec::new();
@@ -240,7 +260,7 @@ pub fn inject(
         let mut why = String::new();
         for k in 0..seeds.len() {
             let si = (id - 1 + k) % seeds.len();
-            progress(&format!(
+            progress.message(&format!(
                 "bug {id}/{}: synthesizing on seed path {}",
                 o.bugs,
                 si + 1
@@ -274,14 +294,14 @@ pub fn inject(
         let build = build_buggy(&names, &buggy, setup, o)?;
         let targets: Vec<Target> = planned.iter().map(|p| target(&p.plan, &names)).collect();
         for (i, p) in planned.into_iter().enumerate() {
-            progress(&format!("bug {}: verifying", p.plan.id));
+            progress.message(&format!("bug {}: verifying", p.plan.id));
             let v = verify::verify(&build, &original, i, &targets, &p.bug.trigger, &p.inputs)?;
             finish(&mut out, p, v, Vec::new());
         }
         out.program = Some(names.into_iter().zip(buggy).collect());
     } else {
         for p in planned {
-            progress(&format!("bug {}: verifying", p.plan.id));
+            progress.message(&format!("bug {}: verifying", p.plan.id));
             let buggy = embed::embed(&texts, std::slice::from_ref(&p.plan));
             let v = match build_buggy(&names, &buggy, setup, o) {
                 Ok(build) => {

@@ -20,7 +20,7 @@ mod setup;
 mod synth;
 mod verify;
 
-pub use driver::{inject, Bug, InjectOptions, Outcome};
+pub use driver::{driver, Bug, Config, InjectOptions, Outcome};
 pub use embed::Kind;
-pub use report::{summary_json, table, write_corpus};
+pub use report::{summary_json, table};
 pub use setup::Setup;

@@ -32,7 +32,7 @@ pub fn goals(frames: &[Matched]) -> Vec<Goal> {
 
 /// What the re-execution found so far (shared by its sink and observer).
 #[derive(Default)]
-pub struct Progress {
+pub struct Findings {
     /// The deepest goal whose function a path entered along the stack (index into the
     /// goals).
     pub goal: usize,
@@ -65,12 +65,12 @@ pub struct Found {
 pub struct GoalObserver {
     prog: Rc<Program>,
     goals: Vec<Goal>,
-    shared: Rc<RefCell<Progress>>,
+    shared: Rc<RefCell<Findings>>,
 }
 
 impl GoalObserver {
     /// An observer of the run towards `goals`.
-    pub fn new(prog: Rc<Program>, goals: Vec<Goal>, shared: Rc<RefCell<Progress>>) -> Self {
+    pub fn new(prog: Rc<Program>, goals: Vec<Goal>, shared: Rc<RefCell<Findings>>) -> Self {
         GoalObserver {
             prog,
             goals,
@@ -130,7 +130,7 @@ pub struct CandidateSink {
     native: Native,
     out: FileSink,
     tried: FxHashSet<Vec<(String, Vec<u8>)>>,
-    shared: Rc<RefCell<Progress>>,
+    shared: Rc<RefCell<Findings>>,
     stop: Arc<AtomicBool>,
     started: std::time::Instant,
 }
@@ -146,7 +146,7 @@ impl CandidateSink {
         native: Native,
         out: &std::path::Path,
         argv: Vec<String>,
-        shared: Rc<RefCell<Progress>>,
+        shared: Rc<RefCell<Findings>>,
         stop: Arc<AtomicBool>,
     ) -> Result<Self, String> {
         Ok(CandidateSink {
@@ -228,7 +228,7 @@ impl TestSink for CandidateSink {
 /// Run the re-execution on `ex` (states already started); returns the shared findings.
 pub fn run(
     ex: &mut Executor,
-    shared: &Rc<RefCell<Progress>>,
+    shared: &Rc<RefCell<Findings>>,
     goals: &[Goal],
     progress: &mut dyn FnMut(&Executor, String),
 ) {

@@ -6,7 +6,7 @@
 use super::merge::{Merger, Transfer};
 use super::{print_done, read_json, split, RunArgs, Setup};
 use crate::progress::Progress;
-use crate::{outdir, session};
+use crate::session;
 use serde_json::json;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -22,7 +22,7 @@ const SHARDS_PER_JOB: u32 = 8;
 /// Run `augur run --jobs N`.
 pub fn run(a: &RunArgs, setup: &Setup) -> Result<(), String> {
     let started = Instant::now();
-    let out = outdir::prepare(a.output_dir.as_deref())?;
+    let out = augur_engine::prepare_output_dir(a.output_dir.as_deref())?;
     let scratch = out.join(".shards");
     let _ = std::fs::remove_dir_all(&scratch);
     let shards_dir = a.shards_dir.clone().unwrap_or(scratch.join("shards"));

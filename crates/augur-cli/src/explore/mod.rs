@@ -9,7 +9,7 @@ pub mod shard;
 pub mod split;
 
 use crate::session::{self, ExploreArgs};
-use crate::{outdir, progress::Progress, seed};
+use crate::{progress::Progress, seed};
 use augur_engine::{summary_json, write_summary, FileSink, TestsOnDisk};
 use augur_engine::{Executor, Options, SeedInput, TestPolicy, TestSink};
 use augur_ir::{FuncId, Program};
@@ -187,7 +187,7 @@ impl Setup {
 /// Explore in this process: every path, the paths of `--shard`, or (`--split`) until
 /// enough states wait, written as shard files.
 pub fn in_process(a: &RunArgs, setup: &Setup) -> Result<(), String> {
-    let out = outdir::prepare(a.output_dir.as_deref())?;
+    let out = augur_engine::prepare_output_dir(a.output_dir.as_deref())?;
     let interrupt = session::ctrl_c_flag();
     let progress = Progress::new();
     if let (Some(n), Some(dir)) = (a.split, &a.shards_dir) {

@@ -3,8 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-/// Create and return the output directory.
-pub fn prepare(requested: Option<&Path>) -> Result<PathBuf, String> {
+/// Create and return the output directory (drivers call it once their inputs are
+/// checked, so a bad input leaves no directory behind).
+pub fn prepare_output_dir(requested: Option<&Path>) -> Result<PathBuf, String> {
     if let Some(dir) = requested {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("{}: cannot create output directory: {e}", dir.display()))?;
