@@ -70,9 +70,9 @@ pub fn run(a: InjectArgs) -> Result<(), String> {
         }
     }
     let work = session::workdir()?;
-    let program = session::load_inputs(&a.inputs, a.explore.cflags(), work.path())?;
-    let entry = session::entry_function(&program, &a.explore.entry, &a.inputs[0])?;
-    let mut argv = vec![session::program_name(&a.inputs[0])];
+    let program = augur_env::load_program(&a.inputs, a.explore.cflags(), work.path())?;
+    let entry = augur_env::entry_function(&program, &a.explore.entry, &a.inputs[0])?;
+    let mut argv = vec![augur_env::program_name(&a.inputs[0])];
     argv.extend(a.program_args.iter().cloned());
     let setup = Setup {
         program,

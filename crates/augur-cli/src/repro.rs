@@ -42,8 +42,8 @@ pub fn run(a: ReproArgs) -> Result<(), String> {
     let timeout = session::positive("timeout", a.timeout)?;
     let cflags = a.explore.cflags();
     let work = session::workdir()?;
-    let program = session::load_inputs(&a.inputs, cflags.clone(), work.path())?;
-    let entry = session::entry_function(&program, &a.explore.entry, &a.inputs[0])?;
+    let program = augur_env::load_program(&a.inputs, cflags.clone(), work.path())?;
+    let entry = augur_env::entry_function(&program, &a.explore.entry, &a.inputs[0])?;
     let config = augur_repro::Config {
         program,
         entry,
@@ -52,7 +52,7 @@ pub fn run(a: ReproArgs) -> Result<(), String> {
         link: a.link,
         crash: a.crash,
         log: a.log,
-        argv0: session::program_name(&a.inputs[0]),
+        argv0: augur_env::program_name(&a.inputs[0]),
         program_args: a.program_args,
         opts,
         spec,

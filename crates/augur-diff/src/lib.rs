@@ -21,11 +21,12 @@ mod patch;
 mod remap;
 mod report;
 mod rerun;
+mod revisions;
 mod stubs;
 mod tree;
 
 pub use difftest::DiffInput;
-pub use driver::{run, DiffConfig, DiffOutcome, DiffProgress, DiffTest, EXIT_CODES};
+pub use driver::{driver, Config, DiffTest, Outcome, EXIT_CODES};
 pub use extension::{DiffExtension, DiffPath, NamedOutput, OutputKind, MAX_POINTEE_BYTES};
 pub use halts::OutputSelection;
 pub use handwritten::hand_written_revisions;

@@ -14,6 +14,7 @@ mod names;
 mod os_state;
 mod posix;
 mod process;
+mod program;
 mod replay;
 mod runtime;
 mod svcomp;
@@ -22,6 +23,7 @@ pub use entry::{start, EnvSpec};
 pub use failures::{KINDS as FAILURE_KINDS, OBJECT_PREFIX as FAILURE_PREFIX};
 pub use intrinsics::{fresh_bytes, fresh_scalar};
 pub use os_state::{env, Contents, Descriptor, EnvData, JumpTarget};
+pub use program::{build_program, compile_options, entry_function, load_program, program_name};
 pub use replay::environment::{environment, Environment};
 pub use replay::judge::{describe, judge, sanitizer_report, Expect, Verdict};
 pub use replay::native::{

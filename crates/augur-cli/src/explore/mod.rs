@@ -109,12 +109,12 @@ impl Setup {
         let work = session::workdir()?;
         let bitcode = match &a.shard_worker {
             Some(bc) => bc.clone(),
-            None => session::build_inputs(&a.inputs, a.explore.cflags(), work.path())?,
+            None => augur_env::build_program(&a.inputs, a.explore.cflags(), work.path())?,
         };
         let program = augur_ir::load_program(&bitcode).map_err(|e| e.to_string())?;
-        let entry = session::entry_function(&program, &a.explore.entry, &a.inputs[0])?;
+        let entry = augur_env::entry_function(&program, &a.explore.entry, &a.inputs[0])?;
         let id = ProgramId::of(&a.inputs, &a.explore, &a.program_args)?;
-        let mut argv: Vec<String> = vec![session::program_name(&a.inputs[0])];
+        let mut argv: Vec<String> = vec![augur_env::program_name(&a.inputs[0])];
         argv.extend(a.program_args.iter().cloned());
         Ok(Setup {
             program,
