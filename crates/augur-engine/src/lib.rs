@@ -27,7 +27,6 @@ mod options;
 mod outcome;
 mod output;
 mod output_dir;
-mod rng;
 mod searcher;
 mod state;
 mod stats;
@@ -36,6 +35,7 @@ mod testcomp;
 mod value;
 mod wide;
 
+pub use augur_expr::Rng;
 pub use bytes::{
     byte_expr, bytes_to_scalar, bytes_to_value, scalar_to_bytes, scalar_width, signed_le,
     value_to_bytes, zero_value,
@@ -55,7 +55,6 @@ pub use options::{ExternalPolicy, Options, SearchKind, TestPolicy};
 pub use outcome::{ErrorKind, Outcome, PathError, StackFrame};
 pub use output::{escape_bytes, lcov_text, summary_json, write_summary};
 pub use output_dir::prepare_output_dir;
-pub use rng::Rng;
 pub use state::{Frame, SeedInput, State, StateId, Symbolic};
 pub use stats::{is_user_file, peak_rss_mib, Coverage, ErrorSummary, RunStats};
 pub use testcase::{MemorySink, TestCase, TestSink};

@@ -1,5 +1,6 @@
-//! A small deterministic random number generator (SplitMix64): the same `--seed` gives the
-//! same choices and so the same tests.
+//! The one random number generator (SplitMix64), deterministic and dependency-free: the
+//! same `--seed` gives the same choices and so the same tests, and the randomised unit
+//! tests of every crate draw their instances from it.
 
 /// SplitMix64 generator.
 #[derive(Clone, Debug)]
@@ -23,6 +24,25 @@ impl Rng {
     /// Uniform in `0..n` (n > 0).
     pub fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n.max(1)
+    }
+
+    /// One of `items` (not empty), uniformly.
+    pub fn pick<T: Clone>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len() as u64) as usize].clone()
+    }
+
+    /// A `width`-bit value biased toward edge cases (0, 1, all ones, the sign bit, small),
+    /// for randomised tests.
+    pub fn edge_value(&mut self, width: u32) -> u128 {
+        let v = match self.below(6) {
+            0 => 0,
+            1 => 1,
+            2 => u128::MAX,
+            3 => 1 << (width - 1),
+            4 => u128::from(self.below(16)),
+            _ => (u128::from(self.next_u64()) << 64) | u128::from(self.next_u64()),
+        };
+        v & crate::bits::mask(width)
     }
 
     /// Uniform in [0, 1).
