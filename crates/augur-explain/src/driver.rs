@@ -1,9 +1,9 @@
 //! `augur explain`'s driver: the input objects and the environment reading them, the
-//! golden and the buggy program each compiled and recorded on that input (`record.rs`),
+//! golden and the buggy program each compiled and recorded on that input (`traced.rs`),
 //! then [`explain`]; the outcome is the report (`report.json`, `report.sarif`).
 
-use crate::record::{record, Run};
 use crate::trace::Watch;
+use crate::traced::{run_traced, Run};
 use crate::{explain, Execution, Report, Settings, Variable};
 use augur_engine::{Options, Progress, SeedInput};
 use augur_env::EnvSpec;
@@ -246,5 +246,5 @@ fn record_program(
         watch,
         interrupt: c.interrupt.clone(),
     };
-    record(program, run)
+    run_traced(program, run)
 }

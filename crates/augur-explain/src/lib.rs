@@ -1,7 +1,7 @@
 //! augur-explain: root-cause a failing input against a reference ("golden") program
 //! (Banerjee et al., golden implementation driven software debugging).
 //!
-//! Both programs run on the same input in seeded mode while a [`trace::Recorder`]
+//! Both programs run on the same input in seeded mode while a [`trace::Tracer`]
 //! records every instruction; [`deps`] turns a trace into a dynamic dependence graph;
 //! [`criterion`] finds where the runs' behaviour differs; [`slice`] and [`wp`] compute
 //! the weakest precondition of that observation along the backward dynamic slice;
@@ -10,7 +10,7 @@
 //! to the instructions where the values part, from the criterion and from each
 //! unexplained branch ([`pairing`]); [`rank`] weighs all these findings' lines into
 //! places (with [`versions`] and [`macros`]) and cuts the report to the strongest few;
-//! [`record`] runs one program while recording; [`report`] writes the result; [`driver`]
+//! [`traced`] runs one program while tracing it; [`report`] writes the result; [`driver`]
 //! runs it all (both recordings, then [`explain`]). The modules are private; what the
 //! command line uses is re-exported here.
 
@@ -28,11 +28,11 @@ mod pairing;
 mod printf;
 mod rank;
 mod reads;
-mod record;
 mod report;
 mod show;
 mod slice;
 mod trace;
+mod traced;
 mod versions;
 mod wp;
 

@@ -111,7 +111,7 @@ pub struct Trace {
 }
 
 /// The observer recording a [`Trace`].
-pub struct Recorder {
+pub struct Tracer {
     prog: Rc<Program>,
     user_files: Vec<bool>,
     trace: Rc<RefCell<Trace>>,
@@ -134,7 +134,7 @@ pub fn is_sym(v: &Value) -> bool {
     }
 }
 
-impl Recorder {
+impl Tracer {
     /// A recorder for runs of `prog`, optionally watching a variable; the trace is
     /// filled in through the returned handle.
     pub fn new(prog: Rc<Program>, watch: Option<Watch>) -> (Self, Rc<RefCell<Trace>>) {
@@ -144,7 +144,7 @@ impl Recorder {
             .iter()
             .map(|f| augur_engine::is_user_file(f))
             .collect();
-        let rec = Recorder {
+        let rec = Tracer {
             prog,
             user_files,
             trace: trace.clone(),
@@ -268,7 +268,7 @@ impl Recorder {
     }
 }
 
-impl Observer for Recorder {
+impl Observer for Tracer {
     fn on_instruction(&mut self, st: &State, func: FuncId, pc: u32) {
         let act = self.sync_activations(st);
         self.finish_previous(st, act);

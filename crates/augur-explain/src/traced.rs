@@ -1,8 +1,8 @@
-//! Recording one run: the program runs on the seed in seeded mode, with a
-//! [`Recorder`] observing every instruction; the finished trace is analysed into an
+//! Tracing one run: the program runs on the seed in seeded mode, with a
+//! [`Tracer`] observing every instruction; the finished trace is analysed into an
 //! [`Execution`].
 
-use crate::trace::{Recorder, Watch};
+use crate::trace::{Tracer, Watch};
 use crate::Execution;
 use augur_engine::{Executor, MemorySink, Options, SeedInput};
 use augur_env::EnvSpec;
@@ -32,7 +32,7 @@ pub struct Run<'a> {
 }
 
 /// Run `program` as `run` says, recording it, and analyse the recorded run.
-pub fn record(program: Program, run: Run) -> Result<Execution, String> {
+pub fn run_traced(program: Program, run: Run) -> Result<Execution, String> {
     let mut ex = Executor::new(
         program,
         &augur_env::handlers(),
@@ -41,7 +41,7 @@ pub fn record(program: Program, run: Run) -> Result<Execution, String> {
     );
     ex.set_interrupt_flag(run.interrupt);
     let prog: Rc<Program> = ex.program.clone();
-    let (recorder, trace) = Recorder::new(prog.clone(), run.watch);
+    let (recorder, trace) = Tracer::new(prog.clone(), run.watch);
     ex.add_observer(Box::new(recorder));
     let st = ex.initial_state(Some(run.seed.clone()));
     augur_env::start(&mut ex, st, run.entry, run.spec, run.argv);

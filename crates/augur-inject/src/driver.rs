@@ -3,8 +3,8 @@
 
 use crate::embed::{self, BugPlan, Kind, Site};
 use crate::points::{self, Point};
-use crate::record::{self, SeededRun};
 use crate::sample::{self, Counted};
+use crate::seeded::{self, SeededRun};
 use crate::seeds;
 use crate::setup::Setup;
 use crate::synth;
@@ -223,7 +223,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
         .iter()
         .take(MAX_SEEDS)
         .map(|input| {
-            let mut run = record::record(setup, input);
+            let mut run = seeded::run(setup, input);
             let score = seeds::score(&mut run);
             let solver = SolverChain::new(setup.opts.solver.clone());
             let seed = Seed {

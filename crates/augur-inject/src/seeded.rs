@@ -73,7 +73,7 @@ pub struct SeededRun {
 }
 
 /// Run `setup`'s program on `seed`, recording it.
-pub fn record(setup: &Setup, seed: &SeedInput) -> SeededRun {
+pub fn run(setup: &Setup, seed: &SeedInput) -> SeededRun {
     let mut ex = Executor::new(
         setup.program.clone(),
         &augur_env::handlers(),
@@ -83,7 +83,7 @@ pub fn record(setup: &Setup, seed: &SeedInput) -> SeededRun {
     // Globals get their addresses when the first state is laid out.
     let st = ex.initial_state(Some(seed.clone()));
     let globals = int_globals(&ex);
-    let (obs, rec) = Recorder::new(&ex.program, globals);
+    let (obs, rec) = Watcher::new(&ex.program, globals);
     ex.add_observer(Box::new(obs));
     augur_env::start(&mut ex, st, setup.entry, &setup.spec, &setup.argv);
     ex.run(&mut |_| {});
@@ -176,8 +176,8 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<(Reg, Var)> {
         .collect()
 }
 
-/// The observer behind [`record`].
-struct Recorder {
+/// The observer behind [`run`].
+struct Watcher {
     prog: Rc<Program>,
     user_files: Vec<bool>,
     globals: Vec<(Var, u64)>,
@@ -189,7 +189,7 @@ struct Recorder {
     rec: Rc<RefCell<Recording>>,
 }
 
-impl Recorder {
+impl Watcher {
     fn new(prog: &Rc<Program>, globals: Vec<(Var, u64)>) -> (Self, Rc<RefCell<Recording>>) {
         let rec = Rc::new(RefCell::new(Recording::default()));
         let user_files = prog
@@ -197,7 +197,7 @@ impl Recorder {
             .iter()
             .map(|f| augur_engine::is_user_file(f))
             .collect();
-        let r = Recorder {
+        let r = Watcher {
             prog: prog.clone(),
             user_files,
             globals,
@@ -242,7 +242,7 @@ impl Recorder {
     }
 }
 
-impl Observer for Recorder {
+impl Observer for Watcher {
     fn on_instruction(&mut self, st: &State, func: FuncId, pc: u32) {
         let depth = st.frames().len();
         self.lines.resize(depth, None);
