@@ -41,13 +41,21 @@ fn files() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
     FILES.iter().chain(LIBC_MODELS)
 }
 
+/// A name part no other process or thread uses at the same time (threads of one process
+/// may fill a new runtime directory, or compile its libc, at the same time).
+fn unique() -> String {
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("{}-{n}", std::process::id())
+}
+
 /// Write `contents` to `path` unless it already holds exactly that.
 fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<()> {
     if std::fs::read_to_string(path).ok().as_deref() == Some(contents) {
         return Ok(());
     }
     std::fs::create_dir_all(path.parent().expect("runtime files live in a directory"))?;
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let tmp = path.with_extension(format!("tmp{}", unique()));
     std::fs::write(&tmp, contents)?;
     std::fs::rename(&tmp, path)
 }
@@ -97,7 +105,7 @@ pub fn libc_bitcode(dir: &Path, x87_long_double: bool) -> Result<PathBuf, String
         cflags,
         include_dirs: vec![libc.clone()],
     };
-    let pid = std::process::id();
+    let pid = unique();
     let mut parts = Vec::new();
     for (rel, _) in LIBC_MODELS {
         let src = dir.join(rel);
