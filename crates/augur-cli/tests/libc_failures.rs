@@ -232,20 +232,7 @@ fn a_stream_the_program_opens_may_fail() {
 
 #[test]
 fn an_error_that_needs_a_failing_read_reproduces_natively() {
-    let src = r#"
-#include <fcntl.h>
-#include <stdio.h>
-#include <unistd.h>
-int main(void) {
-  char buf[8];
-  int fd = open("A", O_RDONLY);
-  if (fd < 0) return 2;
-  long n = read(fd, buf, sizeof buf - 1);
-  buf[n] = 0; /* BUG: n is -1 when read fails */
-  fputs(buf, stdout);
-  return 0;
-}
-"#;
+    let src = &program("libc_failures/an_error_that_needs_a_failing_read_reproduces_natively.c");
     let r = run_c(src, &["--sym-files", "1", "4", "--max-fail", "1"]);
     assert_eq!(r.status, 0, "{}", r.stderr);
     let errors = r.errors("out-of-bounds");
@@ -261,17 +248,7 @@ int main(void) {
 #[test]
 fn the_empty_path_names_no_file_even_to_create() {
     // uniq's `uniq - ''` asks freopen("", "w", stdout): ENOENT on Linux.
-    let src = r#"
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-int main(void) {
-  if (fopen("", "w") != NULL) return 1;
-  if (errno != ENOENT) return 2;
-  if (open("", O_WRONLY | O_CREAT, 0644) >= 0 || errno != ENOENT) return 3;
-  return 0;
-}
-"#;
+    let src = &program("libc_failures/the_empty_path_names_no_file_even_to_create.c");
     let r = run_c(src, &[]);
     assert_eq!(r.status, 0, "{}", r.stderr);
     assert_eq!(r.exit_codes(), [0]);

@@ -102,6 +102,14 @@ pub fn spawn_endless(args: &[&str], tests: usize, limit: std::time::Duration) ->
     }
 }
 
+/// The C test program at `rel` under `tests/programs/`.
+pub fn program(rel: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs")
+        .join(rel);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
 /// Write `src` as prog.c in a fresh directory and run `augur run` with `args` on it.
 pub fn run_c(src: &str, args: &[&str]) -> Run {
     let dir = tempfile::tempdir().unwrap();
