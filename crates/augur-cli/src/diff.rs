@@ -44,7 +44,8 @@ pub struct DiffArgs {
 
 /// Run `augur diff`.
 pub fn run(a: DiffArgs) -> Result<(), String> {
-    let opts = a.explore.options()?;
+    let work = session::workdir()?;
+    let common = a.explore.common(a.output_dir, &work)?;
     let spec = a.explore.env_spec()?;
     let selected = OutputSelection::parse(&a.outputs)?;
     if !(a.timeout.is_finite() && a.timeout > 0.0) {
@@ -53,22 +54,16 @@ pub fn run(a: DiffArgs) -> Result<(), String> {
             a.timeout
         ));
     }
-    let work = session::workdir()?;
     let config = Config {
-        cflags: a.explore.cflags(),
-        entry: a.explore.entry.clone(),
+        common,
         inputs: a.inputs,
         patches: a.patches,
         revisions: a.revisions,
         program_args: a.program_args,
-        opts,
         spec,
         selected,
         tests_per_pair: a.tests_per_pair,
         native_timeout: Duration::from_secs_f64(a.timeout),
-        output_dir: a.output_dir,
-        work: work.path().to_path_buf(),
-        interrupt: session::ctrl_c_flag(),
     };
     let progress = Progress::new();
     let outcome = augur_diff::driver(&config, &progress)?;

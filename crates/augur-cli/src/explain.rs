@@ -78,7 +78,8 @@ fn input_objects(a: &ExplainArgs) -> Result<Vec<(String, Vec<u8>)>, String> {
 
 /// Run `augur explain`.
 pub fn run(a: ExplainArgs) -> Result<(), String> {
-    let opts = a.explore.options()?;
+    let work = session::workdir()?;
+    let common = a.explore.common(a.output_dir.clone(), &work)?;
     let implication_timeout = session::positive(
         "solver-timeout",
         a.explore.solver_timeout.unwrap_or(IMPLICATION_TIMEOUT),
@@ -89,10 +90,8 @@ pub fn run(a: ExplainArgs) -> Result<(), String> {
         .as_ref()
         .map(|t| t.display().to_string())
         .unwrap_or_else(|| "the input".into());
-    let work = session::workdir()?;
     let config = Config {
-        cflags: a.explore.cflags(),
-        entry: a.explore.entry.clone(),
+        common,
         golden: a.golden,
         buggy: a.buggy,
         objects,
@@ -100,11 +99,7 @@ pub fn run(a: ExplainArgs) -> Result<(), String> {
         stdin: a.stdin,
         criteria: a.criterion,
         exact: a.exact,
-        opts,
         implication_timeout,
-        output_dir: a.output_dir,
-        work: work.path().to_path_buf(),
-        interrupt: session::ctrl_c_flag(),
     };
     let progress = Progress::new();
     let o = augur_explain::driver(&config, &progress)?;

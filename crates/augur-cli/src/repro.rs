@@ -37,29 +37,16 @@ pub struct ReproArgs {
 
 /// Run `augur repro`.
 pub fn run(a: ReproArgs) -> Result<(), String> {
-    let opts = a.explore.options()?;
-    let spec = a.explore.env_spec()?;
-    let timeout = session::positive("timeout", a.timeout)?;
-    let cflags = a.explore.cflags();
     let work = session::workdir()?;
-    let program = augur_env::load_program(&a.inputs, cflags.clone(), work.path())?;
-    let entry = augur_env::entry_function(&program, &a.explore.entry, &a.inputs[0])?;
     let config = augur_repro::Config {
-        program,
-        entry,
-        inputs: a.inputs.clone(),
-        cflags,
+        common: a.explore.common(a.output_dir, &work)?,
+        spec: a.explore.env_spec()?,
+        timeout: session::positive("timeout", a.timeout)?,
+        inputs: a.inputs,
         link: a.link,
         crash: a.crash,
         log: a.log,
-        argv0: augur_env::program_name(&a.inputs[0]),
         program_args: a.program_args,
-        opts,
-        spec,
-        timeout,
-        output_dir: a.output_dir,
-        work: work.path().to_path_buf(),
-        interrupt: session::ctrl_c_flag(),
     };
     let progress = Progress::new();
     let o = augur_repro::driver(&config, &progress)?;

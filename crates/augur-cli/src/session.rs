@@ -105,6 +105,23 @@ pub fn positive(name: &str, v: f64) -> Result<Duration, String> {
 }
 
 impl ExploreArgs {
+    /// What a driver's `Config` holds in common: these options, `-o` and a scratch
+    /// directory; Ctrl-C stops the driver.
+    pub fn common(
+        &self,
+        output_dir: Option<PathBuf>,
+        work: &tempfile::TempDir,
+    ) -> Result<augur_engine::DriverCommon, String> {
+        Ok(augur_engine::DriverCommon {
+            cflags: self.cflags(),
+            entry: self.entry.clone(),
+            opts: self.options()?,
+            output_dir,
+            work: work.path().to_path_buf(),
+            interrupt: ctrl_c_flag(),
+        })
+    }
+
     /// The engine options these arguments ask for.
     pub fn options(&self) -> Result<Options, String> {
         let search = self

@@ -9,7 +9,7 @@ use crate::halts::{Halt, HaltCollector, OutputSelection};
 use crate::report::Report;
 use crate::rerun::{common_view, show_output, Natives, Observation, Rerunner, Start};
 use crate::tree::{self, DecisionTree, TestSplit};
-use augur_engine::{Executor, Options, Progress, TestCase, TestSink};
+use augur_engine::{DriverCommon, Executor, Options, Progress, TestCase, TestSink};
 use augur_env::EnvSpec;
 use augur_ir::Program;
 use rustc_hash::FxHashMap;
@@ -25,6 +25,8 @@ pub const EXIT_CODES: u32 = 8;
 
 /// What to tell apart, and how.
 pub struct Config {
+    /// Program building, options, output directory, interruption.
+    pub common: DriverCommon,
     /// BASE then each revision (C files or directories of C files); or BASE alone with
     /// `patches`; or one hand-written meta program using `augur_meta(site)`.
     pub inputs: Vec<PathBuf>,
@@ -32,14 +34,8 @@ pub struct Config {
     pub patches: Vec<PathBuf>,
     /// Revisions of a hand-written meta program (None: inferred from its code).
     pub revisions: Option<u32>,
-    /// Extra clang flags.
-    pub cflags: Vec<String>,
-    /// The function runs start from.
-    pub entry: String,
     /// Concrete arguments after argv[0].
     pub program_args: Vec<String>,
-    /// Exploration options (limits, search).
-    pub opts: Options,
     /// The symbolic environment.
     pub spec: EnvSpec,
     /// The outputs compared.
@@ -48,13 +44,6 @@ pub struct Config {
     pub tests_per_pair: usize,
     /// Time limit of one native run of a test.
     pub native_timeout: Duration,
-    /// The output directory asked for (None: a new `augur-out-N`), created once the
-    /// meta program is built.
-    pub output_dir: Option<PathBuf>,
-    /// A scratch directory (compiled revisions, patched files).
-    pub work: PathBuf,
-    /// Set (by Ctrl-C) to stop exploring; set again, to stop pairing.
-    pub interrupt: Arc<AtomicBool>,
 }
 
 /// Everything one exploration of a meta program needs.
@@ -93,18 +82,18 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
     }
     let hand_written = c.inputs.len() == 1 && c.patches.is_empty();
     let p = if hand_written {
-        crate::revisions::hand_written_meta(c, &c.work)?
+        crate::revisions::hand_written_meta(c, &c.common.work)?
     } else {
-        crate::revisions::merged_meta(c, &c.work)?
+        crate::revisions::merged_meta(c, &c.common.work)?
     };
-    let entry = augur_env::entry_function(&p.program, &c.entry, &c.inputs[0])?;
-    let out = augur_engine::prepare_output_dir(c.output_dir.as_deref())?;
+    let entry = augur_env::entry_function(&p.program, &c.common.entry, &c.inputs[0])?;
+    let out = augur_engine::prepare_output_dir(c.common.output_dir.as_deref())?;
     let mut argv = vec![p.argv0];
     argv.extend(c.program_args.iter().cloned());
     let run = MetaRun {
         names: p.names,
         program: p.program,
-        opts: c.opts.clone(),
+        opts: c.common.opts.clone(),
         meta_revisions: p.meta_revisions,
         start: Start {
             entry,
@@ -118,7 +107,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
         out,
         sites: p.sites,
     };
-    run_meta(run, c.interrupt.clone(), progress)
+    run_meta(run, c.common.interrupt.clone(), progress)
 }
 
 /// A differential test and what every revision did on it.

@@ -126,7 +126,11 @@ pub(crate) fn merged_meta(c: &Config, work: &Path) -> Result<Prepared, String> {
     for (k, r) in revs.iter().enumerate() {
         let dir = work.join(format!("rev{k}"));
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        programs.push(augur_env::load_program(&r.files, c.cflags.clone(), &dir)?);
+        programs.push(augur_env::load_program(
+            &r.files,
+            c.common.cflags.clone(),
+            &dir,
+        )?);
     }
     let parts: Vec<RevisionProgram> = programs
         .iter()
@@ -139,7 +143,7 @@ pub(crate) fn merged_meta(c: &Config, work: &Path) -> Result<Prepared, String> {
     let m = crate::merge(&parts).map_err(|e| format!("{}: {e}", revs[0].name))?;
     let natives = Natives::PerRevision(
         revs.iter()
-            .map(|r| LazyNative::new(r.files.clone(), c.cflags.clone()))
+            .map(|r| LazyNative::new(r.files.clone(), c.common.cflags.clone()))
             .collect(),
     );
     let argv0 = augur_env::program_name(&revs[0].files[0]);
@@ -156,7 +160,8 @@ pub(crate) fn merged_meta(c: &Config, work: &Path) -> Result<Prepared, String> {
 /// A hand-written meta program (one file using `augur_meta(site)`).
 pub(crate) fn hand_written_meta(c: &Config, work: &Path) -> Result<Prepared, String> {
     let input = &c.inputs[0];
-    let program = augur_env::load_program(std::slice::from_ref(input), c.cflags.clone(), work)?;
+    let program =
+        augur_env::load_program(std::slice::from_ref(input), c.common.cflags.clone(), work)?;
     let n = match c.revisions {
         Some(n) if (2..=MAX_REVISIONS as u32).contains(&n) => n,
         Some(n) => {
@@ -181,7 +186,10 @@ pub(crate) fn hand_written_meta(c: &Config, work: &Path) -> Result<Prepared, Str
     }
     let stem = augur_env::program_name(input);
     let names = (0..n).map(|r| format!("{stem}@rev{r}")).collect();
-    let natives = Natives::Meta(LazyNative::new(vec![input.clone()], c.cflags.clone()));
+    let natives = Natives::Meta(LazyNative::new(
+        vec![input.clone()],
+        c.common.cflags.clone(),
+    ));
     Ok(Prepared {
         names,
         program,

@@ -42,7 +42,7 @@ pub use bytes::{
 };
 pub use complete_file::write_file;
 pub use directed::{same_file, Goal, SearchPenalty};
-pub use driver::{Progress, Quiet};
+pub use driver::{DriverCommon, Progress, Quiet};
 pub use executor::{Exec, Executor, Flow, Forked, Offset, Resolved, Split};
 pub use extension::{Extension, Extensions, Intercepted};
 pub use file_sink::{FileSink, TestsOnDisk};

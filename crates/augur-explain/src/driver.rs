@@ -5,16 +5,16 @@
 use crate::trace::Watch;
 use crate::traced::{run_traced, Run};
 use crate::{explain, Execution, Report, Settings, Variable};
-use augur_engine::{Options, Progress, SeedInput};
+use augur_engine::{DriverCommon, Progress, SeedInput};
 use augur_env::EnvSpec;
 use augur_solver::SolverConfig;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What to explain.
 pub struct Config {
+    /// Program building, options, output directory, interruption.
+    pub common: DriverCommon,
     /// The reference program's sources.
     pub golden: Vec<PathBuf>,
     /// The sources of the program to debug.
@@ -29,20 +29,8 @@ pub struct Config {
     pub criteria: Vec<String>,
     /// Check each conjunct against the whole other formula instead of pairwise.
     pub exact: bool,
-    /// Extra clang flags.
-    pub cflags: Vec<String>,
-    /// The function runs start from.
-    pub entry: String,
-    /// The engine's options for both runs.
-    pub opts: Options,
     /// The time each implication or tautology query may take.
     pub implication_timeout: Duration,
-    /// The output directory asked for (None: a new `augur-out-N`).
-    pub output_dir: Option<PathBuf>,
-    /// A scratch directory for the compiled programs.
-    pub work: PathBuf,
-    /// Set (by Ctrl-C) to stop a run.
-    pub interrupt: Arc<AtomicBool>,
 }
 
 /// The explanation.
@@ -81,7 +69,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
         exact: c.exact,
         solver: SolverConfig {
             timeout: Some(c.implication_timeout),
-            ..c.opts.solver.clone()
+            ..c.common.opts.solver.clone()
         },
         variables: golden_crit
             .zip(buggy_crit)
@@ -95,7 +83,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
     let mut report = explain(&mut golden, &mut buggy, &settings)?;
     report.figures.time_s = started.elapsed().as_secs_f64();
     report.figures.peak_memory_mib = augur_engine::peak_rss_mib();
-    let out = augur_engine::prepare_output_dir(c.output_dir.as_deref())?;
+    let out = augur_engine::prepare_output_dir(c.common.output_dir.as_deref())?;
     Ok(Outcome { out, report })
 }
 
@@ -231,20 +219,20 @@ fn record_program(
     inputs: &[PathBuf],
     criterion: Option<&NamedCriterion>,
 ) -> Result<Execution, String> {
-    let program = augur_env::load_program(inputs, c.cflags.clone(), &c.work)?;
-    let entry = augur_env::entry_function(&program, &c.entry, &inputs[0])?;
+    let program = augur_env::load_program(inputs, c.common.cflags.clone(), &c.common.work)?;
+    let entry = augur_env::entry_function(&program, &c.common.entry, &inputs[0])?;
     let watch = criterion
         .map(|nc| Watch::at(&program, &nc.file, nc.line, &nc.var))
         .transpose()?;
     let run = Run {
         name: &inputs[0].display().to_string(),
         entry,
-        opts: &c.opts,
+        opts: &c.common.opts,
         spec,
         seed,
         argv: &[augur_env::program_name(&inputs[0])],
         watch,
-        interrupt: c.interrupt.clone(),
+        interrupt: c.common.interrupt.clone(),
     };
     run_traced(program, run)
 }

@@ -6,50 +6,35 @@ use crate::log::{hex, Log};
 use crate::reexec::{command_line, goals, run as reexecute, CandidateSink, Findings, Found};
 use crate::report::{match_frames, parse as parse_report, Matched, Report};
 use crate::{build_id, build_recorder, BuildSpec, Native, SymCon};
-use augur_engine::{Executor, ExternalPolicy, Goal, Options, Progress, SearchKind, TestPolicy};
+use augur_engine::{
+    DriverCommon, Executor, ExternalPolicy, Goal, Progress, SearchKind, TestPolicy,
+};
 use augur_env::EnvSpec;
-use augur_ir::{FuncId, Program};
+use augur_ir::Program;
 use serde_json::{json, Value as Json};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// What to reproduce, in what.
 pub struct Config {
-    /// The program, compiled for analysis from `inputs`.
-    pub program: Program,
-    /// The function runs start from.
-    pub entry: FuncId,
+    /// Program building, options, output directory, interruption.
+    pub common: DriverCommon,
     /// The program's C sources (for the verification build and the build id).
     pub inputs: Vec<PathBuf>,
-    /// Extra clang flags (as given to `augur record`).
-    pub cflags: Vec<String>,
     /// Native-only files linked into the verification build.
     pub link: Vec<PathBuf>,
     /// The crash report (ASan/UBSan, gdb, augur JSON).
     pub crash: PathBuf,
     /// The recorded binary's log, if any.
     pub log: Option<PathBuf>,
-    /// argv[0].
-    pub argv0: String,
     /// Concrete arguments after argv[0].
     pub program_args: Vec<String>,
-    /// Exploration options (limits; the search is set here).
-    pub opts: Options,
     /// The symbolic environment.
     pub spec: EnvSpec,
     /// Time limit of each native verification run.
     pub timeout: Duration,
-    /// The output directory asked for (None: a new `augur-out-N`); created once the
-    /// report and log are read. Candidate tests go there as they are found.
-    pub output_dir: Option<PathBuf>,
-    /// A scratch directory for the verification build.
-    pub work: PathBuf,
-    /// Set (by Ctrl-C) to stop the search, keeping what it found.
-    pub interrupt: Arc<AtomicBool>,
 }
 
 /// What the search found.
@@ -126,24 +111,27 @@ fn read_log(path: &Path, inputs: &[PathBuf], cflags: &[String]) -> Result<Log, S
 /// Search for an input reproducing the crash of `c.crash`; verify it natively. Write the
 /// outcome with [`Outcome::write`] (into [`Outcome::out`]).
 pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
-    let (rep, frames) = read_report(&c.crash, &c.program)?;
+    let program = augur_env::load_program(&c.inputs, c.common.cflags.clone(), &c.common.work)?;
+    let entry = augur_env::entry_function(&program, &c.common.entry, &c.inputs[0])?;
+    let argv0 = augur_env::program_name(&c.inputs[0]);
+    let (rep, frames) = read_report(&c.crash, &program)?;
     let log = c
         .log
         .as_deref()
-        .map(|p| read_log(p, &c.inputs, &c.cflags))
+        .map(|p| read_log(p, &c.inputs, &c.common.cflags))
         .transpose()?
         .map(Rc::new);
-    let out = augur_engine::prepare_output_dir(c.output_dir.as_deref())?;
+    let out = augur_engine::prepare_output_dir(c.common.output_dir.as_deref())?;
 
     // The verification build: the recorded functions wrapped, as in the field.
     let hard: Vec<String> = log
         .iter()
         .flat_map(|l| l.functions.iter().map(|f| f.name.clone()))
         .collect();
-    let binary = c.work.join("verify-bin");
+    let binary = c.common.work.join("verify-bin");
     build_recorder(&BuildSpec {
         inputs: &c.inputs,
-        cflags: &c.cflags,
+        cflags: &c.common.cflags,
         link: &c.link,
         hard: &hard,
         out: &binary,
@@ -157,37 +145,37 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
             .map(std::path::absolute)
             .transpose()
             .map_err(|e| format!("{e}"))?,
-        argv0: c.argv0.clone(),
+        argv0: argv0.clone(),
         args: c.program_args.clone(),
         timeout: c.timeout,
     };
 
     let goals = goals(&frames);
-    let mut opts = c.opts.clone();
+    let mut opts = c.common.opts.clone();
     opts.search = vec![SearchKind::Directed(goals.clone())];
     opts.externals = ExternalPolicy::Havoc;
     // Every ended path is a possible candidate, however often its crash was seen.
     opts.tests = TestPolicy::All;
     let shared = Rc::new(RefCell::new(Findings::default()));
-    let mut argv = vec![c.argv0.clone()];
+    let mut argv = vec![argv0.clone()];
     argv.extend(c.program_args.iter().cloned());
     let sink = CandidateSink::new(
-        c.program.clone(),
+        program.clone(),
         rep.clone(),
         frames.clone(),
         native,
         &out,
         argv.clone(),
         shared.clone(),
-        c.interrupt.clone(),
+        c.common.interrupt.clone(),
     )?;
     let mut ex = Executor::new(
-        c.program.clone(),
+        program.clone(),
         &augur_env::handlers(),
         opts,
         Box::new(sink),
     );
-    ex.set_interrupt_flag(c.interrupt.clone());
+    ex.set_interrupt_flag(c.common.interrupt.clone());
     if let Some(l) = &log {
         ex.add_extension(Box::new(SymCon::new(l.clone())));
     }
@@ -197,7 +185,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
         shared.clone(),
     )));
     let st = ex.initial_state(None);
-    augur_env::start(&mut ex, st, c.entry, &c.spec, &argv);
+    augur_env::start(&mut ex, st, entry, &c.spec, &argv);
     reexecute(&mut ex, &shared, &goals, &mut |_, msg| {
         progress.message(&msg)
     });
@@ -210,7 +198,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
     let found = p.found.clone();
     let command = found
         .as_ref()
-        .and_then(|f| command_line(&c.argv0, &c.program_args, &f.objects));
+        .and_then(|f| command_line(&argv0, &c.program_args, &f.objects));
     let json = json!({
         "status": found.as_ref().map_or("not-reproduced", |f| f.how.name()),
         "report": {
