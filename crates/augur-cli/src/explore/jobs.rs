@@ -3,8 +3,10 @@
 //! finishes one), then merge every output into `-o`. `--max-time` is global: workers get
 //! the time left; Ctrl-C stops the workers, and what they wrote is still merged.
 
+use super::done::{print_done, read_json};
 use super::merge::{Merger, Transfer};
-use super::{print_done, read_json, split, RunArgs, Setup};
+use super::setup::{RunArgs, Setup};
+use super::split;
 use crate::progress::Progress;
 use crate::session;
 use serde_json::json;

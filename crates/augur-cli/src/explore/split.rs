@@ -1,8 +1,8 @@
 //! Splitting an exploration into shards: explore breadth-first until enough states wait,
 //! then write each waiting state's fork decisions as a shard file instead of running it.
 
+use super::setup::{summarise, Setup};
 use super::shard::{self, Limits, Shard};
-use super::{summarise, Setup};
 use crate::progress::Progress;
 use augur_engine::SearchKind;
 use std::path::{Path, PathBuf};
