@@ -1,19 +1,13 @@
 //! `augur diff`: tell N revisions of a program apart with differential tests and a decision
-//! tree. Revisions are whole files or directories, unified diffs over a base, or one
-//! hand-written meta program.
+//! tree (`augur_diff::driver`). Revisions are whole files or directories, unified diffs
+//! over a base, or one hand-written meta program.
 
 use crate::numbers;
-use crate::outdir;
 use crate::progress::Progress;
 use crate::session::{self, ExploreArgs};
-use augur_diff::{
-    DiffConfig, DiffOutcome, DiffProgress, LazyNative, Natives, OutputSelection, RevisionProgram,
-    Sites, Start, MAX_REVISIONS,
-};
-use augur_engine::Executor;
+use augur_diff::{Config, Outcome, OutputSelection};
 use clap::Args;
-use rustc_hash::{FxHashMap, FxHashSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Options of `augur diff`.
@@ -49,114 +43,10 @@ pub struct DiffArgs {
     program_args: Vec<String>,
 }
 
-/// One revision: its name as given and its source files.
-struct Revision {
-    name: String,
-    files: Vec<PathBuf>,
-    /// The directory its files are relative to (for matching files between revisions).
-    root: Option<PathBuf>,
-}
-
-fn is_source(p: &Path) -> bool {
-    matches!(
-        p.extension().and_then(|e| e.to_str()),
-        Some("c" | "bc" | "ll")
-    )
-}
-
-/// A revision from a file or a directory of files.
-fn revision_at(path: &Path) -> Result<Revision, String> {
-    let files = if path.is_dir() {
-        augur_diff::base_files(path)
-            .map_err(|e| e.to_string())?
-            .into_iter()
-            .filter(|f| is_source(f))
-            .collect()
-    } else if path.exists() {
-        vec![path.to_path_buf()]
-    } else {
-        return Err(format!("{}: no such file or directory", path.display()));
-    };
-    let files: Vec<PathBuf> = files;
-    if files.is_empty() {
-        return Err(format!("{}: no C files in this directory", path.display()));
-    }
-    Ok(Revision {
-        name: path.display().to_string(),
-        files,
-        root: path.is_dir().then(|| path.to_path_buf()),
-    })
-}
-
-/// The revisions asked for: BASE and REV..., or BASE and its patches (written into `work`).
-fn revisions(a: &DiffArgs, work: &Path) -> Result<Vec<Revision>, String> {
-    let base = revision_at(&a.inputs[0])?;
-    let mut revs = Vec::new();
-    for p in &a.patches {
-        let dir = work.join(format!("patched{}", revs.len() + 1));
-        let files = augur_diff::apply_patch(&a.inputs[0], p, &dir).map_err(|e| e.to_string())?;
-        revs.push(Revision {
-            name: p.display().to_string(),
-            files: files.into_iter().filter(|f| is_source(f)).collect(),
-            root: a.inputs[0].is_dir().then_some(dir),
-        });
-    }
-    for r in &a.inputs[1..] {
-        revs.push(revision_at(r)?);
-    }
-    revs.insert(0, base);
-    Ok(revs)
-}
-
-/// The files of each revision whose contents are not the same in every revision
-/// (files are matched by their path under a directory revision, or are the one file).
-fn changed_files(revs: &[Revision]) -> Vec<FxHashSet<String>> {
-    let key = |r: &Revision, f: &Path| match &r.root {
-        Some(root) => f.strip_prefix(root).unwrap_or(f).display().to_string(),
-        None => String::new(),
-    };
-    // Each revision's files by key, read once.
-    let contents: Vec<FxHashMap<String, Option<Vec<u8>>>> = revs
-        .iter()
-        .map(|r| {
-            r.files
-                .iter()
-                .map(|f| (key(r, f), std::fs::read(f).ok()))
-                .collect()
-        })
-        .collect();
-    revs.iter()
-        .zip(&contents)
-        .map(|(r, mine)| {
-            r.files
-                .iter()
-                .filter(|f| {
-                    let k = key(r, f);
-                    contents.iter().any(|o| o.get(&k) != mine.get(&k))
-                })
-                .filter_map(|f| std::fs::canonicalize(f).ok())
-                .map(|f| f.display().to_string())
-                .collect()
-        })
-        .collect()
-}
-
-struct Bar(Progress);
-
-impl DiffProgress for Bar {
-    fn exploring(&mut self, ex: &Executor) {
-        self.0.update(ex);
-    }
-    fn pairing(&mut self, done: usize, total: usize, tests: usize) {
-        self.0.message(format!(
-            "pairing halted paths {done}/{total} | differential tests {tests}"
-        ));
-    }
-}
-
 /// Run `augur diff`.
 pub fn run(a: DiffArgs) -> Result<(), String> {
-    let opts = a.explore.options()?;
+    let work = session::workdir()?;
+    let common = a.explore.common(a.output_dir, &work)?;
     let spec = a.explore.env_spec()?;
     let selected = OutputSelection::parse(&a.outputs)?;
     if !(a.timeout.is_finite() && a.timeout > 0.0) {
@@ -165,140 +55,28 @@ pub fn run(a: DiffArgs) -> Result<(), String> {
             a.timeout
         ));
     }
-    if a.tests_per_pair == 0 {
-        return Err("--tests-per-pair must be at least 1".into());
-    }
-    let work = session::workdir()?;
-    let hand_written = a.inputs.len() == 1 && a.patches.is_empty();
-    let p = if hand_written {
-        hand_written_meta(&a, work.path())?
-    } else {
-        merged_meta(&a, work.path())?
-    };
-    let entry = session::entry_function(&p.program, &a.explore.entry, &a.inputs[0])?;
-    let out = outdir::prepare(a.output_dir.as_deref())?;
-    let mut argv = vec![p.argv0];
-    argv.extend(a.program_args.iter().cloned());
-    let cfg = DiffConfig {
-        names: p.names,
-        program: p.program,
-        opts,
-        meta_revisions: p.meta_revisions,
-        start: Start { entry, argv, spec },
-        natives: p.natives,
-        native_timeout: Duration::from_secs_f64(a.timeout),
+    let config = Config {
+        common,
+        inputs: a.inputs,
+        patches: a.patches,
+        revisions: a.revisions,
+        program_args: a.program_args,
+        spec,
         selected,
         tests_per_pair: a.tests_per_pair,
-        out: out.clone(),
-        sites: p.sites,
+        native_timeout: Duration::from_secs_f64(a.timeout),
     };
-    let interrupt = session::ctrl_c_flag();
-    let mut bar = Bar(Progress::new());
-    let outcome = augur_diff::run(cfg, interrupt, &mut bar)?;
-    bar.0.finish();
-    print_result(&out, &outcome)
-}
-
-/// The meta program to explore and what goes with it.
-struct Prepared {
-    /// Revision names, base first.
-    names: Vec<String>,
-    /// The meta program.
-    program: augur_ir::Program,
-    /// Its dispatched and observed functions.
-    sites: Sites,
-    /// The revisions compiled natively.
-    natives: Natives,
-    /// Revisions of a hand-written meta program (1 for a merged one).
-    meta_revisions: u32,
-    /// argv[0].
-    argv0: String,
-}
-
-/// The meta program merged from the revisions given as files, directories or patches.
-fn merged_meta(a: &DiffArgs, work: &Path) -> Result<Prepared, String> {
-    let revs = revisions(a, work)?;
-    if revs.len() < 2 {
-        return Err("augur diff needs at least two revisions".into());
-    }
-    let changed = changed_files(&revs);
-    let mut programs = Vec::new();
-    for (k, r) in revs.iter().enumerate() {
-        let dir = work.join(format!("rev{k}"));
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        programs.push(session::load_inputs(&r.files, a.explore.cflags(), &dir)?);
-    }
-    let parts: Vec<RevisionProgram> = programs
-        .iter()
-        .zip(changed)
-        .map(|(program, changed_files)| RevisionProgram {
-            program,
-            changed_files,
-        })
-        .collect();
-    let m = augur_diff::merge(&parts).map_err(|e| format!("{}: {e}", revs[0].name))?;
-    let natives = Natives::PerRevision(
-        revs.iter()
-            .map(|r| LazyNative::new(r.files.clone(), a.explore.cflags()))
-            .collect(),
-    );
-    let argv0 = session::program_name(&revs[0].files[0]);
-    Ok(Prepared {
-        names: revs.into_iter().map(|r| r.name).collect(),
-        program: m.program,
-        sites: m.sites,
-        natives,
-        meta_revisions: 1,
-        argv0,
-    })
-}
-
-/// A hand-written meta program (one file using `augur_meta(site)`).
-fn hand_written_meta(a: &DiffArgs, work: &Path) -> Result<Prepared, String> {
-    let input = &a.inputs[0];
-    let program = session::load_inputs(std::slice::from_ref(input), a.explore.cflags(), work)?;
-    let n = match a.revisions {
-        Some(n) if (2..=MAX_REVISIONS as u32).contains(&n) => n,
-        Some(n) => {
-            return Err(format!(
-                "--revisions {n}: give between 2 and {}",
-                MAX_REVISIONS
-            ))
-        }
-        None => augur_diff::hand_written_revisions(&program).ok_or_else(|| {
-            format!(
-                "{}: one file is a hand-written meta program, but no `augur_meta(site)` result \
-                 is compared with a revision number (give --revisions N, or BASE and REV files)",
-                input.display()
-            )
-        })?,
-    };
-    if n < 2 {
-        return Err(format!(
-            "{}: a meta program needs at least two revisions",
-            input.display()
-        ));
-    }
-    let stem = session::program_name(input);
-    let names = (0..n).map(|r| format!("{stem}@rev{r}")).collect();
-    let natives = Natives::Meta(LazyNative::new(vec![input.clone()], a.explore.cflags()));
-    Ok(Prepared {
-        names,
-        program,
-        sites: Sites::default(),
-        natives,
-        meta_revisions: n,
-        argv0: stem,
-    })
+    let progress = Progress::new();
+    let outcome = augur_diff::driver(&config, &progress)?;
+    progress.finish();
+    outcome.write(&outcome.out)?;
+    print_result(&outcome)
 }
 
 /// The classes and the tree on the terminal.
-fn print_result(out: &Path, o: &DiffOutcome) -> Result<(), String> {
-    let summary: serde_json::Value = std::fs::read(out.join("summary.json"))
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or_default();
-    eprintln!("augur: output directory is {}", out.display());
+fn print_result(o: &Outcome) -> Result<(), String> {
+    let summary = &o.summary;
+    eprintln!("augur: output directory is {}", o.out.display());
     eprintln!(
         "augur: done: {} differential tests, {} paths explored ({}), {} instructions",
         o.tests.len(),

@@ -3,7 +3,7 @@
 use crate::numbers;
 use crate::seed;
 use crate::session::{self, ExploreArgs};
-use augur_inject::{InjectOptions, Kind, Setup};
+use augur_inject::{Config, InjectOptions, Kind, Setup};
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -71,15 +71,15 @@ pub fn run(a: InjectArgs) -> Result<(), String> {
         }
     }
     let work = session::workdir()?;
-    let program = session::load_inputs(&a.inputs, a.explore.cflags(), work.path())?;
-    let entry = session::entry_function(&program, &a.explore.entry, &a.inputs[0])?;
-    let mut argv = vec![session::program_name(&a.inputs[0])];
+    let program = augur_env::load_program(&a.inputs, a.explore.cflags(), work.path())?;
+    let entry = augur_env::entry_function(&program, &a.explore.entry, &a.inputs[0])?;
+    let mut argv = vec![augur_env::program_name(&a.inputs[0])];
     argv.extend(a.program_args.iter().cloned());
     let setup = Setup {
         program,
         entry,
         spec,
-        argv: argv.clone(),
+        argv,
         opts,
         sources: a.inputs.clone(),
         cflags: a.explore.cflags(),
@@ -96,8 +96,8 @@ pub fn run(a: InjectArgs) -> Result<(), String> {
         timeout: session::positive("timeout", a.timeout)?.max(Duration::from_millis(100)),
         deadline: setup.opts.max_time.map(|t| std::time::Instant::now() + t),
     };
-    let outcome = augur_inject::inject(&setup, &o, &mut |m| eprintln!("augur: inject: {m}"))?;
-    augur_inject::write_corpus(&a.output_dir, &outcome, a.bugs, &argv)?;
+    let outcome = augur_inject::driver(&Config { setup, options: o }, &Messages)?;
+    outcome.write(&a.output_dir)?;
     print!("{}", augur_inject::table(&outcome));
     eprintln!(
         "augur: inject: {} of {} bug(s) emitted into {}",
@@ -106,4 +106,13 @@ pub fn run(a: InjectArgs) -> Result<(), String> {
         a.output_dir.display()
     );
     Ok(())
+}
+
+/// inject's phases as lines on stderr.
+struct Messages;
+
+impl augur_engine::Progress for Messages {
+    fn message(&self, msg: &str) {
+        eprintln!("augur: inject: {msg}");
+    }
 }

@@ -2,11 +2,10 @@
 
 mod diff;
 mod explain;
+mod explore;
 mod inject;
-mod jobs;
 mod merge;
 mod numbers;
-mod outdir;
 mod progress;
 mod record;
 mod replay;
@@ -14,8 +13,6 @@ mod repro;
 mod run;
 mod seed;
 mod session;
-mod shard;
-mod split;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

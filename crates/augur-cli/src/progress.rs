@@ -59,3 +59,13 @@ impl Progress {
         }
     }
 }
+
+/// Drivers report through the bar: their messages, and an executor's counters.
+impl augur_engine::Progress for Progress {
+    fn message(&self, msg: &str) {
+        Progress::message(self, msg.to_string());
+    }
+    fn exploring(&self, ex: &Executor) {
+        self.update(ex);
+    }
+}

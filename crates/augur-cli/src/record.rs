@@ -52,7 +52,7 @@ pub fn verdicts(
     not_hard: &[String],
 ) -> Result<Vec<Verdict>, String> {
     let work = session::workdir()?;
-    let program = session::load_inputs(inputs, cflags, work.path())?;
+    let program = augur_env::load_program(inputs, cflags, work.path())?;
     let handlers = augur_env::handlers();
     let has_handler = |n: &str| handlers.get(n).is_some();
     augur_repro::analyse_hard_functions(

@@ -4,10 +4,10 @@
 
 use crate::numbers;
 use augur_engine::{Executor, ExternalPolicy, Options, SearchKind, SeedInput};
-use augur_ir::{CompileOptions, FuncId, Program};
+use augur_ir::FuncId;
 use augur_solver::SolverConfig;
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -109,6 +109,23 @@ pub fn positive(name: &str, v: f64) -> Result<Duration, String> {
 }
 
 impl ExploreArgs {
+    /// What a driver's `Config` holds in common: these options, `-o` and a scratch
+    /// directory; Ctrl-C stops the driver.
+    pub fn common(
+        &self,
+        output_dir: Option<PathBuf>,
+        work: &tempfile::TempDir,
+    ) -> Result<augur_engine::DriverCommon, String> {
+        Ok(augur_engine::DriverCommon {
+            cflags: self.cflags(),
+            entry: self.entry.clone(),
+            opts: self.options()?,
+            output_dir,
+            work: work.path().to_path_buf(),
+            interrupt: ctrl_c_flag(),
+        })
+    }
+
     /// The engine options these arguments ask for.
     pub fn options(&self) -> Result<Options, String> {
         let search = self
@@ -300,60 +317,6 @@ impl ExploreArgs {
 /// A work directory for intermediate files, removed when dropped.
 pub fn workdir() -> Result<tempfile::TempDir, String> {
     tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))
-}
-
-/// How C inputs are compiled for analysis (augur's runtime headers first).
-pub fn compile_options(cflags: Vec<String>) -> Result<CompileOptions, String> {
-    let runtime =
-        augur_env::runtime_dir().map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
-    Ok(CompileOptions {
-        cflags,
-        include_dirs: vec![runtime],
-    })
-}
-
-/// Compile and link `inputs` with augur's libc models (in `work`) and lower the result.
-pub fn load_inputs(
-    inputs: &[PathBuf],
-    cflags: Vec<String>,
-    work: &Path,
-) -> Result<Program, String> {
-    let bc = build_inputs(inputs, cflags, work)?;
-    augur_ir::load_program(&bc).map_err(|e| e.to_string())
-}
-
-/// Compile and link `inputs` with augur's libc models into bitcode in `work`.
-pub fn build_inputs(
-    inputs: &[PathBuf],
-    cflags: Vec<String>,
-    work: &Path,
-) -> Result<PathBuf, String> {
-    let compile = compile_options(cflags)?;
-    let user = augur_ir::build_bitcode(inputs, &[], &compile, work).map_err(|e| e.to_string())?;
-    let x87 = augur_ir::uses_x87_long_double(&user).map_err(|e| e.to_string())?;
-    let libc = augur_env::libc_bitcode(&compile.include_dirs[0], x87)?;
-    augur_ir::link_models(&user, &[libc], inputs, work).map_err(|e| e.to_string())
-}
-
-/// The defined function `name` of `program` (`what` names the program in the error).
-pub fn entry_function(program: &Program, name: &str, what: &Path) -> Result<FuncId, String> {
-    program
-        .func_named(name)
-        .filter(|f| program.func(*f).is_defined())
-        .ok_or_else(|| format!("{}: no function `{name}` to start from", what.display()))
-}
-
-/// The program's name as argv[0]: the stem of its first input.
-pub fn program_name(input: &Path) -> String {
-    input
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default()
-}
-
-/// Make Ctrl-C stop the executor's run, keeping everything found.
-pub fn stop_on_ctrl_c(ex: &Executor) {
-    set_on_ctrl_c(ex.interrupt_flag());
 }
 
 /// A flag Ctrl-C sets, for drivers that run several executors.

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::augur;
+use common::{augur, program};
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 
@@ -185,20 +185,7 @@ fn classes(lists: &[&[&str]]) -> Vec<Vec<String>> {
     c
 }
 
-const CLAMP: &str = r#"#include <augur.h>
-#include <stdio.h>
-int clamp(int x) {
-  if (x > 100) return 100;
-  if (x < 0) return 0;
-  return x;
-}
-int main(void) {
-  int x;
-  augur_make_symbolic(&x, sizeof x, "x");
-  printf("%d\n", clamp(x));
-  return 0;
-}
-"#;
+const CLAMP: &str = include_str!("programs/diff/clamp.c");
 
 fn variant(from: &str, to: &str) -> String {
     assert!(CLAMP.contains(from));
@@ -308,17 +295,7 @@ fn a_difference_in_a_pointer_arguments_result_is_found() {
     );
 }
 
-const MULTI_MAIN: &str = r#"#include <augur.h>
-#include <stdio.h>
-int parse(const char *s);
-int main(void) {
-  char s[3];
-  augur_make_symbolic(s, sizeof s, "s");
-  s[2] = 0;
-  printf("%d\n", parse(s));
-  return 0;
-}
-"#;
+const MULTI_MAIN: &str = include_str!("programs/diff/multi_main.c");
 
 #[test]
 fn directories_of_files_where_one_file_differs() {
@@ -452,21 +429,7 @@ fn revisions_given_as_unified_diffs() {
 
 #[test]
 fn a_hand_written_meta_program() {
-    let meta = r#"#include <augur.h>
-#include <stdio.h>
-int main(void) {
-  int x;
-  augur_make_symbolic(&x, sizeof x, "x");
-  int m = augur_meta(1);
-  int y;
-  if (m == 0) y = x > 10;         /* base */
-  else if (m == 1) y = 10 < x;    /* the same */
-  else if (m == 2) y = x >= 10;   /* different */
-  else y = 0;
-  printf("%d\n", y);
-  return 0;
-}
-"#;
+    let meta = &program("diff/a_hand_written_meta_program_meta.c");
     let d = diff(&[("meta.c", meta)], &["meta.c"]);
     assert_eq!(d.status, 0, "{}", d.stderr);
     assert_eq!(
@@ -540,19 +503,7 @@ fn max_time_stops_exploring_and_writes_what_was_found() {
 
 #[test]
 fn a_refactoring_that_changes_a_helpers_signature_is_equivalent() {
-    let a = r#"#include <augur.h>
-#include <stdio.h>
-static int helper(int v) { return v + 1; }
-int area(int x, int y) { return x * helper(y); }
-int main(void) {
-  int x, y;
-  augur_make_symbolic(&x, sizeof x, "x");
-  augur_make_symbolic(&y, sizeof y, "y");
-  augur_assume(x >= 0 && x < 10 && y >= 0 && y < 10);
-  printf("%d\n", area(x, y) > 20);
-  return 0;
-}
-"#;
+    let a = &program("diff/a_refactoring_that_changes_a_helpers_signature_is_equivalent_a.c");
     let b = a
         .replace(
             "helper(int v) { return v + 1; }",
@@ -595,24 +546,7 @@ fn a_base_path_enters_a_revision_once_however_often_it_passes_the_patch() {
 
 #[test]
 fn a_patch_inside_a_loop_of_main_shares_the_code_before_it() {
-    let base = r#"#include <augur.h>
-#include <stdio.h>
-int main(void) {
-  unsigned char b[4];
-  augur_make_symbolic(b, sizeof b, "b");
-  int s = 0;
-  for (int i = 0; i < 4; i++) {
-    int v = b[i] > 'm' ? 2 : 1;
-    s += v;
-  }
-  switch (s) {
-  case 4: puts("four"); break;
-  case 8: puts("eight"); break;
-  default: printf("%d\n", s);
-  }
-  return 0;
-}
-"#;
+    let base = &program("diff/a_patch_inside_a_loop_of_main_shares_the_code_before_it_base.c");
     let same = base.replace("s += v;", "s = s + v * 1;");
     let other = base.replace("s += v;", "s += v + (i == 3 && b[i] == 'z');");
     let d = diff(

@@ -5,20 +5,7 @@ use common::*;
 
 #[test]
 fn getopt_option_crash_found_from_symbolic_arguments() {
-    let src = r#"
-#include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
-int main(int argc, char **argv) {
-  int c, verbose = 0;
-  while ((c = getopt(argc, argv, "vx")) != -1) {
-    if (c == 'v') verbose++;
-    else if (c == 'x') abort(); /* CRASH */
-  }
-  printf("verbose=%d\n", verbose);
-  return 0;
-}
-"#;
+    let src = &program("environment/getopt_option_crash_found_from_symbolic_arguments.c");
     let r = run_c(src, &["--sym-args", "0", "1", "2"]);
     let crashes = r.errors("abort");
     assert!(!crashes.is_empty(), "{}", r.stderr);
@@ -37,15 +24,7 @@ int main(int argc, char **argv) {
 
 #[test]
 fn scanf_numbers_from_stdin_reach_the_crash() {
-    let src = r#"
-#include <stdio.h>
-int main(void) {
-  int a, b;
-  if (scanf("%d %d", &a, &b) != 2) return 1;
-  if (a > 5 && b == a + 1) { int *p = 0; return *p; } /* CRASH */
-  return 0;
-}
-"#;
+    let src = &program("environment/scanf_numbers_from_stdin_reach_the_crash.c");
     let r = run_c(src, &["--sym-stdin", "4"]);
     let crashes = r.errors("null-dereference");
     assert!(!crashes.is_empty(), "{}", r.stderr);
@@ -64,18 +43,7 @@ int main(void) {
 
 #[test]
 fn fgets_with_hand_parsing_reaches_the_crash() {
-    let src = r#"
-#include <stdio.h>
-#include <stdlib.h>
-int main(void) {
-  char line[16];
-  if (!fgets(line, sizeof line, stdin)) return 1;
-  int n = 0;
-  for (char *p = line; *p >= '0' && *p <= '9'; p++) n = n * 10 + (*p - '0');
-  if (n == 42) abort(); /* CRASH */
-  return 0;
-}
-"#;
+    let src = &program("environment/fgets_with_hand_parsing_reaches_the_crash.c");
     let r = run_c(src, &["--sym-stdin", "4"]);
     let crashes = r.errors("abort");
     assert!(!crashes.is_empty(), "{}", r.stderr);
@@ -97,20 +65,7 @@ int main(void) {
 
 #[test]
 fn printf_output_is_predicted_exactly() {
-    let src = r#"
-#include <stdio.h>
-#include <augur.h>
-int main(void) {
-  printf("%d|%5s|%-4x|%05.1f|%c%%\n", -42, "ab", 255u, 3.14159, 'z');
-  fprintf(stderr, "err %ld\n", 1234567890123L);
-  unsigned char k; augur_make_symbolic(&k, 1, "k");
-  augur_assume(k < 3);
-  printf("k=%u\n", k);
-  if (k == 1) puts("one");
-  puts("done");
-  return 0;
-}
-"#;
+    let src = &program("environment/printf_output_is_predicted_exactly.c");
     let r = run_c(src, &[]);
     assert_eq!(r.tests.len(), 2, "{}", r.stderr);
     for t in &r.tests {
@@ -127,19 +82,7 @@ int main(void) {
 
 #[test]
 fn symbolic_file_bug_is_found() {
-    let src = r#"
-#include <stdio.h>
-#include <string.h>
-int main(void) {
-  FILE *f = fopen("input.txt", "r");
-  if (!f) return 2;
-  char buf[8] = {0};
-  size_t n = fread(buf, 1, 4, f);
-  fclose(f);
-  if (n == 4 && memcmp(buf, "BOOM", 4) == 0) { int z = 0; return 10 / z; } /* CRASH */
-  return 0;
-}
-"#;
+    let src = &program("environment/symbolic_file_bug_is_found.c");
     let r = run_c(src, &["--sym-file", "input.txt:4"]);
     let crashes = r.errors("division-by-zero");
     assert_eq!(crashes.len(), 1, "{}", r.stderr);
@@ -156,17 +99,7 @@ int main(void) {
 
 #[test]
 fn svcomp_program_reports_reach_error() {
-    let src = r#"
-extern void abort(void);
-extern int __VERIFIER_nondet_int(void);
-void reach_error(void) { abort(); }
-int main(void) {
-  int x = __VERIFIER_nondet_int();
-  int y = __VERIFIER_nondet_int();
-  if (x > 0 && y > 0 && x + y == 7 && x * y == 12) reach_error(); /* REACH */
-  return 0;
-}
-"#;
+    let src = &program("environment/svcomp_program_reports_reach_error.c");
     let tc = tempfile::tempdir().unwrap();
     let r = run_c(src, &["--write-testcomp", tc.path().to_str().unwrap()]);
     let hits = r.errors("reach-error");
@@ -208,20 +141,7 @@ int main(void) {
 
 #[test]
 fn io_buffer_that_may_be_several_objects_explores_each() {
-    let src = r#"
-#include <stdint.h>
-#include <unistd.h>
-#include <augur.h>
-char a[4] = "aaa", b[4] = "bbb";
-int main(void) {
-  unsigned char k; augur_make_symbolic(&k, 1, "k");
-  /* A pointer computed without a branch: the engine must resolve it to both objects. */
-  uintptr_t is7 = (k == 7);
-  const char *p = (const char *)(is7 * (uintptr_t)a + (1 - is7) * (uintptr_t)b);
-  write(1, p, 3);
-  return 0;
-}
-"#;
+    let src = &program("environment/io_buffer_that_may_be_several_objects_explores_each.c");
     let r = run_c(src, &[]);
     let mut outs: Vec<String> = r
         .tests
@@ -245,19 +165,7 @@ int main(void) {
 fn klee_tutorial_argument_and_file_options_combine() {
     // KLEE's coreutils tutorial: `--sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8`, here
     // smaller, plus a leading `--sym-arg`: argc counts every combination of group sizes.
-    let src = r#"
-#include <stdio.h>
-#include <fcntl.h>
-#include <unistd.h>
-int main(int argc, char **argv) {
-  char buf[4];
-  int fd = open("A", O_RDONLY);
-  long n = fd < 0 ? -1 : read(fd, buf, sizeof buf);
-  printf("argc=%d file=%ld\n", argc, n);
-  if (argc == 5 && fd >= 0 && n == 4 && buf[0] == 'Z') return 7; /* DEEP */
-  return 0;
-}
-"#;
+    let src = &program("environment/klee_tutorial_argument_and_file_options_combine.c");
     let r = run_c(
         src,
         &[
@@ -327,25 +235,7 @@ fn bad_sym_args_and_sym_files_are_one_line_errors() {
 #[test]
 fn atexit_handlers_run_when_main_returns() {
     // coreutils registers close_stdout with atexit and returns from main.
-    let src = r#"
-#include <stdio.h>
-#include <stdlib.h>
-#include <augur.h>
-static int status;
-static void close_stdout(void) {
-  printf("closing %d\n", status);
-  if (status == 3) abort(); /* HANDLER */
-}
-int main(void) {
-  atexit(close_stdout);
-  augur_make_symbolic(&status, sizeof status, "status");
-  if (status == 2) exit(9);
-  if (status == 1) return 1;
-  if (status == 3) return 3;
-  status = 0;
-  return 0;
-}
-"#;
+    let src = &program("environment/atexit_handlers_run_when_main_returns.c");
     let r = run_c(src, &[]);
     assert_eq!(r.status, 0, "{}", r.stderr);
     let mut seen: Vec<(String, String)> = r

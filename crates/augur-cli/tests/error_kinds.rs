@@ -32,20 +32,7 @@ fn expect_errors(src: &str, args: &[&str], expected: &[(&str, &str)]) -> Run {
 
 #[test]
 fn assertion_abort_and_reach_error() {
-    let src = r#"
-#include <assert.h>
-#include <stdlib.h>
-#include <augur.h>
-void reach_error(void);
-int main(void) {
-  int x; augur_make_symbolic(&x, sizeof x, "x");
-  if (x == 1) assert(x != 1); /* ASSERT */
-  if (x == 2) abort();        /* ABORT */
-  if (x == 3) reach_error();  /* REACH */
-  augur_assert(x != 4);       /* AUGUR_ASSERT */
-  return 0;
-}
-"#;
+    let src = &program("error_kinds/assertion_abort_and_reach_error.c");
     let r = expect_errors(
         src,
         &[],
@@ -71,26 +58,7 @@ int main(void) {
 
 #[test]
 fn memory_errors() {
-    let src = r#"
-#include <stdlib.h>
-#include <augur.h>
-int g[4];
-int main(void) {
-  int x; augur_make_symbolic(&x, sizeof x, "x");
-  int local[3] = {0};
-  int *p = malloc(4 * sizeof(int));
-  int *null = 0;
-  if (x == 1) return *null;        /* NULL */
-  if (x == 2) return p[4];         /* HEAP_OOB */
-  if (x == 3) return local[x];     /* STACK_OOB */
-  if (x == 4) g[x] = 1;            /* GLOBAL_OOB */
-  if (x == 5) { free(p); return p[0]; } /* UAF */
-  if (x == 6) { free(p); free(p); }     /* DOUBLE */
-  if (x == 7) free(p + 1);              /* INVALID */
-  if (x == 8) free(local);              /* INVALID_STACK */
-  return 0;
-}
-"#;
+    let src = &program("error_kinds/memory_errors.c");
     let r = expect_errors(
         src,
         &[],
@@ -110,20 +78,7 @@ int main(void) {
 
 #[test]
 fn division_unreachable_function_pointer_external_assume() {
-    let src = r#"
-#include <augur.h>
-int ext(int);
-int main(void) {
-  int x; augur_make_symbolic(&x, sizeof x, "x");
-  int y; augur_make_symbolic(&y, sizeof y, "y");
-  if (x == 1) return 100 / y;           /* DIV */
-  if (x == 2) __builtin_unreachable();  /* UNREACH */
-  if (x == 3) { int (*f)(void) = (int (*)(void))(long)y; return f(); } /* FPTR */
-  if (x == 4) return ext(x);            /* EXT */
-  if (x == 5) augur_assume(y != y);     /* ASSUME */
-  return 0;
-}
-"#;
+    let src = &program("error_kinds/division_unreachable_function_pointer_external_assume.c");
     let r = expect_errors(
         src,
         &[],
@@ -142,15 +97,7 @@ int main(void) {
 
 #[test]
 fn externals_havoc_returns_symbolic_values() {
-    let src = r#"
-int ext(void);
-void log_it(int);
-int main(int argc, char **argv) {
-  if (argc > 1) log_it(argc);
-  if (ext() == 42) { int *p = 0; return *p; } /* NULL */
-  return 0;
-}
-"#;
+    let src = &program("error_kinds/externals_havoc_returns_symbolic_values.c");
     let r = run_c(src, &["--externals", "havoc", "--sym-args", "0", "1", "1"]);
     assert_eq!(r.paths(), 4, "{}", r.stderr);
     assert_eq!(r.exit_codes(), vec![0, 0]);
@@ -177,12 +124,7 @@ int main(int argc, char **argv) {
 
 #[test]
 fn error_stack_names_the_call_chain() {
-    let src = r#"
-#include <augur.h>
-void inner(int *p) { *p = 1; } /* STORE */
-void outer(int *p) { inner(p); } /* CALL */
-int main(void) { outer(0); return 0; } /* MAIN */
-"#;
+    let src = &program("error_kinds/error_stack_names_the_call_chain.c");
     let r = expect_errors(src, &[], &[("null-dereference", "STORE")]);
     let stack = r.errors("null-dereference")[0]["outcome"]["stack"]
         .as_array()
@@ -201,22 +143,7 @@ int main(void) { outer(0); return 0; } /* MAIN */
 /// unsupported, while the concrete path completes.
 #[test]
 fn symbolic_value_in_wide_integer_is_unsupported() {
-    let src = r#"
-#include <stdio.h>
-#include <augur.h>
-#pragma pack(push)
-#pragma pack(1)
-struct S { signed f0 : 30; unsigned f1 : 31; signed f2 : 27; unsigned f3 : 29; signed f4: 20; unsigned f5 : 15; };
-#pragma pack(pop)
-struct S g = {1, 2, 3, 4, 5, 6};
-int main(void) {
-  int x; augur_make_symbolic(&x, sizeof x, "x");
-  if (x > 3) g.f2 = x; /* WIDE */
-  else g.f1 = 9;
-  printf("%u\n", g.f1);
-  return 0;
-}
-"#;
+    let src = &program("error_kinds/symbolic_value_in_wide_integer_is_unsupported.c");
     let r = expect_errors(src, &[], &[("unsupported", "WIDE")]);
     let msg = r.errors("unsupported")[0]["outcome"]["message"].clone();
     assert_eq!(
@@ -229,21 +156,7 @@ int main(void) {
 #[test]
 fn misuses_of_make_symbolic_end_their_paths_with_clear_errors() {
     // KLEE's test/Feature/MakeSymbolicAPI.c, with implicit declarations as there.
-    let src = r#"
-int main() {
-  unsigned a, b, c;
-  char *p;
-  const char *invalid_pointer = (const char *)0xf;
-  klee_make_symbolic(&a, sizeof(a), "");
-  klee_make_symbolic(&p, sizeof(p), "p");
-  if (a == 2)
-    klee_make_symbolic(&c, sizeof(c), invalid_pointer); /* INVALID */
-  if (a == 3)
-    klee_make_symbolic(&c, sizeof(c), p); /* SYMBOLIC */
-  klee_make_symbolic(&b, sizeof(b)); /* MISSING */
-  return 0;
-}
-"#;
+    let src = &program("error_kinds/misuses_of_make_symbolic_end_their_paths_with_clear_errors.c");
     let r = expect_errors(
         src,
         &[],

@@ -176,16 +176,7 @@ fn arp_wrong_option_check_is_reported() {
 }
 
 /// Both runs take equivalent paths; only an assignment differs (Darwin's blind spot).
-const SCALE: &str = r#"#include <stdio.h>
-
-int main(int argc, char **argv)
-{
-    int x = argv[1][0] - '0';
-    int y = x * 2; /* ASSIGN */
-    printf("%d\n", y);
-    return 0;
-}
-"#;
+const SCALE: &str = include_str!("programs/explain/scale.c");
 
 #[test]
 fn wrong_assignment_on_equivalent_paths_is_reported() {
@@ -195,18 +186,7 @@ fn wrong_assignment_on_equivalent_paths_is_reported() {
 }
 
 /// A clamp present in the golden program only: reported from the golden side.
-const CLAMP: &str = r#"#include <stdio.h>
-#include <stdlib.h>
-
-int main(int argc, char **argv)
-{
-    int n = atoi(argv[1]);
-    if (n > 100) /* CLAMP */
-        n = 100;
-    printf("%d\n", n);
-    return 0;
-}
-"#;
+const CLAMP: &str = include_str!("programs/explain/clamp.c");
 
 #[test]
 fn missing_code_is_reported_from_the_golden_side() {
@@ -226,21 +206,7 @@ fn missing_code_is_reported_from_the_golden_side() {
 }
 
 /// A wrong bound leaves a pointer NULL and the buggy program crashes on it.
-const DEREF: &str = r#"#include <stdio.h>
-
-int main(int argc, char **argv)
-{
-    int v = 42;
-    int *p;
-    int n = argv[1][0] - '0';
-    if (n >= 0 && n <= 9) /* BOUND */
-        p = &v;
-    else
-        p = NULL;
-    printf("%d\n", *p + n);
-    return 0;
-}
-"#;
+const DEREF: &str = include_str!("programs/explain/deref.c");
 
 #[test]
 fn null_pointer_crash_is_explained() {
@@ -258,19 +224,7 @@ fn null_pointer_crash_is_explained() {
 }
 
 /// A table written at an index read from the arguments, guarded by a bounds check.
-const TABLE: &str = r#"#include <stdio.h>
-#include <stdlib.h>
-
-int main(int argc, char **argv)
-{
-    int table[8] = {0};
-    int i = atoi(argv[1]);
-    if (i >= 0 && i < 8) /* GUARD */
-        table[i] = 1;
-    printf("%d\n", table[0]);
-    return 0;
-}
-"#;
+const TABLE: &str = include_str!("programs/explain/table.c");
 
 #[test]
 fn out_of_bounds_crash_is_explained_by_the_bound() {
@@ -290,23 +244,7 @@ fn out_of_bounds_crash_is_explained_by_the_bound() {
 }
 
 /// Version 1 counts words separated by blanks.
-const WC_V1: &str = r#"#include <stdio.h>
-
-int main(void)
-{
-    int c, words = 0, in_word = 0;
-    while ((c = getchar()) != EOF) {
-        if (c == ' ' || c == '\t' || c == '\n') /* BLANK */
-            in_word = 0;
-        else if (!in_word) {
-            in_word = 1;
-            words++;
-        }
-    }
-    printf("%d words\n", words);
-    return 0;
-}
-"#;
+const WC_V1: &str = include_str!("programs/explain/wc_v1.c");
 
 /// Version 2: the blank test moved into a helper, which forgot the tab.
 fn wc_v2() -> String {
@@ -419,24 +357,7 @@ fn exact_comparison_and_test_file_input() {
 
 /// The paper's schematic example: `x` depends on the first input only, so the weakest
 /// precondition along the slice says nothing about the second.
-const TWO_INPUTS: &str = r#"#include <stdio.h>
-
-int main(int argc, char **argv)
-{
-    int inp1 = argv[1][0] - '0', inp2 = argv[2][0] - '0';
-    int x, y;
-    if (inp1 > 0)
-        x = inp1 * 3; /* X */
-    else
-        x = -inp1;
-    if (inp2 > 0)
-        y = inp2 * 2;
-    else
-        y = 0;
-    printf("%d %d\n", x, y);
-    return 0;
-}
-"#;
+const TWO_INPUTS: &str = include_str!("programs/explain/two_inputs.c");
 
 #[test]
 fn slice_leaves_out_unrelated_input() {
@@ -473,20 +394,7 @@ fn long_input_loop_is_explained_quickly() {
 }
 
 /// A program reading its input through `augur_make_symbolic`, given by a test file.
-const THRESHOLD: &str = r#"#include <stdio.h>
-#include "augur.h"
-
-int main(void)
-{
-    int x;
-    augur_make_symbolic(&x, sizeof x, "x");
-    if (x > 10) /* THRESHOLD */
-        printf("big\n");
-    else
-        printf("small\n");
-    return 0;
-}
-"#;
+const THRESHOLD: &str = include_str!("programs/explain/threshold.c");
 
 #[test]
 fn make_symbolic_objects_come_from_the_test() {
@@ -527,19 +435,7 @@ fn printed_integer_is_the_postcondition() {
 }
 
 /// Sizes summed with `%lu` as the third argument of `printf`; a wrong per-item overhead.
-const SIZES: &str = r#"#include <stdio.h>
-#include <stdlib.h>
-
-int main(int argc, char **argv)
-{
-    unsigned long n = strtoul(argv[1], 0, 10);
-    unsigned long item = strtoul(argv[2], 0, 10);
-    unsigned long bytes = n * item;
-    unsigned long overhead = n * 16; /* OVERHEAD */
-    printf("%s: %lu bytes\n", argv[1], bytes + overhead);
-    return 0;
-}
-"#;
+const SIZES: &str = include_str!("programs/explain/sizes.c");
 
 #[test]
 fn printed_unsigned_long_in_a_later_argument_is_the_postcondition() {
@@ -551,19 +447,7 @@ fn printed_unsigned_long_in_a_later_argument_is_the_postcondition() {
 }
 
 /// A balance printed with `%d`, the fee subtracted on its own line.
-const BALANCE: &str = r#"#include <stdio.h>
-#include <stdlib.h>
-
-int main(int argc, char **argv)
-{
-    int deposit = atoi(argv[1]);
-    int fee = atoi(argv[2]);
-    int balance = deposit;
-    balance = balance - fee; /* FEE */
-    printf("balance %d\n", balance);
-    return 0;
-}
-"#;
+const BALANCE: &str = include_str!("programs/explain/balance.c");
 
 #[test]
 fn wrong_operator_is_singled_out() {
@@ -573,15 +457,7 @@ fn wrong_operator_is_singled_out() {
 }
 
 /// Operands swapped: the buggy run prints a `-` where the golden one prints a digit.
-const OFFSET: &str = r#"#include <stdio.h>
-#include <stdlib.h>
-int main(int argc, char **argv) {
-  int a = atoi(argv[1]);
-  int d = a - 3; /* OFFSET */
-  fprintf(stdout, "v=%x %d\n", a * 3, d);
-  return 0;
-}
-"#;
+const OFFSET: &str = include_str!("programs/explain/offset.c");
 
 #[test]
 fn printed_sign_follows_its_argument() {
@@ -621,21 +497,7 @@ impl Explained {
 
 /// A wrong constant returned on the same path: the printed values (4, 5) do not depend
 /// on the input, so there is no postcondition and the branch conditions agree.
-const CLASSIFY: &str = r#"#include <stdio.h>
-#include <string.h>
-static int classify(const char *s) {
-  size_t n = strlen(s);
-  if (n == 0) return 0;
-  if (strcmp(s, "ab") == 0) return 1;
-  if (s[0] == 'x') return 2;
-  return 4; /* OTHER */
-}
-int main(int argc, char **argv) {
-  int c = classify(argv[1]);
-  printf("class %d\n", c);
-  return 0;
-}
-"#;
+const CLASSIFY: &str = include_str!("programs/explain/classify.c");
 
 #[test]
 fn wrong_returned_constant_is_singled_out() {
@@ -646,16 +508,7 @@ fn wrong_returned_constant_is_singled_out() {
 }
 
 /// An input-independent factor in an arithmetic operand.
-const FACTOR: &str = r#"#include <stdio.h>
-#include <stdlib.h>
-int main(int argc, char **argv) {
-  int n = atoi(argv[1]);
-  int scale = 3; /* SCALE */
-  int shown = scale * 10;
-  printf("%d items, %d\n", n, shown);
-  return 0;
-}
-"#;
+const FACTOR: &str = include_str!("programs/explain/factor.c");
 
 #[test]
 fn wrong_constant_in_arithmetic_is_singled_out() {
@@ -666,13 +519,7 @@ fn wrong_constant_in_arithmetic_is_singled_out() {
 
 /// A global initialised differently: its initial value is read by a load, whose line
 /// is reported (globals have no line of their own).
-const LIMIT: &str = r#"#include <stdio.h>
-int limit = 10;
-int main(void) {
-  printf("limit %d\n", limit); /* READ */
-  return 0;
-}
-"#;
+const LIMIT: &str = include_str!("programs/explain/limit.c");
 
 #[test]
 fn global_initialised_differently_reports_the_load() {
@@ -683,14 +530,7 @@ fn global_initialised_differently_reports_the_load() {
 }
 
 /// Another operation on input-independent operands.
-const DIFFERENCE: &str = r#"#include <stdio.h>
-int main(void) {
-  int a = 7, b = 3;
-  int k = a - b; /* OP */
-  printf("%d\n", k);
-  return 0;
-}
-"#;
+const DIFFERENCE: &str = include_str!("programs/explain/difference.c");
 
 #[test]
 fn wrong_operation_on_constants_is_singled_out() {
@@ -702,37 +542,7 @@ fn wrong_operation_on_constants_is_singled_out() {
 
 /// A table filled by an initialisation function and read much later, in another
 /// function, against an input: a wrong entry is found through the table.
-const TABLE_INIT: &str = r#"#include <stdio.h>
-#include <stdlib.h>
-
-static int limits[3];
-
-static void setup(void)
-{
-    limits[0] = 400;
-    limits[1] = 500; /* ENTRY */
-    limits[2] = 600;
-}
-
-static int over(int level, int v)
-{
-    return v > limits[level];
-}
-
-int main(int argc, char **argv)
-{
-    setup();
-    int level = atoi(argv[1]);
-    int v = atoi(argv[2]);
-    for (int i = 0; i < 3; i++)
-        printf("step %d\n", i);
-    if (over(level, v))
-        printf("alarm\n");
-    else
-        printf("ok\n");
-    return 0;
-}
-"#;
+const TABLE_INIT: &str = include_str!("programs/explain/table_init.c");
 
 #[test]
 fn wrong_table_entry_stored_long_before_is_reported() {
@@ -742,22 +552,7 @@ fn wrong_table_entry_stored_long_before_is_reported() {
 }
 
 /// A threshold given by a macro.
-const DEFINE: &str = r#"#include <stdio.h>
-#include <stdlib.h>
-
-#define LIMIT 10 /* DEFINE */
-#define ABOVE(n) ((n) > LIMIT)
-
-int main(int argc, char **argv)
-{
-    int n = atoi(argv[1]);
-    const char *size = "small";
-    if (ABOVE(n))
-        size = "big";
-    printf("%d is %s\n", n, size);
-    return 0;
-}
-"#;
+const DEFINE: &str = include_str!("programs/explain/define.c");
 
 #[test]
 fn changed_define_is_reported_at_its_define_line() {
@@ -776,22 +571,7 @@ fn changed_define_is_reported_at_its_define_line() {
 }
 
 /// An access check with two sub-conditions.
-const ACCESS: &str = r#"#include <stdio.h>
-#include <stdlib.h>
-
-static int allowed(int guest, int invited)
-{
-    return !guest || (guest && invited); /* CHECK */
-}
-
-int main(int argc, char **argv)
-{
-    int guest = atoi(argv[1]);
-    int invited = atoi(argv[2]);
-    printf(allowed(guest, invited) ? "welcome\n" : "denied\n");
-    return 0;
-}
-"#;
+const ACCESS: &str = include_str!("programs/explain/access.c");
 
 #[test]
 fn dropped_sub_condition_is_reported_at_the_buggy_line() {
@@ -807,28 +587,7 @@ fn dropped_sub_condition_is_reported_at_the_buggy_line() {
 
 /// A fee charged on every call but the first, the first call told by an argument: a
 /// wrong argument decides which call skips the store.
-const FEES: &str = r#"#include <stdio.h>
-#include <stdlib.h>
-
-static int total;
-
-static void charge(int v, int first)
-{
-    if (!first)
-        total = total + 1;
-    total = total + v;
-}
-
-int main(int argc, char **argv)
-{
-    int n = atoi(argv[1]);
-    for (int k = 0; k < 3; k++) {
-        charge(n, k == 0); /* FIRST */
-        printf("%d\n", total);
-    }
-    return 0;
-}
-"#;
+const FEES: &str = include_str!("programs/explain/fees.c");
 
 #[test]
 fn wrong_argument_deciding_a_store_is_reported() {

@@ -7,17 +7,7 @@ mod common;
 use common::*;
 use std::collections::BTreeSet;
 
-const HEADERS: &str = r#"
-#define _GNU_SOURCE
-#include <errno.h>
-#include <error.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdio_ext.h>
-#include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
-"#;
+const HEADERS: &str = include_str!("programs/libc_failures/headers.c");
 
 /// The failing call of a test (`read 2`), or `none`.
 fn failed_call(test: &serde_json::Value) -> String {
@@ -61,23 +51,7 @@ fn set(items: &[(&str, i64, &str)]) -> BTreeSet<(String, i64, String)> {
 }
 
 /// cat's shape: open, fstat, read until 0, write what was read, close; close_stdout at exit.
-const COPY: &str = r#"
-int main(void) {
-  struct stat st;
-  char buf[16];
-  long n;
-  int fd;
-  atexit(close_stdout);
-  fd = open("A", O_RDONLY);
-  if (fd < 0) error(2, errno, "A");
-  if (fstat(fd, &st) != 0) error(3, errno, "A: fstat");
-  while ((n = read(fd, buf, sizeof buf)) > 0)
-    fwrite(buf, 1, n, stdout);
-  if (n < 0) error(5, errno, "A: read error");
-  if (close(fd) != 0) error(6, errno, "A: close");
-  return 0;
-}
-"#;
+const COPY: &str = include_str!("programs/libc_failures/copy.c");
 
 #[test]
 fn each_call_of_a_file_copy_may_fail_once() {
@@ -131,19 +105,7 @@ fn without_max_fail_nothing_fails() {
 }
 
 /// Standard input through stdio (buffered reads), output by putchar and puts.
-const ECHO_STDIN: &str = r#"
-int main(void) {
-  struct stat st;
-  int c;
-  atexit(close_stdout);
-  if (fstat(0, &st) != 0) error(5, errno, "fstat");
-  while ((c = getchar()) != EOF)
-    putchar(c);
-  if (ferror(stdin)) error(3, errno, "read error");
-  puts("");
-  return 0;
-}
-"#;
+const ECHO_STDIN: &str = include_str!("programs/libc_failures/echo_stdin.c");
 
 #[test]
 fn stdin_and_stdout_through_stdio_may_fail() {
@@ -191,20 +153,7 @@ fn two_failures_on_one_path() {
 }
 
 /// A file read through a stream of its own (fopen, fgets, fclose), a count printed.
-const COUNT_LINES: &str = r#"
-int main(void) {
-  char line[8];
-  int n = 0;
-  FILE *f = fopen("A", "r");
-  if (!f) error(2, errno, "A");
-  while (fgets(line, sizeof line, f)) n++;
-  if (ferror(f)) error(3, errno, "A: read error");
-  if (fclose(f) != 0) error(4, errno, "A: close");
-  printf("%d\n", n);
-  if (fclose(stdout) != 0) error(1, errno, "write error");
-  return 0;
-}
-"#;
+const COUNT_LINES: &str = include_str!("programs/libc_failures/count_lines.c");
 
 #[test]
 fn a_stream_the_program_opens_may_fail() {
@@ -232,20 +181,7 @@ fn a_stream_the_program_opens_may_fail() {
 
 #[test]
 fn an_error_that_needs_a_failing_read_reproduces_natively() {
-    let src = r#"
-#include <fcntl.h>
-#include <stdio.h>
-#include <unistd.h>
-int main(void) {
-  char buf[8];
-  int fd = open("A", O_RDONLY);
-  if (fd < 0) return 2;
-  long n = read(fd, buf, sizeof buf - 1);
-  buf[n] = 0; /* BUG: n is -1 when read fails */
-  fputs(buf, stdout);
-  return 0;
-}
-"#;
+    let src = &program("libc_failures/an_error_that_needs_a_failing_read_reproduces_natively.c");
     let r = run_c(src, &["--sym-files", "1", "4", "--max-fail", "1"]);
     assert_eq!(r.status, 0, "{}", r.stderr);
     let errors = r.errors("out-of-bounds");
@@ -261,17 +197,7 @@ int main(void) {
 #[test]
 fn the_empty_path_names_no_file_even_to_create() {
     // uniq's `uniq - ''` asks freopen("", "w", stdout): ENOENT on Linux.
-    let src = r#"
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-int main(void) {
-  if (fopen("", "w") != NULL) return 1;
-  if (errno != ENOENT) return 2;
-  if (open("", O_WRONLY | O_CREAT, 0644) >= 0 || errno != ENOENT) return 3;
-  return 0;
-}
-"#;
+    let src = &program("libc_failures/the_empty_path_names_no_file_even_to_create.c");
     let r = run_c(src, &[]);
     assert_eq!(r.status, 0, "{}", r.stderr);
     assert_eq!(r.exit_codes(), [0]);

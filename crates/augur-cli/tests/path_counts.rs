@@ -5,17 +5,7 @@ use common::*;
 
 #[test]
 fn k_independent_branches_give_two_to_the_k_paths() {
-    let src = r#"
-#include <augur.h>
-int main(void) {
-  int x[5];
-  augur_make_symbolic(x, sizeof x, "x");
-  int n = 0;
-  for (int i = 0; i < 5; i++)
-    if (x[i] > 10) n++;
-  return n;
-}
-"#;
+    let src = &program("path_counts/k_independent_branches_give_two_to_the_k_paths.c");
     let r = run_c(src, &[]);
     assert_eq!(r.paths(), 32, "{}", r.stderr);
     assert_eq!(r.tests.len(), 32);
@@ -34,18 +24,7 @@ int main(void) {
 
 #[test]
 fn loop_bounded_by_symbolic_n_gives_one_path_per_trip_count() {
-    let src = r#"
-#include <klee/klee.h>
-int main(void) {
-  int n;
-  klee_make_symbolic(&n, sizeof n, "n");
-  klee_assume(n >= 0);
-  klee_assume(n <= 10);
-  int s = 0;
-  for (int i = 0; i < n; i++) s += 2;
-  return s;
-}
-"#;
+    let src = &program("path_counts/loop_bounded_by_symbolic_n_gives_one_path_per_trip_count.c");
     let r = run_c(src, &["--search", "dfs"]);
     assert_eq!(r.paths(), 11, "{}", r.stderr);
     assert_eq!(r.exit_codes(), (0..=10).map(|n| 2 * n).collect::<Vec<_>>());
@@ -62,18 +41,7 @@ int main(void) {
 
 #[test]
 fn every_searcher_finds_the_same_paths() {
-    let src = r#"
-#include <augur.h>
-int main(void) {
-  unsigned char c[3];
-  augur_make_symbolic(c, 3, "c");
-  int r = 0;
-  if (c[0] == 'a') r |= 1;
-  if (c[1] == 'b') r |= 2;
-  if (c[2] == 'c') r |= 4;
-  return r;
-}
-"#;
+    let src = &program("path_counts/every_searcher_finds_the_same_paths.c");
     for search in ["dfs", "bfs", "random-path", "covnew", "random-path,covnew"] {
         let r = run_c(src, &["--search", search]);
         assert_eq!(r.paths(), 8, "{search}: {}", r.stderr);
@@ -83,14 +51,7 @@ int main(void) {
 
 #[test]
 fn same_seed_gives_the_same_tests() {
-    let src = r#"
-#include <augur.h>
-int main(void) {
-  int x; augur_make_symbolic(&x, sizeof x, "x");
-  if (x > 100) { if (x < 200) return 1; return 2; }
-  return 3;
-}
-"#;
+    let src = &program("path_counts/same_seed_gives_the_same_tests.c");
     let a = run_c(src, &["--seed", "7"]);
     let b = run_c(src, &["--seed", "7"]);
     assert_eq!(a.tests.len(), 3);
@@ -104,18 +65,7 @@ int main(void) {
 }
 
 /// 2^11 paths, and an assertion that fails on one of them.
-const MANY_PATHS: &str = r#"
-#include <augur.h>
-int main(void) {
-  unsigned char x[11];
-  augur_make_symbolic(x, sizeof x, "x");
-  int n = 0;
-  for (int i = 0; i < 11; i++)
-    if (x[i] > 10) n++;
-  augur_assert(n != 11 || x[0] != 99); /* ASSERT */
-  return n;
-}
-"#;
+const MANY_PATHS: &str = include_str!("programs/path_counts/many_paths.c");
 
 #[test]
 fn tests_beyond_a_thousand_are_written_only_for_new_coverage() {

@@ -8,24 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// 128 paths from branches and a switch: exit codes, and one null dereference.
-const PROGRAM: &str = r#"
-#include <augur.h>
-int main(void) {
-  unsigned char in[6];
-  augur_make_symbolic(in, sizeof in, "in");
-  int n = 0;
-  for (int i = 0; i < 5; i++)
-    if (in[i] > 100) n++;
-  switch (in[5] % 4) {
-  case 0: return n;
-  case 1: return n + 10;
-  case 2:
-    if (n == 5) { int *p = 0; return *p; }
-    return 20;
-  default: return 30 + (n > 2);
-  }
-}
-"#;
+const PROGRAM: &str = include_str!("programs/shards/program.c");
 
 /// A directory holding prog.c (PROGRAM unless given), where augur runs.
 struct Here(tempfile::TempDir);

@@ -6,30 +6,7 @@ use common::*;
 use std::path::Path;
 
 /// Several symbolic branches, a read at a symbolic index and an error path.
-const PROGRAM: &str = r#"
-#include <augur.h>
-int table[8] = {3, 1, 4, 1, 5, 9, 2, 6};
-int classify(int x, int y, unsigned i) {
-  if (x > 100) {
-    if (y == x + 1) return 1;
-    return 2;
-  }
-  if (x < -5 && y < 0) return 3;
-  if (i < 8 && table[i] == x) {
-    if (i > 2) return 4;
-    return 5;
-  }
-  if (i >= 8 && y == 7) { int *p = 0; return *p; } /* CRASH */
-  return 0;
-}
-int main(void) {
-  int x, y; unsigned i;
-  augur_make_symbolic(&x, sizeof x, "x");
-  augur_make_symbolic(&y, sizeof y, "y");
-  augur_make_symbolic(&i, sizeof i, "i");
-  return classify(x, y, i);
-}
-"#;
+const PROGRAM: &str = include_str!("programs/solver_layers/program.c");
 
 /// What every chain must agree on: the tests' outcomes (sorted) without message, stack
 /// and file (every run compiles its own copy of the program).
@@ -137,20 +114,7 @@ fn every_solver_layer_set_finds_the_same_tests() {
 
 /// Bubble sort of 4 ints (comparisons its earlier swaps imply among them), the order
 /// asserted, and one claim that fails only when all four are equal.
-const SORT: &str = r#"
-#include <augur.h>
-#define N 4
-int main(void) {
-  int a[N];
-  augur_make_symbolic(a, sizeof a, "a");
-  for (int i = 0; i < N; i++)
-    for (int j = N - 1; j > i; j--)
-      if (a[j - 1] > a[j]) { int t = a[j]; a[j] = a[j - 1]; a[j - 1] = t; }
-  for (int i = 1; i < N; i++) augur_assert(a[i - 1] <= a[i]);
-  augur_assert(a[0] < a[N - 1]); /* ALL EQUAL */
-  return 0;
-}
-"#;
+const SORT: &str = include_str!("programs/solver_layers/sort.c");
 
 #[test]
 fn the_order_layer_refutes_implied_comparisons_and_misses_no_failure() {
@@ -217,17 +181,7 @@ fn unknown_solver_layers_are_rejected() {
 /// along the side the current model satisfies, to its end.
 #[test]
 fn a_timeout_on_one_side_of_a_branch_keeps_the_path_going() {
-    let src = r#"
-#include <augur.h>
-int main(void) {
-  unsigned long long x, y;
-  augur_make_symbolic(&x, sizeof x, "x");
-  augur_make_symbolic(&y, sizeof y, "y");
-  if (x < 2 || y < 2 || x >= (1ull << 32) || y >= (1ull << 32)) return 2;
-  if (x * y == 2147483647ull * 2147483629ull) return 1; /* FACTORED */
-  return 0;
-}
-"#;
+    let src = &program("solver_layers/a_timeout_on_one_side_of_a_branch_keeps_the_path_going.c");
     let r = run_c(src, &["--solver-timeout", "1"]);
     assert_eq!(r.summary["paths_partial"], 0, "{}", r.stderr);
     assert_eq!(r.summary["solver"]["timeouts"], 1, "{}", r.summary);

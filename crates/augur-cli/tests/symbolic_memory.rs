@@ -5,16 +5,7 @@ use common::*;
 
 #[test]
 fn symbolic_index_read_finds_the_matching_element() {
-    let src = r#"
-#include <augur.h>
-int table[8] = {3, 1, 4, 1, 5, 9, 2, 6};
-int main(void) {
-  unsigned i; augur_make_symbolic(&i, sizeof i, "i");
-  augur_assume(i < 8);
-  if (table[i] == 9) return 1;
-  return 0;
-}
-"#;
+    let src = &program("symbolic_memory/symbolic_index_read_finds_the_matching_element.c");
     let r = run_c(src, &[]);
     assert_eq!(r.paths(), 2, "{}", r.stderr);
     let hit = r.tests.iter().find(|t| t["outcome"]["code"] == 1).unwrap();
@@ -24,17 +15,7 @@ int main(void) {
 
 #[test]
 fn symbolic_index_write_then_read() {
-    let src = r#"
-#include <augur.h>
-int main(void) {
-  int a[4] = {0, 0, 0, 0};
-  unsigned i, j; augur_make_symbolic(&i, sizeof i, "i"); augur_make_symbolic(&j, sizeof j, "j");
-  augur_assume(i < 4); augur_assume(j < 4);
-  a[i] = 7;
-  if (a[j] == 7) return 1;
-  return 0;
-}
-"#;
+    let src = &program("symbolic_memory/symbolic_index_write_then_read.c");
     let r = run_c(src, &[]);
     assert_eq!(r.paths(), 2, "{}", r.stderr);
     for t in &r.tests {
@@ -46,15 +27,8 @@ int main(void) {
 
 #[test]
 fn unchecked_symbolic_index_is_out_of_bounds_on_some_inputs() {
-    let src = r#"
-#include <augur.h>
-int a[10];
-int main(void) {
-  int i; augur_make_symbolic(&i, sizeof i, "i");
-  a[i] = 1; /* WRITE */
-  return 0;
-}
-"#;
+    let src =
+        &program("symbolic_memory/unchecked_symbolic_index_is_out_of_bounds_on_some_inputs.c");
     let r = run_c(src, &[]);
     let oob = r.errors("out-of-bounds");
     assert_eq!(oob.len(), 1, "{}", r.stderr);
@@ -77,15 +51,7 @@ int main(void) {
 
 #[test]
 fn symbolic_pointer_forks_over_the_objects_it_may_point_to() {
-    let src = r#"
-#include <augur.h>
-int a = 1, b = 2, c = 3;
-int main(void) {
-  int k; augur_make_symbolic(&k, sizeof k, "k");
-  int *p = k == 0 ? &a : k == 1 ? &b : &c;
-  return *p;
-}
-"#;
+    let src = &program("symbolic_memory/symbolic_pointer_forks_over_the_objects_it_may_point_to.c");
     let r = run_c(src, &[]);
     assert_eq!(r.exit_codes(), vec![1, 2, 3], "{}", r.stderr);
     r.assert_seeded_replay_agrees();
@@ -96,25 +62,8 @@ int main(void) {
 /// timeout, and the test fails natively too.
 #[test]
 fn chained_symbolic_index_reads_and_writes_find_the_failing_hash() {
-    let src = r#"
-#include <augur.h>
-int main(void) {
-  unsigned char in[4];
-  augur_make_symbolic(in, sizeof in, "in");
-  unsigned char t[16];
-  for (int i = 0; i < 16; i++) t[i] = (unsigned char)(i * 7 + 3);
-  unsigned h = 0;
-  for (int r = 0; r < 2; r++)
-    for (int k = 0; k < 4; k++) {
-      unsigned char j = (unsigned char)((in[k] ^ h) & 15);
-      unsigned char v = t[j];
-      t[(j + r) & 15] = (unsigned char)(v + in[k]);
-      h = h * 31 + v;
-    }
-  augur_assert((h & 0xff) != 0x5a); /* ASSERT */
-  return 0;
-}
-"#;
+    let src =
+        &program("symbolic_memory/chained_symbolic_index_reads_and_writes_find_the_failing_hash.c");
     let r = run_c(src, &[]);
     assert_eq!(r.paths(), 2, "{}", r.stderr);
     assert_eq!(r.summary["paths_partial"], 0, "{}", r.stderr);
@@ -135,25 +84,7 @@ int main(void) {
 /// default solver time limit, and the real program fails on it.
 #[test]
 fn a_hash_through_a_table_written_at_symbolic_indices_is_broken_by_model_search() {
-    let src = r#"
-#include <augur.h>
-int main(void) {
-  unsigned char in[8];
-  augur_make_symbolic(in, sizeof in, "in");
-  unsigned char t[64];
-  for (int i = 0; i < 64; i++) t[i] = (unsigned char)(i * 29 + 5);
-  unsigned h = 0;
-  for (int r = 0; r < 6; r++)
-    for (int k = 0; k < 8; k++) {
-      unsigned j = (in[k] ^ h) & 63;
-      unsigned char v = t[j];
-      t[(j + r) & 63] = (unsigned char)(v + in[k]);
-      h = h * 31 + v;
-    }
-  augur_assert((h & 0xffff) != 0x1234); /* HASH */
-  return 0;
-}
-"#;
+    let src = &program("symbolic_memory/a_hash_through_a_table_written_at_symbolic_indices_is_broken_by_model_search.c");
     let r = run_c(src, &[]);
     let failures = r.errors("assertion");
     assert_eq!(failures.len(), 1, "{}", r.stderr);

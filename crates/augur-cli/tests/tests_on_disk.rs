@@ -12,17 +12,7 @@ use std::time::Duration;
 
 /// 2^10 paths, each exiting with its own code (which bytes are over 100, as bits): more
 /// tests than the writer's queue holds.
-const PATHS10: &str = r#"
-#include <augur.h>
-int main(void) {
-  unsigned char in[10];
-  augur_make_symbolic(in, sizeof in, "in");
-  int n = 0;
-  for (int i = 0; i < 10; i++)
-    if (in[i] > 100) n |= 1 << i;
-  return n;
-}
-"#;
+const PATHS10: &str = include_str!("programs/tests_on_disk/paths10.c");
 
 /// Check the output directory `out` of a finished run: exactly the summary's number of
 /// tests, test000001 to testN as .json and .ktest, no temporary file, each .ktest the

@@ -9,8 +9,7 @@
 //! prefix has a predecessor outside it, registers are not numbered in order), the caller
 //! dispatches on the whole function instead.
 
-use crate::instmap::{map_inst, IdMap};
-use augur_ir::{Block, BlockId, Callee, FuncId, Function, Inst, Operand, Reg, TyId};
+use augur_ir::{Block, BlockId, Callee, FuncId, Function, IdMap, Inst, Operand, Reg, TyId};
 
 /// One version of a function and the revisions that run it (none for the default).
 pub struct Version<'a> {
@@ -165,7 +164,7 @@ pub fn merge(versions: &[Version], d: &Dispatch) -> Option<Function> {
         for blk in &body.blocks[prefix..] {
             let start = f.insts.len() as u32;
             for k in blk.start..blk.end {
-                f.insts.push(map_inst(&mut ren, &body.insts[k as usize]));
+                f.insts.push(body.insts[k as usize].map_ids(&mut ren));
                 f.locs.push(body.locs[k as usize]);
             }
             f.blocks.push(Block {
@@ -229,7 +228,7 @@ pub fn merge(versions: &[Version], d: &Dispatch) -> Option<Function> {
             }
             redirects.push((t, dblock));
         }
-        f.insts[term] = map_inst(&mut Redirect(&redirects), &f.insts[term]);
+        f.insts[term].map_ids_in_place(&mut Redirect(&redirects));
     }
     Some(f)
 }

@@ -1,6 +1,7 @@
-//! `augur diff` from start to end: explore the meta program once, pair halted paths of
-//! different revisions into differential tests (asking the solver only for revision pairs
-//! not yet told apart), run every test on every revision, cluster, and build the tree.
+//! `augur diff` from start to end: build the meta program of the revisions
+//! (`revisions.rs`), explore it once, pair halted paths of different revisions into
+//! differential tests (asking the solver only for revision pairs not yet told apart), run
+//! every test on every revision, cluster, and build the tree.
 
 use crate::difftest::{solve, DiffInput};
 use crate::extension::DiffExtension;
@@ -8,20 +9,45 @@ use crate::halts::{Halt, HaltCollector, OutputSelection};
 use crate::report::Report;
 use crate::rerun::{common_view, show_output, Natives, Observation, Rerunner, Start};
 use crate::tree::{self, DecisionTree, TestSplit};
-use augur_engine::{Executor, Options, TestCase, TestSink};
+use augur_engine::{DriverCommon, Executor, Options, Progress, TestCase, TestSink};
+use augur_env::EnvSpec;
 use augur_ir::Program;
 use rustc_hash::FxHashMap;
-use std::path::PathBuf;
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Distinct exit codes a path may fork into when its exit code is symbolic, so that
 /// revisions differing only in exit codes on other inputs are still paired.
 pub const EXIT_CODES: u32 = 8;
 
-/// Everything one `augur diff` run needs.
-pub struct DiffConfig {
+/// What to tell apart, and how.
+pub struct Config {
+    /// Program building, options, output directory, interruption.
+    pub common: DriverCommon,
+    /// BASE then each revision (C files or directories of C files); or BASE alone with
+    /// `patches`; or one hand-written meta program using `augur_meta(site)`.
+    pub inputs: Vec<PathBuf>,
+    /// Revisions given as unified diffs over BASE.
+    pub patches: Vec<PathBuf>,
+    /// Revisions of a hand-written meta program (None: inferred from its code).
+    pub revisions: Option<u32>,
+    /// Concrete arguments after argv[0].
+    pub program_args: Vec<String>,
+    /// The symbolic environment.
+    pub spec: EnvSpec,
+    /// The outputs compared.
+    pub selected: OutputSelection,
+    /// Differential tests asked of the solver per revision pair.
+    pub tests_per_pair: usize,
+    /// Time limit of one native run of a test.
+    pub native_timeout: Duration,
+}
+
+/// Everything one exploration of a meta program needs.
+struct MetaRun {
     /// Revision names, revision 0 (the base) first.
     pub names: Vec<String>,
     /// The meta program (built by [`crate::merge`] or hand-written).
@@ -47,6 +73,43 @@ pub struct DiffConfig {
     pub sites: crate::meta::Sites,
 }
 
+/// Tell the revisions of `c` apart: build their meta program, explore it, pair, re-run,
+/// cluster, build the tree. Differential tests are written into `difftests/` of
+/// [`Outcome::out`] as they are found; [`Outcome::write`] writes the rest.
+pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
+    if c.tests_per_pair == 0 {
+        return Err("--tests-per-pair must be at least 1".into());
+    }
+    let hand_written = c.inputs.len() == 1 && c.patches.is_empty();
+    let p = if hand_written {
+        crate::revisions::hand_written_meta(c, &c.common.work)?
+    } else {
+        crate::revisions::merged_meta(c, &c.common.work)?
+    };
+    let entry = augur_env::entry_function(&p.program, &c.common.entry, &c.inputs[0])?;
+    let out = augur_engine::prepare_output_dir(c.common.output_dir.as_deref())?;
+    let mut argv = vec![p.argv0];
+    argv.extend(c.program_args.iter().cloned());
+    let run = MetaRun {
+        names: p.names,
+        program: p.program,
+        opts: c.common.opts.clone(),
+        meta_revisions: p.meta_revisions,
+        start: Start {
+            entry,
+            argv,
+            spec: c.spec.clone(),
+        },
+        natives: p.natives,
+        native_timeout: c.native_timeout,
+        selected: c.selected,
+        tests_per_pair: c.tests_per_pair,
+        out,
+        sites: p.sites,
+    };
+    run_meta(run, c.common.interrupt.clone(), progress)
+}
+
 /// A differential test and what every revision did on it.
 pub struct DiffTest {
     /// The solved input.
@@ -56,7 +119,9 @@ pub struct DiffTest {
 }
 
 /// The result of a run.
-pub struct DiffOutcome {
+pub struct Outcome {
+    /// The output directory (the differential tests are in it).
+    pub out: PathBuf,
     /// The tests, in the order found.
     pub tests: Vec<DiffTest>,
     /// The final partition of the revisions.
@@ -70,14 +135,25 @@ pub struct DiffOutcome {
     /// Pairs of paths of different revisions not compared because they created different
     /// inputs (a revision reads another object first).
     pub pairs_with_other_inputs: usize,
+    /// summary.json.
+    pub summary: Json,
+    splits: Vec<TestSplit>,
+    report: Report,
 }
 
-/// Progress callbacks of a run.
-pub trait DiffProgress {
-    /// The exploration made progress.
-    fn exploring(&mut self, ex: &Executor);
-    /// `done` of `total` candidate pairs of halted paths are done; `tests` found so far.
-    fn pairing(&mut self, done: usize, total: usize, tests: usize);
+impl Outcome {
+    /// Write `clusters.json`, the tree (`tree.txt`, `.json`, `.dot`) and `summary.json`
+    /// into `dir`.
+    pub fn write(&self, dir: &Path) -> Result<(), String> {
+        self.report.finish(dir, self, &self.splits)
+    }
+}
+
+/// `done` of `total` candidate pairs of halted paths are done; `tests` found so far.
+fn pairing(progress: &dyn Progress, done: usize, total: usize, tests: usize) {
+    progress.message(&format!(
+        "pairing halted paths {done}/{total} | differential tests {tests}"
+    ));
 }
 
 struct NoTests;
@@ -86,15 +162,15 @@ impl TestSink for NoTests {
     fn write(&mut self, _: &TestCase) {}
 }
 
-/// Run `augur diff`. `interrupt` (Ctrl-C) stops exploring; the halted paths found are
+/// Explore and pair. `interrupt` (Ctrl-C) stops exploring; the halted paths found are
 /// still paired, and a second interrupt stops pairing. With `--max-time`, pairing may take
 /// as long again. Everything found is kept; differential tests are written into
 /// `out/difftests` as they are found.
-pub fn run(
-    cfg: DiffConfig,
+fn run_meta(
+    cfg: MetaRun,
     interrupt: Arc<AtomicBool>,
-    progress: &mut dyn DiffProgress,
-) -> Result<DiffOutcome, String> {
+    progress: &dyn Progress,
+) -> Result<Outcome, String> {
     let handlers = augur_env::handlers();
     let (mut ex, halts) = explore(&cfg, &handlers, &interrupt, progress);
     let complete = ex.stats.paths_partial == 0
@@ -130,7 +206,7 @@ pub fn run(
     let mut pairing_complete = !found.cut;
     for (k, &(i, j)) in candidates.iter().enumerate() {
         if k % 64 == 0 {
-            progress.pairing(k, candidates.len(), tests.len());
+            pairing(progress, k, candidates.len(), tests.len());
         }
         if deadline.is_some_and(|d| Instant::now() >= d) || interrupt.load(Ordering::Relaxed) {
             tracing::warn!(
@@ -161,31 +237,35 @@ pub fn run(
         report.write_test(tests.len(), &test)?;
         tests.push(test);
     }
-    progress.pairing(candidates.len(), candidates.len(), tests.len());
+    pairing(progress, candidates.len(), candidates.len(), tests.len());
     let splits: Vec<TestSplit> = tests
         .iter()
         .enumerate()
         .map(|(k, t)| split(k, &common_view(&t.observed)))
         .collect();
-    let outcome = DiffOutcome {
+    let mut outcome = Outcome {
+        out: cfg.out,
         classes: tree::classes(n, &splits),
         tree: tree::build(cfg.names.clone(), &splits, tree::DEFAULT_BUDGET),
         tests,
         complete,
         pairing_complete,
         pairs_with_other_inputs: found.other_inputs,
+        summary: Json::Null,
+        splits,
+        report,
     };
-    report.finish(&outcome, &splits, &ex)?;
+    outcome.summary = outcome.report.summary(&outcome, &ex);
     Ok(outcome)
 }
 
 /// Explore the meta program once; returns the executor (its pool holds the paths'
 /// expressions) and the halted paths.
 fn explore(
-    cfg: &DiffConfig,
+    cfg: &MetaRun,
     handlers: &augur_engine::HandlerTable,
     interrupt: &Arc<AtomicBool>,
-    progress: &mut dyn DiffProgress,
+    progress: &dyn Progress,
 ) -> (Executor, Vec<Halt>) {
     let mut opts = cfg.opts.clone();
     opts.pin_invalid_pointers = false;

@@ -57,12 +57,12 @@ pub struct DiffPath {
 impl DiffPath {
     /// The revision `st` runs (0 for a path without diff data).
     pub fn revision_of(st: &State) -> u32 {
-        st.ext.get::<DiffPath>().map_or(0, |p| p.revision)
+        st.ext().get::<DiffPath>().map_or(0, |p| p.revision)
     }
 
     /// The outputs recorded on `st`.
     pub fn outputs_of(st: &State) -> &[NamedOutput] {
-        st.ext.get::<DiffPath>().map_or(&[], |p| &p.outputs)
+        st.ext().get::<DiffPath>().map_or(&[], |p| &p.outputs)
     }
 }
 
@@ -170,7 +170,7 @@ fn choose_revision(
     let here: Vec<u32> = revisions.collect();
     // Only the revision and the revisions left behind: the path's outputs are not copied.
     let (revision, left_behind) = st
-        .ext
+        .ext()
         .get::<DiffPath>()
         .map_or((0, 0), |p| (p.revision, p.left_behind));
     let passed = here.iter().fold(0u64, |m, r| m | 1 << r);
@@ -184,7 +184,7 @@ fn choose_revision(
     let entering: Vec<u32> = here
         .iter()
         .copied()
-        .filter(|r| st.seed.is_none() && left_behind & 1 << r == 0)
+        .filter(|r| st.seed().is_none() && left_behind & 1 << r == 0)
         .collect();
     if !entering.is_empty() {
         // The base and one copy per revision entered here: plain copies, told apart by
@@ -192,7 +192,7 @@ fn choose_revision(
         let copies = vec![ex.pool.bool_const(true); entering.len() + 1];
         let forked = ex.fork(st, &copies)?;
         let enter = |s: &mut State, case: usize| {
-            s.ext.get_or_default::<DiffPath>().revision = entering[case - 1];
+            s.ext_mut().get_or_default::<DiffPath>().revision = entering[case - 1];
             s.frame_mut().pc -= 1;
         };
         for (case, mut copy) in forked.others {
@@ -204,7 +204,7 @@ fn choose_revision(
             return Ok(0);
         }
     }
-    st.ext.get_or_default::<DiffPath>().left_behind |= passed;
+    st.ext_mut().get_or_default::<DiffPath>().left_behind |= passed;
     Ok(0)
 }
 
@@ -256,7 +256,7 @@ fn observe(ex: &mut Executor, st: &mut State, c: &Call) {
 
 /// Append an output called `name` to the path, numbering repeated names (`name#2`, ...).
 fn record_output(st: &mut State, name: &str, kind: OutputKind, bytes: Vec<Byte>) {
-    let outputs = &mut st.ext.get_or_default::<DiffPath>().outputs;
+    let outputs = &mut st.ext_mut().get_or_default::<DiffPath>().outputs;
     let seen = outputs
         .iter()
         .filter(|o| {
@@ -288,7 +288,7 @@ fn record_pointee(st: &mut State, name: &str, ptr: &Value) {
 /// [`MAX_POINTEE_BYTES`]); None for null, dangling, symbolic or function pointers.
 fn pointee(st: &State, ptr: &Value) -> Option<Vec<Byte>> {
     let addr = ptr.as_con()? as u64;
-    let obj = st.mem.find(addr).filter(|o| !o.freed)?;
+    let obj = st.mem().find(addr).filter(|o| !o.freed)?;
     let off = addr - obj.base;
     let n = (obj.size - off).min(MAX_POINTEE_BYTES);
     Some(obj.read(off, n).to_vec())

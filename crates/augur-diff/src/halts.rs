@@ -98,8 +98,8 @@ impl Halt {
         let end = ending(outcome)?;
         let mut outputs: Vec<(Rc<str>, Vec<Byte>)> = Vec::new();
         if selected.stdout {
-            outputs.push(("stdout".into(), st.stdout.clone()));
-            outputs.push(("stderr".into(), st.stderr.clone()));
+            outputs.push(("stdout".into(), st.stdout().to_vec()));
+            outputs.push(("stderr".into(), st.stderr().to_vec()));
         }
         outputs.extend(
             DiffPath::outputs_of(st)
@@ -109,15 +109,15 @@ impl Halt {
         );
         Some(Halt {
             revision: DiffPath::revision_of(st),
-            constraints: st.constraints.clone(),
+            constraints: st.constraints().to_vec(),
             inputs: st
-                .symbolics
+                .symbolics()
                 .iter()
                 .map(|s| (s.name.clone(), s.array, s.size))
                 .collect(),
             ending: selected.exit.then_some(end),
             outputs,
-            values: st.seed.is_some().then(|| st.seed_values.clone()),
+            values: st.seed().is_some().then(|| st.seed_values().clone()),
         })
     }
 }

@@ -1,9 +1,9 @@
 //! Moving a lowered function or constant from one revision's program into the meta
 //! program: types, source locations, globals and functions get the meta program's ids.
 
-use crate::instmap::{map_inst, IdMap};
 use augur_ir::{
-    AddrBase, Const, FileId, FuncId, GlobalId, Inst, LocId, Program, SrcLoc, Ty, TyId, TypeInfo,
+    AddrBase, Const, FileId, FuncId, GlobalId, IdMap, Inst, LocId, Program, SrcLoc, Ty, TyId,
+    TypeInfo,
 };
 use rustc_hash::FxHashMap;
 
@@ -142,14 +142,11 @@ impl<'a> Remap<'a> {
 
     /// An instruction with the meta program's ids.
     pub fn inst(&mut self, i: &Inst, to: &mut Program, int: &mut Interner) -> Inst {
-        map_inst(
-            &mut Into {
-                remap: self,
-                to,
-                int,
-            },
-            i,
-        )
+        i.map_ids(&mut Into {
+            remap: self,
+            to,
+            int,
+        })
     }
 }
 

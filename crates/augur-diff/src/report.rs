@@ -1,7 +1,7 @@
 //! The output directory of `augur diff`: `difftests/NNN.json` as tests are found, then
 //! `clusters.json`, `tree.txt`, `tree.json`, `tree.dot` and `summary.json`.
 
-use crate::driver::{DiffOutcome, DiffTest};
+use crate::driver::{DiffTest, Outcome};
 use crate::meta::Sites;
 use crate::tree::TestSplit;
 use augur_engine::Executor;
@@ -70,12 +70,7 @@ impl Report {
     }
 
     /// Write the clusters, the tree and the summary.
-    pub fn finish(
-        &self,
-        o: &DiffOutcome,
-        splits: &[TestSplit],
-        ex: &Executor,
-    ) -> Result<(), String> {
+    pub fn finish(&self, dir: &Path, o: &Outcome, splits: &[TestSplit]) -> Result<(), String> {
         let per_test: Vec<Json> = splits
             .iter()
             .map(|s| {
@@ -92,22 +87,21 @@ impl Report {
             })
             .collect();
         write_json(
-            &self.dir.join("clusters.json"),
+            &dir.join("clusters.json"),
             &json!({"classes": self.class_names(&o.classes), "tests": per_test}),
         )?;
         let io =
             |p: PathBuf| move |e: std::io::Error| format!("{}: cannot write: {e}", p.display());
         let text = o.tree.to_text();
-        write_file(&self.dir.join("tree.txt"), text.as_bytes())
-            .map_err(io(self.dir.join("tree.txt")))?;
-        write_json(&self.dir.join("tree.json"), &o.tree.to_json())?;
+        write_file(&dir.join("tree.txt"), text.as_bytes()).map_err(io(dir.join("tree.txt")))?;
+        write_json(&dir.join("tree.json"), &o.tree.to_json())?;
         let dot = o.tree.to_dot();
-        write_file(&self.dir.join("tree.dot"), dot.as_bytes())
-            .map_err(io(self.dir.join("tree.dot")))?;
-        write_json(&self.dir.join("summary.json"), &self.summary(o, ex))
+        write_file(&dir.join("tree.dot"), dot.as_bytes()).map_err(io(dir.join("tree.dot")))?;
+        write_json(&dir.join("summary.json"), &o.summary)
     }
 
-    fn summary(&self, o: &DiffOutcome, ex: &Executor) -> Json {
+    /// summary.json of the run of `ex`.
+    pub fn summary(&self, o: &Outcome, ex: &Executor) -> Json {
         let n = self.names.len();
         let class_of = |r: usize| o.classes.iter().position(|c| c.contains(&r));
         let mut apart = Vec::new();

@@ -203,7 +203,7 @@ impl Rerunner {
         let mut st = self.ex.initial_state(Some(SeedInput {
             objects: objects.to_vec(),
         }));
-        st.ext.insert(DiffPath {
+        st.ext_mut().insert(DiffPath {
             revision,
             ..DiffPath::default()
         });

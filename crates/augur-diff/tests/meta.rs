@@ -43,13 +43,7 @@ fn merge(srcs: &[&str], observe: bool) -> augur_diff::MetaProgram {
     augur_diff::merge(&revs).unwrap()
 }
 
-const BASE: &str = r#"
-static const char *greeting(void) { return "hello"; }
-int counter = 3;
-int twice(int x) { return 2 * x; }
-int bump(void) { return ++counter; }
-int main(void) { return twice(bump()) + greeting()[0]; }
-"#;
+const BASE: &str = include_str!("programs/meta/base.c");
 
 #[test]
 fn functions_moved_by_a_change_above_them_are_still_shared() {

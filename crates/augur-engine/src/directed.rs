@@ -10,8 +10,8 @@
 //! from its entry, leaving the current function costs [`RETURN_COST`] and continues in
 //! the caller after its call.
 
-use crate::rng::Rng;
 use crate::searcher::{Buckets, Searcher, StateInfo, Ticket};
+use augur_expr::Rng;
 use augur_ir::{block_containing, successors};
 use augur_ir::{BlockId, Callee, FuncId, Inst, Program};
 use std::rc::Rc;

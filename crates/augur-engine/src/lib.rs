@@ -13,6 +13,7 @@ mod bytes;
 mod complete_file;
 mod cow;
 mod directed;
+mod driver;
 mod executor;
 mod extension;
 mod file_sink;
@@ -25,7 +26,7 @@ mod object_bytes;
 mod options;
 mod outcome;
 mod output;
-mod rng;
+mod output_dir;
 mod searcher;
 mod state;
 mod stats;
@@ -34,12 +35,14 @@ mod testcomp;
 mod value;
 mod wide;
 
+pub use augur_expr::Rng;
 pub use bytes::{
     byte_expr, bytes_to_scalar, bytes_to_value, scalar_to_bytes, scalar_width, signed_le,
     value_to_bytes, zero_value,
 };
 pub use complete_file::write_file;
 pub use directed::{same_file, Goal, SearchPenalty};
+pub use driver::{DriverCommon, Progress, Quiet};
 pub use executor::{Exec, Executor, Flow, Forked, Offset, Resolved, Split};
 pub use extension::{Extension, Extensions, Intercepted};
 pub use file_sink::{FileSink, TestsOnDisk};
@@ -51,8 +54,8 @@ pub use memory::{Byte, MemObject, Memory, ObjKind, MAX_OBJECT_SIZE};
 pub use options::{ExternalPolicy, Options, SearchKind, TestPolicy};
 pub use outcome::{ErrorKind, Outcome, PathError, StackFrame};
 pub use output::{escape_bytes, lcov_text, summary_json, write_summary};
-pub use rng::Rng;
-pub use state::{Contents, Descriptor, EnvData, Frame, JumpTarget, SeedInput, State, StateId};
+pub use output_dir::prepare_output_dir;
+pub use state::{Frame, SeedInput, State, StateId, Symbolic};
 pub use stats::{is_user_file, peak_rss_mib, Coverage, ErrorSummary, RunStats};
 pub use testcase::{MemorySink, TestCase, TestSink};
 pub use testcomp::{metadata_xml, TestCompSink};

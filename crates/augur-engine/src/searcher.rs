@@ -3,8 +3,8 @@
 //! several searchers can be interleaved without removal bookkeeping.
 
 use crate::options::SearchKind;
-use crate::rng::Rng;
 use crate::state::StateId;
+use augur_expr::Rng;
 use augur_ir::{FuncId, Program};
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;

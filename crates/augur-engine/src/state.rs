@@ -1,10 +1,12 @@
 //! Execution states: a stack of frames, an address space, a path condition and the
 //! symbolic inputs created on the path. Cloning a state (forking) copies the frames and
-//! shares memory objects until one side writes them.
+//! shares memory objects until one side writes them. The fields are the engine's; drivers
+//! and the environment read them through accessors and change them only through the
+//! few methods below (memory, output streams, unwinding, extension data).
 
 use crate::extension::Extensions;
 use crate::forkpath::{ForkPath, Trail};
-use crate::memory::Memory;
+use crate::memory::{Byte, Memory};
 use crate::value::Value;
 use augur_expr::{ArrayId, Assignment, ExprId};
 use augur_ir::{BlockId, FuncId, Reg};
@@ -49,111 +51,38 @@ pub type StateId = u64;
 #[derive(Clone)]
 pub struct State {
     /// Id (new for each fork child).
-    pub id: StateId,
+    pub(crate) id: StateId,
     /// Call stack; the last frame executes. Frames are shared between forked states until
     /// one side writes them (in practice only the executing frame is ever copied).
-    pub frames: Vec<Rc<Frame>>,
+    pub(crate) frames: Vec<Rc<Frame>>,
     /// Address space.
-    pub mem: Memory,
+    pub(crate) mem: Memory,
     /// Path condition (width-1 expressions, all true on this path).
-    pub constraints: Vec<ExprId>,
+    pub(crate) constraints: Vec<ExprId>,
     /// Symbolic inputs in creation order.
-    pub symbolics: Vec<Symbolic>,
+    pub(crate) symbolics: Vec<Symbolic>,
     /// The path's fork decisions (their number is its depth in the fork tree).
-    pub path: ForkPath,
+    pub(crate) path: ForkPath,
     /// The example values the solver gave the path ([`crate::Executor::example`]).
-    pub examples: Trail<u128>,
+    pub(crate) examples: Trail<u128>,
     /// Instructions executed on this path.
-    pub instructions: u64,
+    pub(crate) instructions: u64,
     /// Coverage generation at which this state last covered a new instruction.
-    pub cov_gen: u64,
+    pub(crate) cov_gen: u64,
     /// Whether the path covered an instruction no path had covered, since its last fork.
-    pub covered_new: bool,
+    pub(crate) covered_new: bool,
     /// External functions whose results were havocked on the path, in first-call order.
-    pub havocked: Vec<Rc<str>>,
+    pub(crate) havocked: Vec<Rc<str>>,
     /// In seeded mode: the concrete input this state follows.
-    pub seed: Option<Rc<SeedInput>>,
+    pub(crate) seed: Option<Rc<SeedInput>>,
     /// Concrete values of this path's symbolic arrays in seeded mode.
-    pub seed_values: Assignment,
+    pub(crate) seed_values: Assignment,
     /// Drivers' per-path data (revision, position in a log ...), cloned on fork.
-    pub ext: Extensions,
+    pub(crate) ext: Extensions,
     /// Bytes written to standard output, in order.
-    pub stdout: Vec<crate::memory::Byte>,
+    pub(crate) stdout: Vec<crate::memory::Byte>,
     /// Bytes written to standard error.
-    pub stderr: Vec<crate::memory::Byte>,
-    /// The program's outside world (standard input, files, descriptors, errno).
-    pub env: EnvData,
-}
-
-/// The contents of a modelled input (standard input or a file), shared between states.
-pub type Contents = Rc<[crate::memory::Byte]>;
-
-/// What an open file descriptor refers to. Reading positions live in
-/// [`EnvData::offsets`], one per open file description: descriptors made by `dup` share it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Descriptor {
-    /// Standard input, at offset number `.0`.
-    Stdin(usize),
-    /// Standard output.
-    Stdout,
-    /// Standard error.
-    Stderr,
-    /// Modelled file number `file`, at offset number `offset`.
-    File {
-        /// Index in [`EnvData::files`].
-        file: usize,
-        /// Index in [`EnvData::offsets`].
-        offset: usize,
-    },
-}
-
-/// The per-path state of the modelled environment.
-#[derive(Clone, Debug, Default)]
-pub struct EnvData {
-    /// Standard input's bytes (empty: immediate end of file).
-    pub stdin: Contents,
-    /// Modelled files: (name, contents).
-    pub files: Vec<(String, Contents)>,
-    /// Open descriptors, indexed by fd.
-    pub fds: Vec<Option<Descriptor>>,
-    /// The offset of each open file description (standard input's first).
-    pub offsets: Vec<u64>,
-    /// Address of the path's errno cell, once allocated.
-    pub errno_addr: Option<u64>,
-    /// `setjmp` targets by jmp_buf address: where `longjmp` resumes.
-    pub jump_targets: Vec<JumpTarget>,
-}
-
-/// Where a `longjmp` through the jmp_buf at `buf` resumes: the frame of its `setjmp`
-/// call (by stack depth) and the instruction after the call.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct JumpTarget {
-    /// Address of the jmp_buf.
-    pub buf: u64,
-    /// Number of frames when `setjmp` was called.
-    pub depth: usize,
-    /// The function of that frame (a target whose frame is gone is invalid).
-    pub func: FuncId,
-    /// Index of the instruction after the `setjmp` call.
-    pub pc: u32,
-}
-
-impl EnvData {
-    /// An environment with descriptors 0, 1 and 2 open.
-    pub fn new(stdin: Contents, files: Vec<(String, Contents)>) -> Self {
-        EnvData {
-            stdin,
-            files,
-            fds: vec![
-                Some(Descriptor::Stdin(0)),
-                Some(Descriptor::Stdout),
-                Some(Descriptor::Stderr),
-            ],
-            offsets: vec![0],
-            errno_addr: None,
-            jump_targets: Vec::new(),
-        }
-    }
+    pub(crate) stderr: Vec<crate::memory::Byte>,
 }
 
 /// Concrete inputs that a seeded run follows: the objects of a test, by creation order.
@@ -164,6 +93,121 @@ pub struct SeedInput {
 }
 
 impl State {
+    /// Id (new for each fork child).
+    #[inline]
+    pub fn id(&self) -> StateId {
+        self.id
+    }
+
+    /// Call stack; the last frame executes.
+    #[inline]
+    pub fn frames(&self) -> &[Rc<Frame>] {
+        &self.frames
+    }
+
+    /// Address space.
+    #[inline]
+    pub fn mem(&self) -> &Memory {
+        &self.mem
+    }
+
+    /// Address space, for writing (objects are copied on first write).
+    #[inline]
+    pub fn mem_mut(&mut self) -> &mut Memory {
+        &mut self.mem
+    }
+
+    /// Path condition (width-1 expressions, all true on this path).
+    #[inline]
+    pub fn constraints(&self) -> &[ExprId] {
+        &self.constraints
+    }
+
+    /// Symbolic inputs in creation order.
+    #[inline]
+    pub fn symbolics(&self) -> &[Symbolic] {
+        &self.symbolics
+    }
+
+    /// The path's fork decisions.
+    #[inline]
+    pub fn path(&self) -> &ForkPath {
+        &self.path
+    }
+
+    /// The example values the solver gave the path.
+    #[inline]
+    pub fn examples(&self) -> &Trail<u128> {
+        &self.examples
+    }
+
+    /// Instructions executed on this path.
+    #[inline]
+    pub fn instructions(&self) -> u64 {
+        self.instructions
+    }
+
+    /// In seeded mode: the concrete input this state follows.
+    #[inline]
+    pub fn seed(&self) -> Option<&SeedInput> {
+        self.seed.as_deref()
+    }
+
+    /// Concrete values of this path's symbolic arrays in seeded mode.
+    #[inline]
+    pub fn seed_values(&self) -> &Assignment {
+        &self.seed_values
+    }
+
+    /// Drivers' per-path data.
+    #[inline]
+    pub fn ext(&self) -> &Extensions {
+        &self.ext
+    }
+
+    /// Drivers' per-path data, for writing (each value copied on its first write).
+    #[inline]
+    pub fn ext_mut(&mut self) -> &mut Extensions {
+        &mut self.ext
+    }
+
+    /// Bytes written to standard output, in order.
+    #[inline]
+    pub fn stdout(&self) -> &[Byte] {
+        &self.stdout
+    }
+
+    /// Bytes written to standard error, in order.
+    #[inline]
+    pub fn stderr(&self) -> &[Byte] {
+        &self.stderr
+    }
+
+    /// Append bytes to standard output (`err`: standard error).
+    pub fn write_output(&mut self, err: bool, bytes: impl IntoIterator<Item = Byte>) {
+        if err {
+            self.stderr.extend(bytes)
+        } else {
+            self.stdout.extend(bytes)
+        }
+    }
+
+    /// Remove the frames above the first `depth` and their stack objects (`longjmp`).
+    pub fn unwind_to(&mut self, depth: usize) {
+        while self.frames.len() > depth {
+            self.pop_frame();
+        }
+    }
+
+    /// Remove the top frame and its stack objects.
+    pub(crate) fn pop_frame(&mut self) -> Rc<Frame> {
+        let frame = self.frames.pop().expect("a frame to return from");
+        for a in &frame.allocas {
+            self.mem.remove(*a);
+        }
+        frame
+    }
+
     /// Number of forks on the path (its depth in the fork tree).
     #[inline]
     pub fn depth(&self) -> u32 {

@@ -161,7 +161,7 @@ impl Extension for Ticker {
     }
 
     fn call(&mut self, _: &mut Executor, st: &mut State, _: &Call) -> Exec<Intercepted> {
-        let ticks = st.ext.get_or_default::<Ticks>();
+        let ticks = st.ext_mut().get_or_default::<Ticks>();
         ticks.0 += 1;
         Ok(Intercepted::Result(Some(Value::con(ticks.0 as u128, 32))))
     }

@@ -22,7 +22,7 @@ fn allocate(ex: &mut Executor, st: &mut State, size: u64) -> Value {
     }
     let loc = ex.current_loc(st);
     let base = st
-        .mem
+        .mem_mut()
         .allocate(size, 16, ObjKind::Heap, loc, "heap block".into());
     Value::con(base as u128, 64)
 }
@@ -56,7 +56,7 @@ fn heap_block(ex: &mut Executor, st: &mut State, p: &Value) -> Exec<Option<u64>>
     if addr == 0 {
         return Ok(None);
     }
-    match st.mem.find(addr) {
+    match st.mem().find(addr) {
         Some(o) if o.kind == ObjKind::Heap && o.base == addr && o.freed => {
             Err(ex.error(st, ErrorKind::DoubleFree, "memory freed twice".into()))
         }
@@ -78,7 +78,7 @@ fn heap_block(ex: &mut Executor, st: &mut State, p: &Value) -> Exec<Option<u64>>
 }
 
 fn release(st: &mut State, base: u64) {
-    if let Some(o) = st.mem.get_mut(base) {
+    if let Some(o) = st.mem_mut().get_mut(base) {
         o.freed = true;
     }
 }
@@ -99,10 +99,10 @@ fn realloc(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         return Ok(Some(new));
     }
     if let Some(base) = old {
-        let obj = st.mem.get(base).expect("live block");
+        let obj = st.mem().get(base).expect("live block");
         let keep = obj.size.min(n);
         let bytes = obj.read(0, keep).to_vec();
-        st.mem
+        st.mem_mut()
             .get_mut(new_base)
             .expect("just allocated")
             .write(0, &bytes);

@@ -10,7 +10,7 @@
 //! argv.
 
 use crate::intrinsics::{fresh_bytes, fresh_scalar};
-use augur_engine::EnvData;
+use crate::os_state::EnvData;
 use augur_engine::{bytes_to_value, scalar_to_bytes};
 use augur_engine::{Byte, ObjKind};
 use augur_engine::{Exec, Executor, State, Value};
@@ -93,7 +93,7 @@ pub fn prepare_env(
             )
         })
         .collect();
-    st.env = EnvData::new(Rc::from(stdin), files);
+    st.ext_mut().insert(EnvData::new(Rc::from(stdin), files));
     crate::failures::prepare(ex, &mut st, spec.max_fail);
     // One case per combination of counts (the first group varying slowest).
     let mut combos: Vec<Vec<u32>> = vec![Vec::new()];
@@ -144,14 +144,14 @@ struct ArgGroup {
 
 /// Allocate a global-like object holding `bytes`; returns its address.
 fn place(st: &mut State, bytes: &[Byte], name: &str) -> u64 {
-    let base = st.mem.allocate(
+    let base = st.mem_mut().allocate(
         bytes.len() as u64,
         16,
         ObjKind::Global,
         LocId(0),
         name.into(),
     );
-    st.mem
+    st.mem_mut()
         .get_mut(base)
         .expect("just allocated")
         .write(0, bytes);

@@ -55,7 +55,7 @@ pub fn prepare(ex: &mut Executor, st: &mut State, max_fail: u32) {
     let choice = KINDS.map(|(name, _)| {
         fresh_scalar(ex, st, &format!("{OBJECT_PREFIX}{name}"), 32).expr(&mut ex.pool)
     });
-    st.ext.insert(Failures {
+    st.ext_mut().insert(Failures {
         left: max_fail,
         calls: [0; KINDS.len()],
         failed: [false; KINDS.len()],
@@ -75,7 +75,7 @@ fn fail(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = augur_engine::scalar_width(&ex.program, c.ret_ty);
     let kind = ex.concretize(st, &c.args[0])? as usize;
     let go_ahead = Ok(Some(Value::con(0, w)));
-    let Some(f) = st.ext.get::<Failures>() else {
+    let Some(f) = st.ext().get::<Failures>() else {
         return go_ahead;
     };
     if f.left == 0 || kind >= KINDS.len() {
@@ -93,7 +93,10 @@ fn fail(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         Split::True => true,
         Split::False => false,
     };
-    let f = st.ext.get_mut::<Failures>().expect("the path's failures");
+    let f = st
+        .ext_mut()
+        .get_mut::<Failures>()
+        .expect("the path's failures");
     f.calls[kind] = n;
     if !fails {
         return go_ahead;
@@ -109,7 +112,7 @@ fn fail(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
 /// Pin each kind that did not fail on `st` to 0 (none fails), so that its test says
 /// plainly which calls failed: when the budget runs out, and when the path exits.
 pub fn settle(ex: &mut Executor, st: &mut State) -> Exec<()> {
-    let Some(f) = st.ext.get::<Failures>() else {
+    let Some(f) = st.ext().get::<Failures>() else {
         return Ok(());
     };
     let unfailed: Vec<ExprId> = (0..KINDS.len())

@@ -126,7 +126,7 @@ fn name_arg(ex: &mut Executor, st: &mut State, v: &Value, default: &str) -> Exec
         return Ok(default.to_string());
     }
     let valid = st
-        .mem
+        .mem()
         .find(addr)
         .is_some_and(|o| !o.freed && addr - o.base < o.size);
     if !valid {

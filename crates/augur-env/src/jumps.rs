@@ -2,7 +2,7 @@
 //! `longjmp` unwinds to that frame and resumes there with `setjmp` returning the value.
 //! Locals live in memory at -O0, so, as in C, they keep the values they had at the jump.
 
-use augur_engine::JumpTarget;
+use crate::os_state::{env, env_mut, JumpTarget};
 use augur_engine::Param::{Int, Ptr};
 use augur_engine::{Call, ErrorKind, Exec, Executor, HandlerTable, Signature, State, Value};
 use augur_ir::Inst;
@@ -22,12 +22,13 @@ fn setjmp(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let f = st.frame();
     let target = JumpTarget {
         buf,
-        depth: st.frames.len(),
+        depth: st.frames().len(),
         func: f.func,
         pc: f.pc,
     };
-    st.env.jump_targets.retain(|t| t.buf != buf);
-    st.env.jump_targets.push(target);
+    let targets = &mut env_mut(st).jump_targets;
+    targets.retain(|t| t.buf != buf);
+    targets.push(target);
     let width = augur_engine::scalar_width(&ex.program, c.ret_ty);
     Ok(Some(Value::con(0, width)))
 }
@@ -46,19 +47,14 @@ fn longjmp(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         }
         v => v.clone(),
     };
-    let target = st.env.jump_targets.iter().find(|t| t.buf == buf).cloned();
-    let Some(t) =
-        target.filter(|t| t.depth <= st.frames.len() && st.frames[t.depth - 1].func == t.func)
+    let target = env(st).jump_targets.iter().find(|t| t.buf == buf).cloned();
+    let frames = st.frames();
+    let Some(t) = target.filter(|t| t.depth <= frames.len() && frames[t.depth - 1].func == t.func)
     else {
         let msg = "longjmp to a jmp_buf whose setjmp frame is not on the stack".to_string();
         return Err(ex.error(st, ErrorKind::Unsupported, msg));
     };
-    while st.frames.len() > t.depth {
-        let frame = st.frames.pop().expect("frames above the target");
-        for a in &frame.allocas {
-            st.mem.remove(*a);
-        }
-    }
+    st.unwind_to(t.depth);
     let prog = ex.program.clone();
     st.frame_mut().pc = t.pc;
     // Both setjmp's result and longjmp's value are C `int`s.

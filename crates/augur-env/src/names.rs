@@ -23,7 +23,7 @@ fn name(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = augur_engine::scalar_width(&ex.program, c.ret_ty);
     let index = ex.concretize(st, &c.args[0])? as u64 as usize;
     let cap = ex.concretize(st, &c.args[2])? as u64 as usize;
-    let Some((name, _)) = st.env.files.get(index) else {
+    let Some((name, _)) = crate::os_state::env(st).files.get(index) else {
         return Ok(Some(Value::con(u64::MAX as u128, w)));
     };
     if is_unlinked(name) {

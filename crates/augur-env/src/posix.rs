@@ -9,10 +9,10 @@
 //! and error are regular files holding what was written, always appended to (a seek
 //! elsewhere is ESPIPE: a deviation). dup'd descriptors share their offset, as in POSIX.
 
+use crate::os_state::{env, env_mut, Contents, Descriptor};
 use augur_engine::Param::{Int, Ptr};
 use augur_engine::{Byte, ObjKind};
 use augur_engine::{Call, Exec, Executor, HandlerTable, Outcome, Signature, State, Value};
-use augur_engine::{Contents, Descriptor};
 use augur_ir::LocId;
 
 /// errno values the primitives set (Linux).
@@ -58,13 +58,13 @@ fn width(ex: &Executor, c: &Call) -> u32 {
 
 /// The path's errno cell (allocated on first use).
 fn errno_addr(st: &mut State) -> u64 {
-    if let Some(a) = st.env.errno_addr {
+    if let Some(a) = env(st).errno_addr {
         return a;
     }
     let a = st
-        .mem
+        .mem_mut()
         .allocate(4, 4, ObjKind::Global, LocId(0), "errno".into());
-    st.env.errno_addr = Some(a);
+    env_mut(st).errno_addr = Some(a);
     a
 }
 
@@ -72,7 +72,10 @@ fn errno_addr(st: &mut State) -> u64 {
 fn fail(st: &mut State, code: u128, ty_width: u32) -> Option<Value> {
     let a = errno_addr(st);
     let bytes: Vec<Byte> = (0..4).map(|i| Byte::C((code >> (8 * i)) as u8)).collect();
-    st.mem.get_mut(a).expect("errno cell").write(0, &bytes);
+    st.mem_mut()
+        .get_mut(a)
+        .expect("errno cell")
+        .write(0, &bytes);
     ret(-1, ty_width)
 }
 
@@ -88,10 +91,8 @@ fn exit_now(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> 
 
 fn descriptor(ex: &mut Executor, st: &mut State, v: &Value) -> Exec<Option<usize>> {
     let fd = ex.concretize(st, v)? as u32 as i32;
-    Ok(
-        (fd >= 0 && (fd as usize) < st.env.fds.len() && st.env.fds[fd as usize].is_some())
-            .then_some(fd as usize),
-    )
+    let fds = &env(st).fds;
+    Ok((fd >= 0 && (fd as usize) < fds.len() && fds[fd as usize].is_some()).then_some(fd as usize))
 }
 
 fn write(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
@@ -105,17 +106,17 @@ fn write(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     }
     let r = ex.resolve(st, &c.args[1], n, false)?;
     let bytes = ex.read_bytes(st, &r, n);
-    match &mut st.env.fds[fd] {
-        Some(Descriptor::Stdout) => st.stdout.extend(bytes),
-        Some(Descriptor::Stderr) => st.stderr.extend(bytes),
+    match env(st).fds[fd] {
+        Some(Descriptor::Stdout) => st.write_output(false, bytes),
+        Some(Descriptor::Stderr) => st.write_output(true, bytes),
         Some(Descriptor::File { file, offset }) => {
-            let (file, offset) = (*file, *offset);
-            let at = st.env.offsets[offset];
+            let at = env(st).offsets[offset];
             if at.saturating_add(n) > augur_engine::MAX_OBJECT_SIZE {
                 return Ok(fail(st, EFBIG, w));
             }
-            st.env.offsets[offset] += n;
-            write_file(&mut st.env.files[file].1, at as usize, &bytes);
+            let e = env_mut(st);
+            e.offsets[offset] += n;
+            write_file(&mut e.files[file].1, at as usize, &bytes);
         }
         // Writes to standard input (a terminal's descriptor is read-write) are dropped.
         _ => {}
@@ -139,26 +140,29 @@ fn read(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let Some(fd) = descriptor(ex, st, &c.args[0])? else {
         return Ok(fail(st, EBADF, w));
     };
-    let (contents, offset): (Contents, usize) = match st.env.fds[fd] {
-        Some(Descriptor::Stdin(offset)) => (st.env.stdin.clone(), offset),
-        Some(Descriptor::File { file, offset }) => (st.env.files[file].1.clone(), offset),
+    let e = env(st);
+    let (contents, offset): (Contents, usize) = match e.fds[fd] {
+        Some(Descriptor::Stdin(offset)) => (e.stdin.clone(), offset),
+        Some(Descriptor::File { file, offset }) => (e.files[file].1.clone(), offset),
         _ => {
             return Ok(fail(st, EBADF, w));
         }
     };
-    let pos = st.env.offsets[offset];
+    let pos = e.offsets[offset];
     let k = n.min((contents.len() as u64).saturating_sub(pos));
     if k > 0 {
         let r = ex.resolve(st, &c.args[1], k, true)?;
         ex.write_bytes(st, &r, &contents[pos as usize..(pos + k) as usize]);
     }
-    st.env.offsets[offset] += k;
+    if k > 0 {
+        env_mut(st).offsets[offset] += k;
+    }
     Ok(ret(k as i64, w))
 }
 
 /// The lowest free descriptor at or above `min` now refers to `d`; None when all are taken.
 fn install(st: &mut State, d: Descriptor, min: usize) -> Option<usize> {
-    let fds = &mut st.env.fds;
+    let fds = &mut env_mut(st).fds;
     let fd = (min..MAX_FDS).find(|&i| fds.get(i).is_none_or(Option::is_none))?;
     if fds.len() <= fd {
         fds.resize(fd + 1, None);
@@ -175,24 +179,25 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         // Linux: the empty path names nothing, even with O_CREAT.
         return Ok(fail(st, ENOENT, w));
     }
-    let file = match st.env.files.iter().position(|(name, _)| *name == path) {
+    let e = env_mut(st);
+    let file = match e.files.iter().position(|(name, _)| *name == path) {
         Some(_) if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL => {
             return Ok(fail(st, EEXIST, w));
         }
         Some(i) => i,
         None if flags & O_CREAT != 0 => {
-            st.env.files.push((path, Contents::from(Vec::new())));
-            st.env.files.len() - 1
+            e.files.push((path, Contents::from(Vec::new())));
+            e.files.len() - 1
         }
         None => {
             return Ok(fail(st, ENOENT, w));
         }
     };
     if flags & O_TRUNC != 0 {
-        st.env.files[file].1 = Contents::from(Vec::new());
+        e.files[file].1 = Contents::from(Vec::new());
     }
-    st.env.offsets.push(0);
-    let offset = st.env.offsets.len() - 1;
+    e.offsets.push(0);
+    let offset = e.offsets.len() - 1;
     match install(st, Descriptor::File { file, offset }, 0) {
         Some(fd) => Ok(ret(fd as i64, w)),
         None => Ok(fail(st, EMFILE, w)),
@@ -207,18 +212,15 @@ fn lseek(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         return Ok(fail(st, EBADF, w));
     };
     // (offset number of a seekable descriptor, position, length)
-    let (offset, pos, len) = match st.env.fds[fd] {
-        Some(Descriptor::File { file, offset }) => (
-            Some(offset),
-            st.env.offsets[offset],
-            st.env.files[file].1.len(),
-        ),
-        Some(Descriptor::Stdin(_)) if st.env.stdin.is_empty() => return Ok(ret(0, w)),
-        Some(Descriptor::Stdin(offset)) => {
-            (Some(offset), st.env.offsets[offset], st.env.stdin.len())
+    let e = env(st);
+    let (offset, pos, len) = match e.fds[fd] {
+        Some(Descriptor::File { file, offset }) => {
+            (Some(offset), e.offsets[offset], e.files[file].1.len())
         }
-        Some(Descriptor::Stdout) => (None, st.stdout.len() as u64, st.stdout.len()),
-        Some(Descriptor::Stderr) | None => (None, st.stderr.len() as u64, st.stderr.len()),
+        Some(Descriptor::Stdin(_)) if e.stdin.is_empty() => return Ok(ret(0, w)),
+        Some(Descriptor::Stdin(offset)) => (Some(offset), e.offsets[offset], e.stdin.len()),
+        Some(Descriptor::Stdout) => (None, st.stdout().len() as u64, st.stdout().len()),
+        Some(Descriptor::Stderr) | None => (None, st.stderr().len() as u64, st.stderr().len()),
     };
     let base = match whence {
         0 => 0,
@@ -232,7 +234,7 @@ fn lseek(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         return Ok(fail(st, EINVAL, w));
     };
     match offset {
-        Some(o) => st.env.offsets[o] = new as u64,
+        Some(o) => env_mut(st).offsets[o] = new as u64,
         // Output is only ever appended: staying at the end is the one position allowed.
         None if new as u64 == pos => {}
         None => {
@@ -251,7 +253,7 @@ fn dup(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     if min < 0 || min as usize >= MAX_FDS {
         return Ok(fail(st, EINVAL, w));
     }
-    let d = st.env.fds[fd].clone().expect("open descriptor");
+    let d = env(st).fds[fd].clone().expect("open descriptor");
     match install(st, d, min as usize) {
         Some(new) => Ok(ret(new as i64, w)),
         None => Ok(fail(st, EMFILE, w)),
@@ -265,11 +267,12 @@ fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let by_path = ex.concretize(st, &c.args[1])? != 0;
     // Standard input, output and error are numbered after the modelled files.
-    let n = st.env.files.len() as u64;
+    let n = env(st).files.len() as u64;
     let (size, number) = if by_path {
         let path = ex.read_c_string(st, &c.args[1], 4096)?;
-        match st.env.files.iter().position(|(name, _)| *name == path) {
-            Some(i) => (st.env.files[i].1.len(), i as u64),
+        let files = &env(st).files;
+        match files.iter().position(|(name, _)| *name == path) {
+            Some(i) => (files[i].1.len(), i as u64),
             None => {
                 return Ok(fail(st, ENOENT, w));
             }
@@ -278,12 +281,13 @@ fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         let Some(fd) = descriptor(ex, st, &c.args[0])? else {
             return Ok(fail(st, EBADF, w));
         };
-        match st.env.fds[fd] {
-            Some(Descriptor::File { file, .. }) => (st.env.files[file].1.len(), file as u64),
-            Some(Descriptor::Stdin(_)) if st.env.stdin.is_empty() => return Ok(ret(2, w)),
-            Some(Descriptor::Stdin(_)) => (st.env.stdin.len(), n),
-            Some(Descriptor::Stdout) => (st.stdout.len(), n + 1),
-            Some(Descriptor::Stderr) | None => (st.stderr.len(), n + 2),
+        let e = env(st);
+        match e.fds[fd] {
+            Some(Descriptor::File { file, .. }) => (e.files[file].1.len(), file as u64),
+            Some(Descriptor::Stdin(_)) if e.stdin.is_empty() => return Ok(ret(2, w)),
+            Some(Descriptor::Stdin(_)) => (e.stdin.len(), n),
+            Some(Descriptor::Stdout) => (st.stdout().len(), n + 1),
+            Some(Descriptor::Stderr) | None => (st.stderr().len(), n + 2),
         }
     };
     let r = ex.resolve(st, &c.args[2], 16, true)?;
@@ -300,7 +304,7 @@ fn close(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     match descriptor(ex, st, &c.args[0])? {
         Some(fd) => {
-            st.env.fds[fd] = None;
+            env_mut(st).fds[fd] = None;
             Ok(ret(0, w))
         }
         None => Ok(fail(st, EBADF, w)),
@@ -312,7 +316,7 @@ fn close(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
 fn unlink(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let path = ex.read_c_string(st, &c.args[0], 4096)?;
-    match st.env.files.iter_mut().find(|(name, _)| *name == path) {
+    match env_mut(st).files.iter_mut().find(|(name, _)| *name == path) {
         Some((name, _)) => {
             // No path can name it again: names never hold a NUL byte.
             *name = "\0unlinked".into();
@@ -330,15 +334,16 @@ fn truncate(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> 
     let Some(fd) = descriptor(ex, st, &c.args[0])? else {
         return Ok(fail(st, EBADF, w));
     };
-    let Some(Descriptor::File { file, .. }) = st.env.fds[fd] else {
+    let Some(Descriptor::File { file, .. }) = env(st).fds[fd] else {
         return Ok(fail(st, EINVAL, w));
     };
     if len < 0 || len as u64 > augur_engine::MAX_OBJECT_SIZE {
         return Ok(fail(st, EINVAL, w));
     }
-    let mut v = st.env.files[file].1.to_vec();
+    let contents = &mut env_mut(st).files[file].1;
+    let mut v = contents.to_vec();
     v.resize(len as usize, Byte::C(0));
-    st.env.files[file].1 = Contents::from(v);
+    *contents = Contents::from(v);
     Ok(ret(0, w))
 }
 
@@ -348,7 +353,7 @@ fn truncate(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> 
 /// argv[0] is concrete (the program's path).
 pub fn set_invocation_name(ex: &Executor, st: &mut State, argv: u64) {
     let word = |st: &State, addr: u64| -> Option<u64> {
-        let o = st.mem.find(addr)?;
+        let o = st.mem().find(addr)?;
         let bytes = o.read(addr - o.base, 8);
         bytes.iter().rev().try_fold(0u64, |acc, b| match b {
             Byte::C(v) => Some(acc << 8 | *v as u64),
@@ -356,7 +361,9 @@ pub fn set_invocation_name(ex: &Executor, st: &mut State, argv: u64) {
         })
     };
     let Some(name) = word(st, argv) else { return };
-    let Some(obj) = st.mem.find(name) else { return };
+    let Some(obj) = st.mem().find(name) else {
+        return;
+    };
     let text = obj.read(name - obj.base, obj.size - (name - obj.base));
     let len = text
         .iter()
@@ -375,7 +382,7 @@ pub fn set_invocation_name(ex: &Executor, st: &mut State, argv: u64) {
         };
         let addr = ex.global_addr(augur_ir::GlobalId(g as u32));
         let bytes: Vec<Byte> = value.to_le_bytes().iter().map(|b| Byte::C(*b)).collect();
-        if let Some(o) = st.mem.get_mut(addr) {
+        if let Some(o) = st.mem_mut().get_mut(addr) {
             o.write(0, &bytes);
         }
     }

@@ -6,7 +6,7 @@ use augur_ir::{compile_c, CompileOptions};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// (relative path, contents) of every runtime file.
+/// (relative path, contents) of the runtime's headers and native runtimes.
 const FILES: &[(&str, &str)] = &[
     ("augur.h", include_str!("../../../runtime/augur.h")),
     (
@@ -30,64 +30,24 @@ const FILES: &[(&str, &str)] = &[
         "libc/libc_internal.h",
         include_str!("../../../runtime/libc/libc_internal.h"),
     ),
-    (
-        "libc/ctype.c",
-        include_str!("../../../runtime/libc/ctype.c"),
-    ),
-    ("libc/exit.c", include_str!("../../../runtime/libc/exit.c")),
-    ("libc/fd.c", include_str!("../../../runtime/libc/fd.c")),
-    ("libc/dir.c", include_str!("../../../runtime/libc/dir.c")),
-    (
-        "libc/fnmatch.c",
-        include_str!("../../../runtime/libc/fnmatch.c"),
-    ),
-    ("libc/time.c", include_str!("../../../runtime/libc/time.c")),
-    (
-        "libc/thread.c",
-        include_str!("../../../runtime/libc/thread.c"),
-    ),
-    (
-        "libc/process.c",
-        include_str!("../../../runtime/libc/process.c"),
-    ),
-    (
-        "libc/error.c",
-        include_str!("../../../runtime/libc/error.c"),
-    ),
-    (
-        "libc/locale.c",
-        include_str!("../../../runtime/libc/locale.c"),
-    ),
-    ("libc/math.c", include_str!("../../../runtime/libc/math.c")),
-    (
-        "libc/ldouble.c",
-        include_str!("../../../runtime/libc/ldouble.c"),
-    ),
-    (
-        "libc/printf.c",
-        include_str!("../../../runtime/libc/printf.c"),
-    ),
-    (
-        "libc/scanf.c",
-        include_str!("../../../runtime/libc/scanf.c"),
-    ),
-    (
-        "libc/stdio.c",
-        include_str!("../../../runtime/libc/stdio.c"),
-    ),
-    (
-        "libc/stdlib.c",
-        include_str!("../../../runtime/libc/stdlib.c"),
-    ),
-    (
-        "libc/string.c",
-        include_str!("../../../runtime/libc/string.c"),
-    ),
-    (
-        "libc/unistd.c",
-        include_str!("../../../runtime/libc/unistd.c"),
-    ),
 ];
+
+/// (relative path, contents) of the libc models, as `runtime/libc/models.txt` lists them
+/// (embedded by the build script), in link order.
+const LIBC_MODELS: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/libc_models.rs"));
+
+/// Every runtime file.
+fn files() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
+    FILES.iter().chain(LIBC_MODELS)
+}
+
+/// A name part no other process or thread uses at the same time (threads of one process
+/// may fill a new runtime directory, or compile its libc, at the same time).
+fn unique() -> String {
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("{}-{n}", std::process::id())
+}
 
 /// Write `contents` to `path` unless it already holds exactly that.
 fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<()> {
@@ -95,7 +55,7 @@ fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<()> {
         return Ok(());
     }
     std::fs::create_dir_all(path.parent().expect("runtime files live in a directory"))?;
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let tmp = path.with_extension(format!("tmp{}", unique()));
     std::fs::write(&tmp, contents)?;
     std::fs::rename(&tmp, path)
 }
@@ -109,13 +69,15 @@ pub fn runtime_dir() -> std::io::Result<PathBuf> {
         .map(PathBuf::from)
         .unwrap_or_else(std::env::temp_dir);
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    FILES.hash(&mut h);
+    for f in files() {
+        f.hash(&mut h);
+    }
     let dir = base.join(format!(
         "augur-runtime-{}-{:016x}",
         env!("CARGO_PKG_VERSION"),
         h.finish()
     ));
-    for (rel, contents) in FILES {
+    for (rel, contents) in files() {
         write_if_changed(&dir.join(rel), contents)?;
     }
     Ok(dir)
@@ -143,12 +105,9 @@ pub fn libc_bitcode(dir: &Path, x87_long_double: bool) -> Result<PathBuf, String
         cflags,
         include_dirs: vec![libc.clone()],
     };
-    let pid = std::process::id();
+    let pid = unique();
     let mut parts = Vec::new();
-    for (rel, _) in FILES
-        .iter()
-        .filter(|(r, _)| r.starts_with("libc/") && r.ends_with(".c"))
-    {
+    for (rel, _) in LIBC_MODELS {
         let src = dir.join(rel);
         let out = src.with_extension(format!("{pid}.bc"));
         compile_c(&src, &out, &opts).map_err(|e| format!("augur's libc model: {e}"))?;

@@ -1,7 +1,7 @@
 //! augur-explain: root-cause a failing input against a reference ("golden") program
 //! (Banerjee et al., golden implementation driven software debugging).
 //!
-//! Both programs run on the same input in seeded mode while a [`trace::Recorder`]
+//! Both programs run on the same input in seeded mode while a [`trace::Tracer`]
 //! records every instruction; [`deps`] turns a trace into a dynamic dependence graph;
 //! [`criterion`] finds where the runs' behaviour differs; [`slice`] and [`wp`] compute
 //! the weakest precondition of that observation along the backward dynamic slice;
@@ -10,8 +10,9 @@
 //! to the instructions where the values part, from the criterion and from each
 //! unexplained branch ([`pairing`]); [`rank`] weighs all these findings' lines into
 //! places (with [`versions`] and [`macros`]) and cuts the report to the strongest few;
-//! [`record`] runs one program while recording; [`report`] writes the result. The modules
-//! are private; what the command line uses is re-exported here.
+//! [`traced`] runs one program while tracing it; [`report`] writes the result; [`driver`]
+//! runs it all (both recordings, then [`explain`]). The modules are private; what the
+//! command line uses is re-exported here.
 
 #![warn(missing_docs)]
 
@@ -19,6 +20,7 @@ mod align;
 mod compare;
 mod criterion;
 mod deps;
+mod driver;
 mod import;
 mod lockstep;
 mod macros;
@@ -26,20 +28,18 @@ mod pairing;
 mod printf;
 mod rank;
 mod reads;
-mod record;
 mod report;
 mod show;
 mod slice;
 mod trace;
+mod traced;
 mod versions;
 mod wp;
 
-pub use record::{record, Run};
+pub use driver::{driver, Config, Outcome};
 pub use report::{Figures, Report};
-pub use trace::Watch;
 
 use augur_engine::Byte;
-use augur_engine::Outcome;
 use augur_expr::ExprPool;
 use augur_ir::Program;
 use criterion::Observation;
@@ -106,15 +106,15 @@ impl Execution {
             .take()
             .ok_or_else(|| format!("{name}: the run did not end"))?;
         match &end.outcome {
-            Outcome::Partial(reason) => {
+            augur_engine::Outcome::Partial(reason) => {
                 return Err(format!("{name}: the run stopped before its end: {reason}"))
             }
-            Outcome::Dropped => {
+            augur_engine::Outcome::Dropped => {
                 return Err(format!(
                     "{name}: the input does not satisfy the program's assumptions"
                 ))
             }
-            Outcome::Exit(_) | Outcome::Error(_) => {}
+            augur_engine::Outcome::Exit(_) | augur_engine::Outcome::Error(_) => {}
         }
         if trace.entries.is_empty() {
             return Err(format!("{name}: no instruction was executed"));

@@ -111,7 +111,7 @@ pub struct Trace {
 }
 
 /// The observer recording a [`Trace`].
-pub struct Recorder {
+pub struct Tracer {
     prog: Rc<Program>,
     user_files: Vec<bool>,
     trace: Rc<RefCell<Trace>>,
@@ -134,7 +134,7 @@ pub fn is_sym(v: &Value) -> bool {
     }
 }
 
-impl Recorder {
+impl Tracer {
     /// A recorder for runs of `prog`, optionally watching a variable; the trace is
     /// filled in through the returned handle.
     pub fn new(prog: Rc<Program>, watch: Option<Watch>) -> (Self, Rc<RefCell<Trace>>) {
@@ -144,7 +144,7 @@ impl Recorder {
             .iter()
             .map(|f| augur_engine::is_user_file(f))
             .collect();
-        let rec = Recorder {
+        let rec = Tracer {
             prog,
             user_files,
             trace: trace.clone(),
@@ -165,9 +165,9 @@ impl Recorder {
 
     /// The user-facing location of `pc` in the top frame of `st`.
     fn user_loc(&self, st: &State, pc: u32) -> LocId {
-        let top = st.frames.len() - 1;
+        let top = st.frames().len() - 1;
         let loc_at = |i: usize| {
-            let f = &st.frames[i];
+            let f = &st.frames()[i];
             let at = if i == top { pc } else { f.pc.saturating_sub(1) };
             self.prog.func(f.func).locs[at as usize]
         };
@@ -180,13 +180,13 @@ impl Recorder {
 
     /// Bring the activation stack in line with the state's frames; the current one.
     fn sync_activations(&mut self, st: &State) -> u32 {
-        let depth = st.frames.len();
+        let depth = st.frames().len();
         self.acts.truncate(depth);
         self.lines.truncate(depth);
         while self.acts.len() < depth {
             let a = self.next_act;
             self.next_act += 1;
-            if let Some(base) = st.frames[self.acts.len()].varargs {
+            if let Some(base) = st.frames()[self.acts.len()].varargs {
                 self.trace.borrow_mut().varargs.insert(a, base);
             }
             self.acts.push(a);
@@ -253,7 +253,9 @@ impl Recorder {
         let Some((addr, size)) = self.slots.get(&act).copied() else {
             return;
         };
-        let Some(obj) = st.mem.find(addr) else { return };
+        let Some(obj) = st.mem().find(addr) else {
+            return;
+        };
         let offset = addr - obj.base;
         if offset + size > obj.size {
             return;
@@ -266,7 +268,7 @@ impl Recorder {
     }
 }
 
-impl Observer for Recorder {
+impl Observer for Tracer {
     fn on_instruction(&mut self, st: &State, func: FuncId, pc: u32) {
         let act = self.sync_activations(st);
         self.finish_previous(st, act);
@@ -287,7 +289,7 @@ impl Observer for Recorder {
             func,
             pc,
             act,
-            depth: st.frames.len() as u32,
+            depth: st.frames().len() as u32,
             user_loc: self.user_loc(st, pc),
             ops,
             call: None,
@@ -329,10 +331,10 @@ impl Observer for Recorder {
 
     fn on_terminate(&mut self, st: &State, outcome: &Outcome) {
         self.trace.borrow_mut().end = Some(End {
-            stdout: st.stdout.clone(),
+            stdout: st.stdout().to_vec(),
             outcome: outcome.clone(),
-            seed_values: st.seed_values.clone(),
-            mem: st.mem.clone(),
+            seed_values: st.seed_values().clone(),
+            mem: st.mem().clone(),
         });
     }
 }
@@ -343,7 +345,7 @@ fn c_string(st: &State, v: &Value) -> Option<Vec<u8>> {
         return None;
     };
     let addr = *bits as u64;
-    let obj = st.mem.find(addr)?;
+    let obj = st.mem().find(addr)?;
     let offset = addr - obj.base;
     let mut out = Vec::new();
     for b in obj.read(offset, obj.size.checked_sub(offset)?) {

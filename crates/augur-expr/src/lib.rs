@@ -16,6 +16,7 @@ mod eval;
 mod kind;
 mod pool;
 mod range;
+mod rng;
 mod smtlib;
 mod sugar;
 
@@ -27,3 +28,4 @@ pub use compiled::{CompiledQuery, Scratch};
 pub use eval::Evaluator;
 pub use kind::{ArrayId, BinOp, CmpOp, ExprId, ExprKind};
 pub use pool::ExprPool;
+pub use rng::Rng;

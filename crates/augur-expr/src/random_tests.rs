@@ -1,43 +1,7 @@
 //! Randomised differential test: every expression built through the simplifying builders
 //! must evaluate like the same expression interned raw, under random assignments.
 
-use crate::bits::mask;
-use crate::{ArrayId, Assignment, BinOp, CmpOp, ExprId, ExprKind, ExprPool};
-
-/// xorshift64* — deterministic and dependency-free (the random checks of other modules
-/// use it too).
-pub(crate) struct Rng(pub(crate) u64);
-
-impl Rng {
-    /// The next 64 random bits.
-    pub(crate) fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn pick<T: Clone>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len() as u64) as usize].clone()
-    }
-
-    /// A value biased toward edge cases, masked to `width`.
-    fn value(&mut self, width: u32) -> u128 {
-        let v = match self.below(6) {
-            0 => 0,
-            1 => 1,
-            2 => u128::MAX,
-            3 => 1 << (width - 1),
-            4 => u128::from(self.below(16)),
-            _ => (u128::from(self.next()) << 64) | u128::from(self.next()),
-        };
-        v & mask(width)
-    }
-}
+use crate::{ArrayId, Assignment, BinOp, CmpOp, ExprId, ExprKind, ExprPool, Rng};
 
 const WIDTHS: [u32; 13] = [1, 2, 3, 7, 8, 13, 16, 32, 63, 64, 65, 127, 128];
 const BIN_OPS: [BinOp; 13] = BinOp::ALL;
@@ -57,7 +21,7 @@ impl Gen {
         let arrays = [p.new_array("a", ARRAY_SIZE), p.new_array("b", ARRAY_SIZE)];
         Gen {
             p,
-            rng: Rng(seed),
+            rng: Rng::new(seed),
             arrays,
         }
     }
@@ -67,7 +31,7 @@ impl Gen {
     }
 
     fn constant(&mut self, width: u32) -> (ExprId, ExprId) {
-        let v = self.rng.value(width);
+        let v = self.rng.edge_value(width);
         let c = self.p.constant(v, width);
         self.both(c)
     }
@@ -93,7 +57,7 @@ impl Gen {
             }
             1 => {
                 let bytes: Vec<u8> = (0..self.rng.below(6))
-                    .map(|_| self.rng.value(8) as u8)
+                    .map(|_| self.rng.edge_value(8) as u8)
                     .collect();
                 let e = self.p.array_const(&bytes);
                 self.both(e)
@@ -270,7 +234,9 @@ impl Gen {
         let mut a = Assignment::default();
         for arr in self.arrays {
             if self.rng.below(5) != 0 {
-                let bytes = (0..ARRAY_SIZE).map(|_| self.rng.value(8) as u8).collect();
+                let bytes = (0..ARRAY_SIZE)
+                    .map(|_| self.rng.edge_value(8) as u8)
+                    .collect();
                 a.set(arr, bytes);
             }
         }

@@ -117,7 +117,7 @@ mod tests {
     use crate::{Assignment, CmpOp};
 
     use crate::build::tests::setup;
-    use crate::random_tests::Rng;
+    use crate::Rng;
 
     /// Shapes whose bound `umax` knows, each with the best bound by hand.
     fn shapes(p: &mut ExprPool, b: ExprId, w: ExprId) -> Vec<(ExprId, u128)> {
@@ -159,10 +159,10 @@ mod tests {
         for &(e, want) in &cases {
             assert_eq!(p.umax(e), want, "{}", p.display(e));
         }
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
         for _ in 0..2000 {
             let mut m = Assignment::default();
-            m.set(a, rng.next().to_le_bytes()[..4].to_vec());
+            m.set(a, rng.next_u64().to_le_bytes()[..4].to_vec());
             for &(e, _) in &cases {
                 assert!(p.eval(e, &m) <= p.umax(e), "{} under {m:?}", p.display(e));
             }

@@ -3,13 +3,13 @@
 
 use crate::embed::{self, BugPlan, Kind, Site};
 use crate::points::{self, Point};
-use crate::record::{self, SeededRun};
 use crate::sample::{self, Counted};
+use crate::seeded::{self, SeededRun};
 use crate::seeds;
 use crate::setup::Setup;
 use crate::synth;
 use crate::verify::{self, Build, Target, Verification};
-use augur_engine::{Rng, SeedInput};
+use augur_engine::{Progress, Rng, SeedInput};
 use augur_expr::{Assignment, ExprId};
 use augur_ir::FileId;
 use augur_solver::SolverChain;
@@ -142,6 +142,17 @@ pub struct Outcome {
     pub seed_paths: usize,
     /// The shared buggy program in one-program mode.
     pub program: Option<Vec<(String, String)>>,
+    /// Bugs asked for.
+    pub requested: usize,
+    /// argv[0] and the concrete arguments (for the triggers' command lines).
+    pub argv: Vec<String>,
+}
+
+impl Outcome {
+    /// Write the corpus into `dir`.
+    pub fn write(&self, dir: &Path) -> Result<(), String> {
+        crate::report::write_corpus(dir, self, self.requested, &self.argv)
+    }
 }
 
 /// A recorded seed path and what was derived from it.
@@ -202,15 +213,22 @@ fn objects(run: &SeededRun, a: &Assignment) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-/// Inject `o.bugs` bugs into `setup`'s program; `progress` hears what is going on.
-pub fn inject(
-    setup: &Setup,
-    o: &InjectOptions,
-    progress: &mut dyn FnMut(&str),
-) -> Result<Outcome, String> {
+/// What to inject into which program.
+#[derive(Clone)]
+pub struct Config {
+    /// The program and how to start it.
+    pub setup: Setup,
+    /// What the user asked for.
+    pub options: InjectOptions,
+}
+
+/// Inject `options.bugs` bugs into `setup`'s program; `progress` hears what is going on.
+/// [`Outcome::write`] writes the corpus.
+pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
+    let (setup, o) = (&c.setup, &c.options);
     let texts = read_sources(&setup.sources)?;
     let files = file_map(setup);
-    progress("exploring the program for seed paths and verification inputs");
+    progress.message("exploring the program for seed paths and verification inputs");
     let explored = seeds::explore(setup, o.explore_time());
     let inputs = if o.seed_tests.is_empty() {
         &explored
@@ -223,7 +241,7 @@ pub fn inject(
             setup.sources[0].display()
         ));
     }
-    progress(&format!(
+    progress.message(&format!(
         "recording {} seed path(s)",
         inputs.len().min(MAX_SEEDS)
     ));
@@ -231,7 +249,7 @@ pub fn inject(
         .iter()
         .take(MAX_SEEDS)
         .map(|input| {
-            let mut run = record::record(setup, input);
+            let mut run = seeded::run(setup, input);
             let score = seeds::score(&mut run);
             let mut solver = SolverChain::new(setup.opts.solver.clone());
             solver.set_deadline(o.deadline);
@@ -250,6 +268,8 @@ pub fn inject(
     let mut rng = Rng::new(o.seed);
     let mut out = Outcome {
         seed_paths: seeds.len(),
+        requested: o.bugs,
+        argv: setup.argv.clone(),
         ..Outcome::default()
     };
     let mut planned = Vec::new();
@@ -271,7 +291,7 @@ pub fn inject(
         let mut why = String::new();
         for k in 0..seeds.len() {
             let si = (id - 1 + k) % seeds.len();
-            progress(&format!(
+            progress.message(&format!(
                 "bug {id}/{}: synthesizing on seed path {}",
                 o.bugs,
                 si + 1
@@ -309,7 +329,7 @@ pub fn inject(
                 out.failed.push((p.plan.id, out_of_time("verified")));
                 continue;
             }
-            progress(&format!("bug {}: verifying", p.plan.id));
+            progress.message(&format!("bug {}: verifying", p.plan.id));
             let v = verify::verify(&build, &original, i, &targets, &p.bug.trigger, &p.inputs)?;
             finish(&mut out, p, v, Vec::new());
         }
@@ -320,7 +340,7 @@ pub fn inject(
                 out.failed.push((p.plan.id, out_of_time("verified")));
                 continue;
             }
-            progress(&format!("bug {}: verifying", p.plan.id));
+            progress.message(&format!("bug {}: verifying", p.plan.id));
             let buggy = embed::embed(&texts, std::slice::from_ref(&p.plan));
             let v = match build_buggy(&names, &buggy, setup, o) {
                 Ok(build) => {

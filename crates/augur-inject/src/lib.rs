@@ -2,7 +2,7 @@
 //!
 //! The driver ([`inject`]): seed paths from the user's tests or a bounded exploration
 //! ([`seeds`]), each run in seeded mode while an observer records the integer source
-//! variables at the start of line visits ([`record`]); transition points chosen on the
+//! variables at the start of line visits ([`seeded`]); transition points chosen on the
 //! path ([`points`]); one predicate per point synthesized by hill climbing over
 //! near-uniform samples of the path condition ([`synth`], [`sample`], [`predicate`]);
 //! the error transition system embedded into the C source ([`embed`]) and verified
@@ -12,15 +12,15 @@ mod driver;
 mod embed;
 mod points;
 mod predicate;
-mod record;
 mod report;
 mod sample;
+mod seeded;
 mod seeds;
 mod setup;
 mod synth;
 mod verify;
 
-pub use driver::{inject, Bug, InjectOptions, Outcome};
+pub use driver::{driver, Bug, Config, InjectOptions, Outcome};
 pub use embed::Kind;
-pub use report::{summary_json, table, write_corpus};
+pub use report::{summary_json, table};
 pub use setup::Setup;

@@ -5,7 +5,7 @@
 
 use crate::embed::{self, Probe};
 use crate::predicate::{self, Pred};
-use crate::record::{self, SeededRun, VarValue, MAX_INSTANCES};
+use crate::seeded::{self, SeededRun, VarValue, MAX_INSTANCES};
 use augur_ir::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -92,7 +92,7 @@ pub fn candidates(
         if probe.bad_lines.contains(&(s, visit.line)) {
             continue;
         }
-        let vals: Vec<VarValue> = record::values(&mut run.pool, &run.rec.seed, &visit)
+        let vals: Vec<VarValue> = seeded::values(&mut run.pool, &run.rec.seed, &visit)
             .into_iter()
             .filter(|v| {
                 !probe

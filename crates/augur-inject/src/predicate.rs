@@ -2,7 +2,7 @@
 //! an expression of the input and their C text, which agree exactly because the C text
 //! casts each side to an integer type of its own width and the chosen signedness.
 
-use crate::record::VarValue;
+use crate::seeded::VarValue;
 use augur_expr::{CmpOp, ExprId, ExprPool};
 
 /// A comparison operator.
@@ -224,7 +224,7 @@ pub fn candidates(pool: &mut ExprPool, vals: &[VarValue]) -> Vec<Pred> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Var;
+    use crate::seeded::Var;
 
     #[test]
     fn candidates_hold_on_the_seed_and_read_as_c() {

@@ -63,7 +63,7 @@ fn write_sources(dir: &Path, sources: &[(String, String)]) -> Result<(), String>
 }
 
 /// Write the corpus into `out`; `argv` is the program's argv[0] and concrete arguments.
-pub fn write_corpus(
+pub(crate) fn write_corpus(
     out: &Path,
     o: &Outcome,
     requested: usize,

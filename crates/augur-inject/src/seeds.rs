@@ -1,7 +1,7 @@
 //! Seed paths (the paper's IdentifyTrace): tests from a bounded exploration of the
 //! program, or the user's, each scored by the shape of its seeded run.
 
-use crate::record::{self, SeededRun};
+use crate::seeded::{self, SeededRun};
 use crate::setup::Setup;
 use augur_engine::{Executor, MemorySink, Outcome, SeedInput};
 use std::time::Duration;
@@ -40,7 +40,7 @@ pub fn score(run: &mut SeededRun) -> f64 {
     let mut useful = 0.0;
     let total = rec.visits.len().max(1) as f64;
     for (i, v) in rec.visits.iter().enumerate() {
-        let vals = record::values(&mut run.pool, &rec.seed, v);
+        let vals = seeded::values(&mut run.pool, &rec.seed, v);
         let n = vals.iter().filter(|x| x.is_symbolic(&run.pool)).count() as f64;
         useful += n * (1.0 + i as f64 / total);
     }

@@ -7,6 +7,7 @@ mod cfg;
 mod compile;
 mod layout;
 mod lower;
+mod map_ids;
 mod program;
 mod wide_consts;
 
@@ -19,6 +20,7 @@ pub use compile::{
 };
 pub use layout::Layout;
 pub use lower::lower_module;
+pub use map_ids::IdMap;
 pub use program::*;
 pub use wide_consts::{rewrite_file, split_wide_constants, uses_x87_long_double, WideStats};
 

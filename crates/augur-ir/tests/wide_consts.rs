@@ -114,33 +114,7 @@ fn llvm_dis(path: &Path) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-const C_SRC: &str = r#"
-#include <stdio.h>
-__int128 f(__int128 x) { return x + ((__int128)1 << 100); }
-unsigned __int128 g(unsigned __int128 x) { return x * ((unsigned __int128)-1 / 5); }
-__int128 h(__int128 x) { return x - (-((__int128)3 << 90)); }
-int s(unsigned __int128 x) {
-    switch (x) {
-    case ((unsigned __int128)7 << 70): return 1;
-    case 0: return 2;
-    case 1: return 3;
-    case ((unsigned __int128)-1): return 5;
-    default: return 4;
-    }
-}
-__int128 sel(int c) { return c ? ((__int128)1 << 100) : 5; }
-__int128 gl = (__int128)1 << 100;
-static void pr(unsigned __int128 v) {
-    printf("%016llx%016llx\n", (unsigned long long)(v >> 64), (unsigned long long)v);
-}
-int main(void) {
-    unsigned __int128 keys[] = { (unsigned __int128)7 << 70, 0, 1, 2, 3,
-                                 (unsigned __int128)-1, (unsigned __int128)-2 };
-    for (int i = 0; i < 7; i++) printf("%d\n", s(keys[i]));
-    pr(f(3)); pr(g(7)); pr(h(-1)); pr(sel(1)); pr(sel(0));
-    return 0;
-}
-"#;
+const C_SRC: &str = include_str!("programs/wide_consts/c_src.c");
 
 /// `src` built to bitcode with `opts` and rewritten by `split_wide_constants` (nothing left
 /// unsupported); both modules exit 0 under lli with the same output, which is returned
@@ -328,24 +302,7 @@ define i128 @fine(i128 %a) {
 
 /// Long doubles (x86_fp80, as a build without `-mlong-double-64` has them) and a wide
 /// integer in global initializers: a struct with padding, an array, a nested mix.
-const GLOBALS_SRC: &str = r#"
-#include <stdio.h>
-struct operand { long double v; long w; int p; };
-static const struct operand first = { 1.0L, 7, -2 };
-long double table[3] = { 2.5L, -0.1L, 1e4000L };
-struct mix { char c; long double x; __int128 y; short s; } mixed[2] = {
-    { 'a', 3.25L, (__int128)-3 << 70, 9 }, { 'b', 0.0L, 1, -1 } };
-long double *tp = &table[1];
-int main(void) {
-    printf("%Lg %ld %d\n", first.v, first.w, first.p);
-    for (int i = 0; i < 3; i++) printf("%La\n", table[i]);
-    for (int i = 0; i < 2; i++)
-        printf("%c %La %016llx %d\n", mixed[i].c, mixed[i].x,
-               (unsigned long long)(mixed[i].y >> 64), mixed[i].s);
-    printf("%La\n", *tp);
-    return 0;
-}
-"#;
+const GLOBALS_SRC: &str = include_str!("programs/wide_consts/globals_src.c");
 
 #[test]
 fn globals_holding_long_doubles_become_byte_images() {

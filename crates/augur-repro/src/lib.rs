@@ -5,6 +5,7 @@
 //! what the command line uses is re-exported here.
 
 mod build;
+mod driver;
 mod hard;
 mod log;
 mod reexec;
@@ -15,9 +16,12 @@ mod taint;
 mod verify;
 
 pub use build::{build as build_recorder, build_id, BuildSpec};
+pub use driver::{driver, Config, Outcome};
 pub use hard::{analyse as analyse_hard_functions, listing as hard_listing, Models, Verdict};
 pub use log::{hex, Log};
-pub use reexec::{command_line, goals, run as reexecute, CandidateSink, GoalObserver, Progress};
+pub use reexec::{
+    command_line, goals, run as reexecute, CandidateSink, Findings, Found, GoalObserver,
+};
 pub use report::{match_frames, parse as parse_report, Matched, Report};
 pub use symcon::SymCon;
 pub use verify::Native;

@@ -32,7 +32,7 @@ pub fn goals(frames: &[Matched]) -> Vec<Goal> {
 
 /// What the re-execution found so far (shared by its sink and observer).
 #[derive(Default)]
-pub struct Progress {
+pub struct Findings {
     /// The deepest goal whose function a path entered along the stack (index into the
     /// goals).
     pub goal: usize,
@@ -65,12 +65,12 @@ pub struct Found {
 pub struct GoalObserver {
     prog: Rc<Program>,
     goals: Vec<Goal>,
-    shared: Rc<RefCell<Progress>>,
+    shared: Rc<RefCell<Findings>>,
 }
 
 impl GoalObserver {
     /// An observer of the run towards `goals`.
-    pub fn new(prog: Rc<Program>, goals: Vec<Goal>, shared: Rc<RefCell<Progress>>) -> Self {
+    pub fn new(prog: Rc<Program>, goals: Vec<Goal>, shared: Rc<RefCell<Findings>>) -> Self {
         GoalObserver {
             prog,
             goals,
@@ -105,7 +105,7 @@ impl Observer for GoalObserver {
     fn on_call(&mut self, st: &State, func: FuncId, _args: &[augur_engine::Value]) {
         // The callee's frame is not pushed yet.
         let frames: Vec<(FuncId, u32)> = st
-            .frames
+            .frames()
             .iter()
             .map(|f| (f.func, f.pc))
             .chain([(func, 0)])
@@ -117,7 +117,7 @@ impl Observer for GoalObserver {
 
     fn on_terminate(&mut self, st: &State, _outcome: &Outcome) {
         self.shared.borrow_mut().last_substituted =
-            st.ext.get::<Cursor>().map_or(0, |c| c.substituted);
+            st.ext().get::<Cursor>().map_or(0, |c| c.substituted);
     }
 }
 
@@ -130,7 +130,7 @@ pub struct CandidateSink {
     native: Native,
     out: FileSink,
     tried: FxHashSet<Vec<(String, Vec<u8>)>>,
-    shared: Rc<RefCell<Progress>>,
+    shared: Rc<RefCell<Findings>>,
     stop: Arc<AtomicBool>,
     started: std::time::Instant,
 }
@@ -146,7 +146,7 @@ impl CandidateSink {
         native: Native,
         out: &std::path::Path,
         argv: Vec<String>,
-        shared: Rc<RefCell<Progress>>,
+        shared: Rc<RefCell<Findings>>,
         stop: Arc<AtomicBool>,
     ) -> Result<Self, String> {
         Ok(CandidateSink {
@@ -228,7 +228,7 @@ impl TestSink for CandidateSink {
 /// Run the re-execution on `ex` (states already started); returns the shared findings.
 pub fn run(
     ex: &mut Executor,
-    shared: &Rc<RefCell<Progress>>,
+    shared: &Rc<RefCell<Findings>>,
     goals: &[Goal],
     progress: &mut dyn FnMut(&Executor, String),
 ) {

@@ -80,11 +80,11 @@ impl SymCon {
                 // A logged string: a new object holding it, NUL-terminated.
                 let loc = ex.current_loc(st);
                 let name = format!("{} result", ex.program.func(call.func).name);
-                let base = st
-                    .mem
-                    .allocate(b.len() as u64 + 1, 16, ObjKind::Heap, loc, name.into());
+                let base =
+                    st.mem_mut()
+                        .allocate(b.len() as u64 + 1, 16, ObjKind::Heap, loc, name.into());
                 let bytes: Vec<Byte> = b.iter().chain([&0u8]).map(|c| Byte::C(*c)).collect();
-                st.mem
+                st.mem_mut()
                     .get_mut(base)
                     .expect("just allocated")
                     .write(0, &bytes);
@@ -121,13 +121,13 @@ impl Extension for SymCon {
     fn call(&mut self, ex: &mut Executor, st: &mut State, call: &Call) -> Exec<Intercepted> {
         let fid = self.by_name[&ex.program.func(call.func).name];
         let n = self.calls_of.len();
-        let cur = st.ext.get_or_default::<Cursor>();
+        let cur = st.ext_mut().get_or_default::<Cursor>();
         cur.used.resize(n, 0);
         let next = self.calls_of[fid].get(cur.used[fid]).copied();
         let Some(index) = next else {
             cur.unexplained += 1;
             let penalty = cur.unexplained;
-            st.ext.insert(SearchPenalty(penalty));
+            st.ext_mut().insert(SearchPenalty(penalty));
             return Ok(Intercepted::Proceed);
         };
         if cur.last.is_some_and(|l| index < l) {
@@ -137,7 +137,7 @@ impl Extension for SymCon {
         cur.last = Some(cur.last.map_or(index, |l| l.max(index)));
         cur.substituted += 1;
         let penalty = cur.unexplained;
-        st.ext.insert(SearchPenalty(penalty));
+        st.ext_mut().insert(SearchPenalty(penalty));
         let logged = &self.log.calls[index];
         Self::write_params(ex, st, call, logged)?;
         Ok(Intercepted::Result(Self::result(ex, st, call, logged)))

@@ -344,18 +344,19 @@ mod tests {
         let mut p = ExprPool::new();
         let mut terms: Vec<ExprId> = ["a", "b", "c"].map(|n| var(&mut p, n, 1).1).to_vec();
         terms.extend([0, 0x7f, 0xff].map(|v| p.constant(v, 8)));
-        let mut rng = Rng(0x5eed_0f0d_e125_7a11);
+        let mut rng = Rng::new(0x5eed_0f0d_e125_7a11);
         let mut z3 = Z3Backend::new(None, SharedStats::default());
         let mut refuted = 0;
         for _ in 0..600 {
-            let n = 2 + rng.next() % 5;
+            let n = 2 + rng.next_u64() % 5;
             let set: Vec<ExprId> = (0..n)
                 .map(|_| {
-                    let pick = |rng: &mut Rng| terms[(rng.next() % terms.len() as u64) as usize];
+                    let pick =
+                        |rng: &mut Rng| terms[(rng.next_u64() % terms.len() as u64) as usize];
                     let (l, r) = (pick(&mut rng), pick(&mut rng));
-                    let op = CmpOp::ALL[(rng.next() % 5) as usize].clone();
+                    let op = CmpOp::ALL[(rng.next_u64() % 5) as usize].clone();
                     let c = p.cmp(op, l, r);
-                    if rng.next().is_multiple_of(2) {
+                    if rng.next_u64().is_multiple_of(2) {
                         p.not(c)
                     } else {
                         c

@@ -53,28 +53,4 @@ pub(crate) fn var(p: &mut ExprPool, name: &str, size: u64) -> (ArrayId, ExprId) 
     (a, value.expect("arrays have at least one byte"))
 }
 
-/// xorshift64* — deterministic and dependency-free.
-pub(crate) struct Rng(pub(crate) u64);
-
-impl Rng {
-    /// The next pseudo-random value.
-    pub(crate) fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// A `width`-bit value biased toward edge cases (0, 1, -1, the sign bit, small).
-    pub(crate) fn value(&mut self, width: u32) -> u128 {
-        let v = match self.next() % 6 {
-            0 => 0,
-            1 => 1,
-            2 => u128::MAX,
-            3 => 1 << (width - 1),
-            4 => u128::from(self.next() % 16),
-            _ => (u128::from(self.next()) << 64) | u128::from(self.next()),
-        };
-        v & augur_expr::bits::mask(width)
-    }
-}
+pub(crate) use augur_expr::Rng;

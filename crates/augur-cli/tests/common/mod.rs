@@ -31,40 +31,12 @@ pub fn augur() -> Command {
 }
 
 /// 2^40 paths: never finishes within a test's time.
-pub const ENDLESS: &str = r#"
-#include <augur.h>
-int main(void) {
-  unsigned char b[40]; augur_make_symbolic(b, sizeof b, "b");
-  int n = 0;
-  for (int i = 0; i < 40; i++) if (b[i] == i) n++;
-  return n;
-}
-"#;
+pub const ENDLESS: &str = include_str!("../programs/common/endless.c");
 
 /// 12 paths: a pointer into one of three arrays at symbolic object and index, written
 /// through; resolving it forks on the object an example value points into. Each path exits
 /// with the single bit of the element written (1 << 0 to 1 << 11).
-pub const SYMBOLIC_POINTER: &str = r#"
-#include <augur.h>
-int a[4], b[4], c[4];
-int main(void) {
-  unsigned char k, i;
-  augur_make_symbolic(&k, sizeof k, "k");
-  augur_make_symbolic(&i, sizeof i, "i");
-  augur_assume(k < 3);
-  augur_assume(i < 4);
-  int *tab[3] = {a, b, c};
-  int *q = tab[k] + i;
-  *q = 1;
-  int s = 0;
-  for (int j = 0; j < 4; j++) {
-    if (a[j]) s += 1 << j;
-    if (b[j]) s += 16 << j;
-    if (c[j]) s += 256 << j;
-  }
-  return s;
-}
-"#;
+pub const SYMBOLIC_POINTER: &str = include_str!("../programs/common/symbolic_pointer.c");
 
 /// `augur run ENDLESS` in the background, to be interrupted or killed by the test.
 pub struct EndlessRun {
@@ -100,6 +72,14 @@ pub fn spawn_endless(args: &[&str], tests: usize, limit: std::time::Duration) ->
         out,
         _dir: dir,
     }
+}
+
+/// The C test program at `rel` under `tests/programs/`.
+pub fn program(rel: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs")
+        .join(rel);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// Write `src` as prog.c in a fresh directory and run `augur run` with `args` on it.

@@ -1,4 +1,5 @@
 use super::*;
+use augur_engine::Rng;
 
 /// A test labelling revision r with `labels[r]`, class k described as `out k`.
 fn split(name: &str, labels: &[usize]) -> TestSplit {
@@ -111,18 +112,6 @@ fn brute_height(tests: &[TestSplit], set: &[usize]) -> usize {
         .unwrap_or(0)
 }
 
-/// A xorshift generator: deterministic random instances without another crate.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, bound: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % bound as u64) as usize
-    }
-}
-
 #[test]
 fn classes_group_revisions_equal_on_every_test() {
     let tests = [split("a", &[0, 1, 0, 1, 0]), split("b", &[0, 0, 0, 1, 2])];
@@ -212,14 +201,14 @@ fn equal_heights_prefer_fewer_tests() {
 
 #[test]
 fn height_is_minimal_on_random_instances() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     for _ in 0..400 {
-        let n = 1 + rng.below(7);
-        let tests: Vec<TestSplit> = (0..rng.below(5))
+        let n = 1 + rng.below(7) as usize;
+        let tests: Vec<TestSplit> = (0..rng.below(5) as usize)
             .map(|i| {
                 split(
                     &format!("t{i}"),
-                    &(0..n).map(|_| rng.below(3)).collect::<Vec<_>>(),
+                    &(0..n).map(|_| rng.below(3) as usize).collect::<Vec<_>>(),
                 )
             })
             .collect();

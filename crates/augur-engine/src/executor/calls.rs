@@ -262,25 +262,16 @@ pub(super) fn ret(ex: &mut Executor, st: &mut State, v: Option<Value>) -> Exec<(
         };
         match ex.entry_return {
             Some(exit) if st.frame().func != exit => {
-                pop_frame(st);
+                st.pop_frame();
                 let code = Value::con(code as u32 as u128, 32);
                 return push_frame(ex, st, exit, vec![code], None);
             }
             _ => return Err(Outcome::Exit(code)),
         }
     }
-    let frame = pop_frame(st);
+    let frame = st.pop_frame();
     if let (Some(d), Some(v)) = (frame.ret_dst, v) {
         st.set(d, v);
     }
     Ok(())
-}
-
-/// Remove the top frame and its stack objects.
-fn pop_frame(st: &mut State) -> Rc<Frame> {
-    let frame = st.frames.pop().expect("a frame to return from");
-    for a in &frame.allocas {
-        st.mem.remove(*a);
-    }
-    frame
 }

@@ -25,12 +25,12 @@ use crate::handlers::{Call, HandlerTable, Special};
 use crate::hooks::Observer;
 use crate::options::{Options, TestPolicy};
 use crate::outcome::{ErrorKind, Outcome, PathError, StackFrame};
-use crate::rng::Rng;
 use crate::searcher::{Interleaved, Searcher, StateInfo, Ticket};
 use crate::state::{Frame, SeedInput, State, StateId, Symbolic};
 use crate::stats::{Coverage, RunStats};
 use crate::testcase::{TestCase, TestSink};
 use crate::value::Value;
+use augur_expr::Rng;
 use augur_expr::{ArrayId, ExprId, ExprPool};
 use augur_ir::{FuncId, LocId, Program};
 use augur_solver::{SolverChain, SolverError};
@@ -712,7 +712,6 @@ impl Executor {
             ext: Default::default(),
             stdout: Vec::new(),
             stderr: Vec::new(),
-            env: crate::state::EnvData::new(Rc::from(Vec::new()), Vec::new()),
         };
         globals::layout_globals(self, &mut st);
         st

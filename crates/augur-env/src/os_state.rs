@@ -1,0 +1,107 @@
+//! The per-path state of the modelled operating system: standard input, files and what was
+//! written to them, descriptors, errno, `setjmp` targets. It is the path's [`EnvData`]
+//! extension data (`State::ext`): shared between forked paths and copied by the first one
+//! that changes it, so a fork costs nothing here and reads never copy.
+
+use augur_engine::{Byte, State};
+use augur_ir::FuncId;
+use std::rc::Rc;
+
+/// The contents of a modelled input (standard input or a file), shared between states.
+pub type Contents = Rc<[Byte]>;
+
+/// What an open file descriptor refers to. Reading positions live in
+/// [`EnvData::offsets`], one per open file description: descriptors made by `dup` share it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Descriptor {
+    /// Standard input, at offset number `.0`.
+    Stdin(usize),
+    /// Standard output.
+    Stdout,
+    /// Standard error.
+    Stderr,
+    /// Modelled file number `file`, at offset number `offset`.
+    File {
+        /// Index in [`EnvData::files`].
+        file: usize,
+        /// Index in [`EnvData::offsets`].
+        offset: usize,
+    },
+}
+
+/// The per-path state of the modelled environment.
+#[derive(Clone, Debug)]
+pub struct EnvData {
+    /// Standard input's bytes (empty: immediate end of file).
+    pub stdin: Contents,
+    /// Modelled files: (name, contents).
+    pub files: Vec<(String, Contents)>,
+    /// Open descriptors, indexed by fd.
+    pub fds: Vec<Option<Descriptor>>,
+    /// The offset of each open file description (standard input's first).
+    pub offsets: Vec<u64>,
+    /// Address of the path's errno cell, once allocated.
+    pub errno_addr: Option<u64>,
+    /// `setjmp` targets by jmp_buf address: where `longjmp` resumes.
+    pub jump_targets: Vec<JumpTarget>,
+}
+
+/// Where a `longjmp` through the jmp_buf at `buf` resumes: the frame of its `setjmp`
+/// call (by stack depth) and the instruction after the call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JumpTarget {
+    /// Address of the jmp_buf.
+    pub buf: u64,
+    /// Number of frames when `setjmp` was called.
+    pub depth: usize,
+    /// The function of that frame (a target whose frame is gone is invalid).
+    pub func: FuncId,
+    /// Index of the instruction after the `setjmp` call.
+    pub pc: u32,
+}
+
+impl EnvData {
+    /// An environment with descriptors 0, 1 and 2 open.
+    pub fn new(stdin: Contents, files: Vec<(String, Contents)>) -> Self {
+        EnvData {
+            stdin,
+            files,
+            fds: vec![
+                Some(Descriptor::Stdin(0)),
+                Some(Descriptor::Stdout),
+                Some(Descriptor::Stderr),
+            ],
+            offsets: vec![0],
+            errno_addr: None,
+            jump_targets: Vec::new(),
+        }
+    }
+}
+
+/// Empty standard input, no files, descriptors 0, 1 and 2 open: the world of a path whose
+/// environment was never prepared (`augur_env::start` sets one up).
+impl Default for EnvData {
+    fn default() -> Self {
+        EnvData::new(Rc::from(Vec::new()), Vec::new())
+    }
+}
+
+thread_local! {
+    /// What [`env`] reads on a path without an environment (never written).
+    static UNPREPARED: &'static EnvData = Box::leak(Box::default());
+}
+
+/// The path's environment, for reading.
+#[inline]
+pub fn env(st: &State) -> &EnvData {
+    match st.ext().get::<EnvData>() {
+        Some(e) => e,
+        None => UNPREPARED.with(|e| *e),
+    }
+}
+
+/// The path's environment, for writing (copied first if another path shares it).
+#[inline]
+pub fn env_mut(st: &mut State) -> &mut EnvData {
+    st.ext_mut().get_or_default()
+}

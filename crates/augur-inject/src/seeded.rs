@@ -1,0 +1,342 @@
+//! The seeded run of a seed path: an [`Observer`] noting, at the start of each of the
+//! first few visits of every user source line, the bytes of the integer source variables
+//! in scope (locals of the running function, parameters, globals), plus the path's
+//! shape (branches, calls, instructions) and, at its end, the path condition.
+
+use crate::setup::Setup;
+use augur_engine::Executor;
+use augur_engine::{Byte, MemorySink, Observer, Outcome, SeedInput, State, Value};
+use augur_expr::{ArrayId, Assignment, ExprId, ExprPool};
+use augur_ir::{FileId, FuncId, GlobalId, Inst, Operand, Program, Reg, Ty};
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Visits of one source line recorded at most this many times (loops).
+pub const MAX_INSTANCES: u32 = 3;
+
+/// An integer source variable.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Var {
+    /// Its name in the C source.
+    pub name: String,
+    /// Its size in bytes (1, 2, 4 or 8).
+    pub size: u8,
+}
+
+/// One recorded visit of a source line.
+#[derive(Clone, Debug)]
+pub struct Visit {
+    /// The file.
+    pub file: FileId,
+    /// The line.
+    pub line: u32,
+    /// Which visit of this line (1 = first).
+    pub instance: u32,
+    /// Frames on the stack (call depth, the entry function is 1).
+    pub call_depth: u32,
+    /// Branches on input-dependent conditions before this visit.
+    pub branches: u32,
+    /// Each variable in scope with its bytes as the line begins.
+    pub vars: Vec<(Var, Vec<Byte>)>,
+}
+
+/// Everything a seeded run recorded.
+#[derive(Debug, Default)]
+pub struct Recording {
+    /// Line visits in execution order.
+    pub visits: Vec<Visit>,
+    /// Branches on input-dependent conditions on the whole path.
+    pub branches: u32,
+    /// Calls made.
+    pub calls: u32,
+    /// Distinct functions entered.
+    pub functions: u32,
+    /// Instructions executed.
+    pub instructions: u64,
+    /// The path condition.
+    pub constraints: Vec<ExprId>,
+    /// The seed's bytes per symbolic array.
+    pub seed: Assignment,
+    /// The symbolic objects (name, array, size) in creation order.
+    pub objects: Vec<(String, ArrayId, u64)>,
+    /// How the path ended.
+    pub outcome: Option<Outcome>,
+}
+
+/// A seeded run: its recording and the pool its expressions live in.
+pub struct SeededRun {
+    /// What was recorded.
+    pub rec: Recording,
+    /// The expression pool of the run.
+    pub pool: ExprPool,
+}
+
+/// Run `setup`'s program on `seed`, recording it.
+pub fn run(setup: &Setup, seed: &SeedInput) -> SeededRun {
+    let mut ex = Executor::new(
+        setup.program.clone(),
+        &augur_env::handlers(),
+        setup.opts.clone(),
+        Box::new(MemorySink::default()),
+    );
+    // Globals get their addresses when the first state is laid out.
+    let st = ex.initial_state(Some(seed.clone()));
+    let globals = int_globals(&ex);
+    let (obs, rec) = Watcher::new(&ex.program, globals);
+    ex.add_observer(Box::new(obs));
+    augur_env::start(&mut ex, st, setup.entry, &setup.spec, &setup.argv);
+    ex.run(&mut |_| {});
+    let rec = std::mem::take(&mut *rec.borrow_mut());
+    SeededRun {
+        rec,
+        pool: std::mem::take(&mut ex.pool),
+    }
+}
+
+/// Integer width in bytes of `ty` if it is a 1, 2, 4 or 8 byte integer.
+fn int_size(prog: &Program, ty: augur_ir::TyId) -> Option<u8> {
+    match prog.ty(ty).ty {
+        Ty::Int(w) if matches!(w, 8 | 16 | 32 | 64) => Some((w / 8) as u8),
+        _ => None,
+    }
+}
+
+/// Could `name` be a C identifier of the user's (not augur's or the C library's)?
+fn user_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.starts_with('_')
+        && !name.starts_with("augur")
+}
+
+/// The writable integer globals with user-looking names, with their addresses.
+fn int_globals(ex: &Executor) -> Vec<(Var, u64)> {
+    let prog = &ex.program;
+    prog.globals
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| g.init.is_some() && !g.is_constant && user_identifier(&g.name))
+        .filter_map(|(i, g)| {
+            let size = int_size(prog, g.ty)?;
+            let var = Var {
+                name: g.name.clone(),
+                size,
+            };
+            Some((var, ex.global_addr(GlobalId(i as u32))))
+        })
+        .collect()
+}
+
+/// Per function: the stack slots of integer source variables (register holding the
+/// slot's address, variable). A slot counts when it holds one element that the code
+/// loads as an integer of the slot's size.
+fn int_locals(prog: &Program, func: FuncId) -> Vec<(Reg, Var)> {
+    let f = prog.func(func);
+    let mut loaded: FxHashMap<Reg, u8> = FxHashMap::default();
+    for inst in &f.insts {
+        if let Inst::Load {
+            addr: Operand::Reg(r),
+            ty,
+            ..
+        } = inst
+        {
+            if let Some(size) = int_size(prog, *ty) {
+                loaded.insert(*r, size);
+            }
+        }
+    }
+    f.insts
+        .iter()
+        .filter_map(|inst| match inst {
+            Inst::Alloca {
+                dst,
+                elem_size,
+                count: Operand::Imm { value: 1, .. },
+                var: Some(name),
+                ..
+            } => {
+                let size = *loaded.get(dst)?;
+                let name = name.strip_suffix(".addr").unwrap_or(name);
+                (u64::from(size) == *elem_size && user_identifier(name)).then(|| {
+                    (
+                        *dst,
+                        Var {
+                            name: name.to_string(),
+                            size,
+                        },
+                    )
+                })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The observer behind [`run`].
+struct Watcher {
+    prog: Rc<Program>,
+    user_files: Vec<bool>,
+    globals: Vec<(Var, u64)>,
+    locals: FxHashMap<FuncId, Rc<[(Reg, Var)]>>,
+    entered: rustc_hash::FxHashSet<FuncId>,
+    /// Per frame: the (file, line) it last ran.
+    lines: Vec<Option<(FileId, u32)>>,
+    visits: FxHashMap<(FileId, u32), u32>,
+    rec: Rc<RefCell<Recording>>,
+}
+
+impl Watcher {
+    fn new(prog: &Rc<Program>, globals: Vec<(Var, u64)>) -> (Self, Rc<RefCell<Recording>>) {
+        let rec = Rc::new(RefCell::new(Recording::default()));
+        let user_files = prog
+            .files
+            .iter()
+            .map(|f| augur_engine::is_user_file(f))
+            .collect();
+        let r = Watcher {
+            prog: prog.clone(),
+            user_files,
+            globals,
+            locals: FxHashMap::default(),
+            entered: Default::default(),
+            lines: Vec::new(),
+            visits: FxHashMap::default(),
+            rec: rec.clone(),
+        };
+        (r, rec)
+    }
+
+    fn locals_of(&mut self, func: FuncId) -> Rc<[(Reg, Var)]> {
+        let prog = self.prog.clone();
+        self.locals
+            .entry(func)
+            .or_insert_with(|| int_locals(&prog, func).into())
+            .clone()
+    }
+
+    /// The variables in scope in `st`'s top frame with their current bytes.
+    fn snapshot(&mut self, st: &State, func: FuncId) -> Vec<(Var, Vec<Byte>)> {
+        let regs = &st.frame().regs;
+        let slots: Vec<(Var, u64)> = self
+            .locals_of(func)
+            .iter()
+            .filter_map(|(r, v)| match regs.get(r.0 as usize) {
+                Some(Value::Con { bits, .. }) => Some((v.clone(), *bits as u64)),
+                _ => None,
+            })
+            .collect();
+        slots
+            .iter()
+            .chain(self.globals.iter())
+            .filter_map(|(v, addr)| {
+                let obj = st.mem().find(*addr)?;
+                let off = addr - obj.base;
+                let n = u64::from(v.size);
+                (off + n <= obj.size).then(|| (v.clone(), obj.read(off, n).to_vec()))
+            })
+            .collect()
+    }
+}
+
+impl Observer for Watcher {
+    fn on_instruction(&mut self, st: &State, func: FuncId, pc: u32) {
+        let depth = st.frames().len();
+        self.lines.resize(depth, None);
+        let Some(loc) = self.prog.loc(self.prog.func(func).locs[pc as usize]) else {
+            return;
+        };
+        if !self.user_files[loc.file.0 as usize] || loc.line == 0 {
+            return;
+        }
+        let here = Some((loc.file, loc.line));
+        if std::mem::replace(&mut self.lines[depth - 1], here) == here {
+            return;
+        }
+        let n = self.visits.entry((loc.file, loc.line)).or_insert(0);
+        *n += 1;
+        if *n > MAX_INSTANCES {
+            return;
+        }
+        let instance = *n;
+        let (file, line) = (loc.file, loc.line);
+        let vars = self.snapshot(st, func);
+        let mut rec = self.rec.borrow_mut();
+        let branches = rec.branches;
+        rec.visits.push(Visit {
+            file,
+            line,
+            instance,
+            call_depth: depth as u32,
+            branches,
+            vars,
+        });
+    }
+
+    fn on_branch(&mut self, _st: &State, _cond: ExprId, _taken: bool) {
+        self.rec.borrow_mut().branches += 1;
+    }
+
+    fn on_call(&mut self, _st: &State, func: FuncId, _args: &[Value]) {
+        let mut rec = self.rec.borrow_mut();
+        rec.calls += 1;
+        if self.prog.func(func).is_defined() && self.entered.insert(func) {
+            rec.functions += 1;
+        }
+    }
+
+    fn on_terminate(&mut self, st: &State, outcome: &Outcome) {
+        let mut rec = self.rec.borrow_mut();
+        rec.constraints = st.constraints().to_vec();
+        rec.seed = st.seed_values().clone();
+        rec.objects = st
+            .symbolics()
+            .iter()
+            .map(|s| (s.name.clone(), s.array, s.size))
+            .collect();
+        rec.instructions = st.instructions();
+        rec.outcome = Some(outcome.clone());
+    }
+}
+
+/// A variable's value at a visit: its expression (in the run's pool) and seed value.
+#[derive(Clone, Debug)]
+pub struct VarValue {
+    /// The variable.
+    pub var: Var,
+    /// Its value as an expression of the input (a constant when it does not depend on it).
+    pub expr: ExprId,
+    /// Its value on the seed.
+    pub seed: u128,
+}
+
+impl VarValue {
+    /// Does it depend on the input?
+    pub fn is_symbolic(&self, pool: &ExprPool) -> bool {
+        pool.as_const(self.expr).is_none()
+    }
+}
+
+/// The values of a visit's variables as expressions of the input.
+pub fn values(pool: &mut ExprPool, seed: &Assignment, visit: &Visit) -> Vec<VarValue> {
+    visit
+        .vars
+        .iter()
+        .map(|(var, bytes)| {
+            let expr = match augur_engine::bytes_to_scalar(pool, bytes, u32::from(var.size) * 8) {
+                Value::Sym(e) => e,
+                Value::Con { bits, width } => pool.constant(bits, width),
+                other => unreachable!("an integer variable read as {other:?}"),
+            };
+            let seed = pool.eval(expr, seed);
+            VarValue {
+                var: var.clone(),
+                expr,
+                seed,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,241 @@
+//! `augur repro`'s driver: the crash report matched to the program, the log checked to
+//! come from this build, the verification build, then the re-execution directed along the
+//! stack with SymCon answering the logged calls; the outcome is `repro.json`.
+
+use crate::log::{hex, Log};
+use crate::reexec::{command_line, goals, run as reexecute, CandidateSink, Findings, Found};
+use crate::report::{match_frames, parse as parse_report, Matched, Report};
+use crate::{build_id, build_recorder, BuildSpec, Native, SymCon};
+use augur_engine::{
+    DriverCommon, Executor, ExternalPolicy, Goal, Progress, SearchKind, TestPolicy,
+};
+use augur_env::EnvSpec;
+use augur_ir::Program;
+use serde_json::{json, Value as Json};
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::Duration;
+
+/// What to reproduce, in what.
+pub struct Config {
+    /// Program building, options, output directory, interruption.
+    pub common: DriverCommon,
+    /// The program's C sources (for the verification build and the build id).
+    pub inputs: Vec<PathBuf>,
+    /// Native-only files linked into the verification build.
+    pub link: Vec<PathBuf>,
+    /// The crash report (ASan/UBSan, gdb, augur JSON).
+    pub crash: PathBuf,
+    /// The recorded binary's log, if any.
+    pub log: Option<PathBuf>,
+    /// Concrete arguments after argv[0].
+    pub program_args: Vec<String>,
+    /// The symbolic environment.
+    pub spec: EnvSpec,
+    /// Time limit of each native verification run.
+    pub timeout: Duration,
+}
+
+/// What the search found.
+pub struct Outcome {
+    /// The output directory.
+    pub out: PathBuf,
+    /// The crash report.
+    pub report: Report,
+    /// Its frames matched to the program.
+    pub frames: Vec<Matched>,
+    /// The goals along the stack.
+    pub goals: Vec<Goal>,
+    /// The verified reproduction, if any.
+    pub found: Option<Found>,
+    /// The input as a command line to paste, when it has one.
+    pub command: Option<String>,
+    /// The deepest goal reached, candidates seen, candidates blocked.
+    pub goal: usize,
+    /// Candidates (paths ending like the crash) seen.
+    pub candidates: usize,
+    /// Candidates verified natively and not reproducing.
+    pub blocked: usize,
+    json: Json,
+}
+
+impl Outcome {
+    /// Write `repro.json` into `dir`.
+    pub fn write(&self, dir: &Path) -> Result<(), String> {
+        let path = dir.join("repro.json");
+        std::fs::write(
+            &path,
+            serde_json::to_vec_pretty(&self.json).expect("serialises"),
+        )
+        .map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The goal the search got to, for people.
+    pub fn goal_reached(&self) -> &Goal {
+        &self.goals[self.goal.min(self.goals.len() - 1)]
+    }
+}
+
+/// The report, parsed and matched to the program (errors name the file).
+fn read_report(path: &Path, program: &Program) -> Result<(Report, Vec<Matched>), String> {
+    let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let rep = parse_report(&String::from_utf8_lossy(&text))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let frames = match_frames(&rep, program);
+    if frames.is_empty() {
+        return Err(format!(
+            "{}: no frame of the program: its {} frame(s) name no function of the program at a line it has code on",
+            path.display(),
+            rep.frames.len()
+        ));
+    }
+    Ok((rep, frames))
+}
+
+/// The log, checked to come from this build of the program.
+fn read_log(path: &Path, inputs: &[PathBuf], cflags: &[String]) -> Result<Log, String> {
+    let log = Log::read(path)?;
+    let id = build_id(inputs, cflags)?;
+    if log.build_id != id {
+        return Err(format!(
+            "{}: the log is of another build of the program (log build {}, this build {})",
+            path.display(),
+            &hex(&log.build_id)[..16],
+            &hex(&id)[..16]
+        ));
+    }
+    Ok(log)
+}
+
+/// Search for an input reproducing the crash of `c.crash`; verify it natively. Write the
+/// outcome with [`Outcome::write`] (into [`Outcome::out`]).
+pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
+    let program = augur_env::load_program(&c.inputs, c.common.cflags.clone(), &c.common.work)?;
+    let entry = augur_env::entry_function(&program, &c.common.entry, &c.inputs[0])?;
+    let argv0 = augur_env::program_name(&c.inputs[0]);
+    let (rep, frames) = read_report(&c.crash, &program)?;
+    let log = c
+        .log
+        .as_deref()
+        .map(|p| read_log(p, &c.inputs, &c.common.cflags))
+        .transpose()?
+        .map(Rc::new);
+    let out = augur_engine::prepare_output_dir(c.common.output_dir.as_deref())?;
+
+    // The verification build: the recorded functions wrapped, as in the field.
+    let hard: Vec<String> = log
+        .iter()
+        .flat_map(|l| l.functions.iter().map(|f| f.name.clone()))
+        .collect();
+    let binary = c.common.work.join("verify-bin");
+    build_recorder(&BuildSpec {
+        inputs: &c.inputs,
+        cflags: &c.common.cflags,
+        link: &c.link,
+        hard: &hard,
+        out: &binary,
+    })?;
+    let native = Native {
+        binary,
+        // Native runs happen in a scratch directory: the log by its absolute path.
+        log: c
+            .log
+            .as_deref()
+            .map(std::path::absolute)
+            .transpose()
+            .map_err(|e| format!("{e}"))?,
+        argv0: argv0.clone(),
+        args: c.program_args.clone(),
+        timeout: c.timeout,
+    };
+
+    let goals = goals(&frames);
+    let mut opts = c.common.opts.clone();
+    opts.search = vec![SearchKind::Directed(goals.clone())];
+    opts.externals = ExternalPolicy::Havoc;
+    // Every ended path is a possible candidate, however often its crash was seen.
+    opts.tests = TestPolicy::All;
+    let shared = Rc::new(RefCell::new(Findings::default()));
+    let mut argv = vec![argv0.clone()];
+    argv.extend(c.program_args.iter().cloned());
+    let sink = CandidateSink::new(
+        program.clone(),
+        rep.clone(),
+        frames.clone(),
+        native,
+        &out,
+        argv.clone(),
+        shared.clone(),
+        c.common.interrupt.clone(),
+    )?;
+    let mut ex = Executor::new(
+        program.clone(),
+        &augur_env::handlers(),
+        opts,
+        Box::new(sink),
+    );
+    ex.set_interrupt_flag(c.common.interrupt.clone());
+    if let Some(l) = &log {
+        ex.add_extension(Box::new(SymCon::new(l.clone())));
+    }
+    ex.add_observer(Box::new(crate::GoalObserver::new(
+        ex.program.clone(),
+        goals.clone(),
+        shared.clone(),
+    )));
+    let st = ex.initial_state(None);
+    augur_env::start(&mut ex, st, entry, &c.spec, &argv);
+    reexecute(&mut ex, &shared, &goals, &mut |_, msg| {
+        progress.message(&msg)
+    });
+
+    let p = shared.borrow();
+    if let Some(e) = &p.error {
+        return Err(e.clone());
+    }
+    let summary = augur_engine::summary_json(&ex);
+    let found = p.found.clone();
+    let command = found
+        .as_ref()
+        .and_then(|f| command_line(&argv0, &c.program_args, &f.objects));
+    let json = json!({
+        "status": found.as_ref().map_or("not-reproduced", |f| f.how.name()),
+        "report": {
+            "file": c.crash.display().to_string(),
+            "format": format!("{:?}", rep.format),
+            "error": rep.headline,
+            "kinds": rep.kinds,
+        },
+        "frames": frames.iter().map(|f| json!({"function": f.function, "file": f.file, "line": f.line})).collect::<Vec<_>>(),
+        "log": log.as_ref().map(|l| json!({
+            "file": c.log.as_ref().map(|p| p.display().to_string()),
+            "functions": l.functions.iter().map(|f| f.name.clone()).collect::<Vec<_>>(),
+            "calls": l.calls.len(),
+            "bytes": l.bytes,
+        })),
+        "objects": found.as_ref().map(|f| f.objects.iter().map(|(n, b)| json!({"name": n, "bytes": b})).collect::<Vec<_>>()),
+        "test": found.as_ref().map(|_| "test000001.json"),
+        "command": command,
+        "hard_calls_substituted": found.as_ref().map(|f| f.substituted),
+        "candidates": p.candidates,
+        "blocked": p.blocked,
+        "goal_reached": p.goal + 1,
+        "goals": goals.len(),
+        "time_s": found.as_ref().map_or(ex.stats.time_s, |f| f.time_s),
+        "solver": summary["solver"],
+        "paths": summary["paths_completed"],
+    });
+    Ok(Outcome {
+        out,
+        report: rep,
+        frames,
+        goals,
+        found,
+        command,
+        goal: p.goal,
+        candidates: p.candidates,
+        blocked: p.blocked,
+        json,
+    })
+}
