@@ -141,11 +141,18 @@ impl Z3Backend {
 
     /// The full byte vector of every array of `constraints` in the last check's model.
     fn extract(&self, pool: &ExprPool, constraints: &[ExprId]) -> Option<Assignment> {
+        let arrays = pool.arrays_of_all(constraints);
+        let vars: Vec<_> = arrays
+            .iter()
+            .flat_map(|&a| (0..pool.array_size(a)).map(move |i| byte_var(pool.array_name(a), i)))
+            .collect();
+        let mut bytes = self.solver.model_bytes(&vars)?.into_iter();
         let mut out = Assignment::default();
-        for a in pool.arrays_of_all(constraints) {
-            let name = pool.array_name(a);
-            let vars: Vec<_> = (0..pool.array_size(a)).map(|i| byte_var(name, i)).collect();
-            out.set(a, self.solver.model_bytes(&vars)?);
+        for a in arrays {
+            out.set(
+                a,
+                bytes.by_ref().take(pool.array_size(a) as usize).collect(),
+            );
         }
         Some(out)
     }
