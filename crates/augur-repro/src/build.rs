@@ -55,14 +55,14 @@ pub fn build_id(inputs: &[PathBuf], cflags: &[String]) -> Result<[u8; 32], Strin
 }
 
 fn clang() -> Command {
-    Command::new(std::env::var("AUGUR_CLANG").unwrap_or_else(|_| "clang-14".into()))
+    Command::new(augur_ir::llvm::clang())
 }
 
 /// Run a clang command; `what` names the files in the error.
 fn run_clang(mut cmd: Command, what: &str) -> Result<(), String> {
     let o = cmd
         .output()
-        .map_err(|e| format!("cannot run clang-14: {e} (is LLVM 14 installed?)"))?;
+        .map_err(|e| augur_ir::llvm::cannot_run(&augur_ir::llvm::clang(), &e))?;
     if o.status.success() {
         return Ok(());
     }
