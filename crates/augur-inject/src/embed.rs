@@ -10,7 +10,6 @@
 use crate::predicate::Pred;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The bug action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -257,7 +256,7 @@ pub fn probe(
     let runtime =
         augur_env::runtime_dir().map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
     let clang = augur_ir::llvm::clang();
-    let o = Command::new(&clang)
+    let o = augur_ir::llvm::clang_command()
         .args(["-fsyntax-only", "-ferror-limit=0", "-w", "-I"])
         .arg(&runtime)
         .args(cflags)

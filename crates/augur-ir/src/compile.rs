@@ -63,7 +63,7 @@ fn run(cmd: &mut Command, what: &str) -> Result<(), IrError> {
 /// Compile one C file to bitcode at `out`.
 pub fn compile_c(src: &Path, out: &Path, opts: &CompileOptions) -> Result<(), IrError> {
     let clang = llvm::clang();
-    let mut cmd = Command::new(&clang);
+    let mut cmd = llvm::clang_command();
     cmd.args(ANALYSIS_CFLAGS);
     for d in &opts.include_dirs {
         cmd.arg("-I").arg(d);

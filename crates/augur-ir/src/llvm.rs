@@ -23,6 +23,31 @@ pub fn clang() -> String {
     versioned("AUGUR_CLANG", "clang")
 }
 
+/// Flags that keep the C clang accepts as clang 14 accepted it: clang 16 made implicit
+/// function declarations, implicit `int`, int-conversions and incompatible function
+/// pointers errors, and programs written for KLEE or SV-COMP call `klee_make_symbolic` or
+/// `__VERIFIER_nondet_int` undeclared. Empty for LLVM 14.
+#[cfg(not(augur_llvm19))]
+pub const C_DIALECT_FLAGS: &[&str] = &[];
+/// Flags that keep the C clang accepts as clang 14 accepted it: clang 16 made implicit
+/// function declarations, implicit `int`, int-conversions and incompatible function
+/// pointers errors, and programs written for KLEE or SV-COMP call `klee_make_symbolic` or
+/// `__VERIFIER_nondet_int` undeclared. Empty for LLVM 14.
+#[cfg(augur_llvm19)]
+pub const C_DIALECT_FLAGS: &[&str] = &[
+    "-Wno-error=implicit-function-declaration",
+    "-Wno-error=implicit-int",
+    "-Wno-error=int-conversion",
+    "-Wno-error=incompatible-function-pointer-types",
+];
+
+/// A command running [`clang`] with the [`C_DIALECT_FLAGS`].
+pub fn clang_command() -> std::process::Command {
+    let mut cmd = std::process::Command::new(clang());
+    cmd.args(C_DIALECT_FLAGS);
+    cmd
+}
+
 /// The bitcode linker of this build (`llvm-link-14`; `AUGUR_LLVM_LINK` overrides).
 pub fn llvm_link() -> String {
     versioned("AUGUR_LLVM_LINK", "llvm-link")

@@ -96,7 +96,10 @@ fn imm128(f: &Function) -> Vec<u128> {
 }
 
 fn lli(path: &Path) -> (i32, String) {
-    let out = Command::new("lli-14").arg(path).output().unwrap();
+    let out = Command::new(augur_ir::llvm::llvm_tool("lli"))
+        .arg(path)
+        .output()
+        .unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

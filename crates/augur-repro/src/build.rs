@@ -55,7 +55,7 @@ pub fn build_id(inputs: &[PathBuf], cflags: &[String]) -> Result<[u8; 32], Strin
 }
 
 fn clang() -> Command {
-    Command::new(augur_ir::llvm::clang())
+    augur_ir::llvm::clang_command()
 }
 
 /// Run a clang command; `what` names the files in the error.

@@ -59,6 +59,17 @@ fn c_type(ty: &str, attrs: &str) -> Result<CType, String> {
             kind: ResultKind::Int,
         });
     }
+    if ty == "ptr" {
+        // LLVM 15 and later: an opaque pointer, whose pointee is not known here (neither
+        // a string nor an out-parameter of known size).
+        return Ok(CType {
+            c: "void *",
+            out_size: None,
+            string: false,
+            size: 8,
+            kind: ResultKind::Int,
+        });
+    }
     let zext = attrs.contains("zeroext");
     Ok(match ty {
         "void" => scalar("void", 0, ResultKind::Void),

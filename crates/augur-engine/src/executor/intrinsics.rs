@@ -1,7 +1,7 @@
 //! `llvm.*` intrinsics: memory (memcpy/memmove/memset), varargs, stack save/restore,
-//! overflow arithmetic, bit manipulation, min/max/abs, funnel shifts and math on concrete
-//! floating point. Integer intrinsics are built as expressions, which fold to constants
-//! when their operands are concrete.
+//! overflow arithmetic, bit manipulation, min/max/abs, funnel shifts, pointer masks, float
+//! classes and math on concrete floating point. Integer intrinsics are built as expressions,
+//! which fold to constants when their operands are concrete.
 
 use super::{Exec, Executor, Flow};
 use crate::memory::Byte;
@@ -69,6 +69,12 @@ pub(super) fn call(
         // llvm.is.fpclass (LLVM 16 and later: clang's isnan/isinf/isfinite)
         "is" if name.starts_with("llvm.is.fpclass") => Some(fp_class(ex, st, args)?),
         "is" => Some(Value::con(0, 1)), // llvm.is.constant: never constant-folded here
+        // llvm.ptrmask (clang 19's va_arg of an over-aligned type): the address's bits
+        "ptrmask" => {
+            let (x, m) = (args[0].expr(&mut ex.pool), args[1].expr(&mut ex.pool));
+            let e = ex.pool.and(x, m);
+            Some(Value::from_expr(&ex.pool, e))
+        }
         "sadd" | "uadd" | "ssub" | "usub" | "smul" | "umul" => {
             Some(overflow(ex, family, &args[0], &args[1]))
         }

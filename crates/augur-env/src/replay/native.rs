@@ -97,7 +97,7 @@ pub fn compile(
 ) -> Result<(), String> {
     let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
     let clang = augur_ir::llvm::clang();
-    let mut cmd = Command::new(&clang);
+    let mut cmd = augur_ir::llvm::clang_command();
     cmd.args(NATIVE_CFLAGS)
         .arg("-I")
         .arg(runtime_dir)
