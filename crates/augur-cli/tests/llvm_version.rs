@@ -18,14 +18,7 @@ fn version_names_the_llvm() {
 /// installed.
 fn bitcode_by(version: u32, src: &std::path::Path, out: &std::path::Path) -> bool {
     let Ok(o) = Command::new(format!("clang-{version}"))
-        .args([
-            "-c",
-            "-emit-llvm",
-            "-g",
-            "-O0",
-            "-Xclang",
-            "-disable-O0-optnone",
-        ])
+        .args(augur_ir::ANALYSIS_CFLAGS)
         .arg(src)
         .arg("-o")
         .arg(out)
@@ -40,17 +33,15 @@ fn bitcode_by(version: u32, src: &std::path::Path, out: &std::path::Path) -> boo
 
 const PROGRAM: &str = "int main(void) { int x = 7; return x == 7 ? 0 : 1; }\n";
 
-#[test]
-fn bitcode_from_a_newer_llvm_is_one_error_line() {
-    if LLVM_VERSION >= 19 {
-        return;
-    }
+/// `augur run` on PROGRAM compiled by `clang-VERSION` to `NAME.bc`: None if that clang is
+/// not installed, else augur's exit code and stderr.
+fn run_built_by(version: u32, name: &str) -> Option<(Option<i32>, String)> {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join("prog.c");
     std::fs::write(&src, PROGRAM).unwrap();
-    let bc = dir.path().join("newer.bc");
-    if !bitcode_by(19, &src, &bc) {
-        return;
+    let bc = dir.path().join(format!("{name}.bc"));
+    if !bitcode_by(version, &src, &bc) {
+        return None;
     }
     let o = augur()
         .arg("run")
@@ -59,8 +50,21 @@ fn bitcode_from_a_newer_llvm_is_one_error_line() {
         .arg(dir.path().join("out"))
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    Some((
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    ))
+}
+
+#[test]
+fn bitcode_from_a_newer_llvm_is_one_error_line() {
+    if LLVM_VERSION >= 19 {
+        return;
+    }
+    let Some((code, err)) = run_built_by(19, "newer") else {
+        return;
+    };
+    assert_eq!(code, Some(2), "{err}");
     assert!(!err.contains("panicked"), "{err}");
     let lines: Vec<&str> = err.lines().filter(|l| l.contains("error")).collect();
     assert_eq!(lines.len(), 1, "{err}");
@@ -76,21 +80,9 @@ fn bitcode_from_an_older_llvm_is_read() {
     if LLVM_VERSION <= 14 {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("prog.c");
-    std::fs::write(&src, PROGRAM).unwrap();
-    let bc = dir.path().join("older.bc");
-    if !bitcode_by(14, &src, &bc) {
+    let Some((code, err)) = run_built_by(14, "older") else {
         return;
-    }
-    let o = augur()
-        .arg("run")
-        .arg(&bc)
-        .arg("-o")
-        .arg(dir.path().join("out"))
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{err}");
+    };
+    assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("completed paths = 1"), "{err}");
 }

@@ -10,6 +10,7 @@
 //! wrapper's name, and the wrapper calls the real `F`.
 
 use crate::log::hex;
+use crate::prototype;
 use crate::signature::{self, Signature};
 use augur_env::{NATIVE_CFLAGS, NATIVE_LINK_FLAGS};
 use sha2::{Digest, Sha256};
@@ -294,7 +295,19 @@ pub fn build(spec: &BuildSpec) -> Result<Built, String> {
             skipped.push(format!("{name} is not called natively: not recorded"));
             continue;
         };
-        match signature::parse(line, name) {
+        // LLVM 15 and later: pointers are `ptr`; their pointees come from the C prototype.
+        let typed = if line.contains("ptr") {
+            let mut args: Vec<String> = NATIVE_CFLAGS.iter().map(|f| f.to_string()).collect();
+            args.extend(["-I".to_string(), runtime.display().to_string()]);
+            args.extend(spec.cflags.iter().cloned());
+            spec.inputs
+                .iter()
+                .find_map(|input| prototype::c_prototype(input, &args, name))
+                .and_then(|proto| prototype::typed_line(line, name, &proto))
+        } else {
+            None
+        };
+        match signature::parse(typed.as_deref().unwrap_or(line), name) {
             Ok(sig) if sig.ret.c == "void" && sig.params.iter().all(|p| p.out_size.is_none()) => {
                 skipped.push(format!(
                     "{name} returns nothing and writes through no pointer: nothing to record"

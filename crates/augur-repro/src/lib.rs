@@ -7,6 +7,7 @@
 mod build;
 mod hard;
 mod log;
+mod prototype;
 mod reexec;
 mod report;
 mod signature;

@@ -87,7 +87,7 @@ fn c_type(ty: &str, attrs: &str) -> Result<CType, String> {
 }
 
 /// Split a parameter list at top-level commas.
-fn split_params(list: &str) -> Vec<&str> {
+pub(crate) fn split_params(list: &str) -> Vec<&str> {
     let (mut depth, mut start, mut out) = (0i32, 0, Vec::new());
     for (i, c) in list.char_indices() {
         match c {
