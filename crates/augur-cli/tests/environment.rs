@@ -35,6 +35,29 @@ int main(int argc, char **argv) {
     r.assert_native_replay_passes();
 }
 
+/// The integers of `s` as `%d` reads them, an optional sign then digits (the solver may
+/// choose `6+7` or `+6 7` for two numbers).
+fn ints(s: &str) -> Vec<i64> {
+    let b = s.as_bytes();
+    let (mut out, mut i) = (Vec::new(), 0);
+    while i < b.len() {
+        let start = i;
+        if b[i] == b'+' || b[i] == b'-' {
+            i += 1;
+        }
+        let digits = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i > digits {
+            out.push(s[start..i].parse().unwrap());
+        } else {
+            i = start + 1;
+        }
+    }
+    out
+}
+
 #[test]
 fn scanf_numbers_from_stdin_reach_the_crash() {
     let src = r#"
@@ -50,11 +73,7 @@ int main(void) {
     let crashes = r.errors("null-dereference");
     assert!(!crashes.is_empty(), "{}", r.stderr);
     let input = String::from_utf8_lossy(&object_bytes(crashes[0], "stdin")).into_owned();
-    let nums: Vec<i64> = input
-        .split(|c: char| !c.is_ascii_digit() && c != '-' && c != '+')
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse().unwrap())
-        .collect();
+    let nums = ints(&input);
     assert!(
         nums.len() >= 2 && nums[0] > 5 && nums[1] == nums[0] + 1,
         "stdin {input:?}"
