@@ -7,8 +7,8 @@
 # N is AUGUR_LLVM (14 or 19) when it is set, else the newest supported LLVM the machine has
 # (19, then 14), else 14 (Debian 12's clang). It says which, and exports what the build of
 # that version needs: AUGUR_LLVM, LLVM_SYS_<N>_PREFIX, and for 19 `--cfg augur_llvm19` in
-# RUSTFLAGS and CARGO_TARGET_DIR=target-llvm19 (unless set), so that the two builds do not
-# rebuild each other.
+# RUSTFLAGS and RUSTDOCFLAGS and CARGO_TARGET_DIR=target-llvm19 (unless set), so that the
+# two builds do not rebuild each other.
 set -euo pipefail
 augur_has_llvm() {
   command -v "clang-$1" >/dev/null && command -v "llvm-link-$1" >/dev/null &&
@@ -48,9 +48,14 @@ fi
 export AUGUR_LLVM
 if [ "$AUGUR_LLVM" = 19 ]; then
   export LLVM_SYS_191_PREFIX=/usr/lib/llvm-19
+  # rustdoc (doc tests) takes its flags from RUSTDOCFLAGS, not RUSTFLAGS.
   case " ${RUSTFLAGS:-} " in
     *" --cfg augur_llvm19 "*) ;;
     *) export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }--cfg augur_llvm19" ;;
+  esac
+  case " ${RUSTDOCFLAGS:-} " in
+    *" --cfg augur_llvm19 "*) ;;
+    *) export RUSTDOCFLAGS="${RUSTDOCFLAGS:+$RUSTDOCFLAGS }--cfg augur_llvm19" ;;
   esac
   export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target-llvm19}
 else
