@@ -25,7 +25,7 @@ source "$here/coreutils-setup.sh"
 setup_coreutils
 augur=${AUGUR:-}
 if [ -z "$augur" ]; then
-    (cd "$here/.." && source scripts/deps.sh >/dev/null && cargo build --release -q -p augur-cli)
+    (cd "$here/.." && export AUGUR_LLVM=14 && source scripts/deps.sh >/dev/null && cargo build --release -q -p augur-cli)
     augur=$here/../target/release/augur
 fi
 export LLVM_COMPILER=clang LLVM_CC_NAME=clang-14 LLVM_LINK_NAME=llvm-link-14

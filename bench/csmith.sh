@@ -13,6 +13,8 @@
 # Needs csmith and its headers: apt-get install -y csmith libcsmith-dev.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The benchmarks are LLVM 14 figures (native builds by clang-14, target/release/augur).
+export AUGUR_LLVM=14
 source scripts/deps.sh
 command -v csmith >/dev/null || { echo "csmith: apt-get install -y csmith libcsmith-dev" >&2; exit 1; }
 inc=""

@@ -8,6 +8,8 @@
 # Usage: bench/explain-faults.sh   (AUGUR=path/to/augur to use another build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The benchmarks are LLVM 14 figures (native builds by clang-14, target/release/augur).
+export AUGUR_LLVM=14
 source scripts/deps.sh
 if [ -z "${AUGUR:-}" ]; then
   cargo build --release -q -p augur-cli

@@ -3,6 +3,8 @@
 # /dev/shm, when present, so that figures measure augur and not the file system).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# The benchmarks are LLVM 14 figures (native builds by clang-14, target/release/augur).
+export AUGUR_LLVM=14
 source scripts/deps.sh
 cargo build --release -q -p augur-cli
 out=$(mktemp -d -p "$( [ -d /dev/shm ] && echo /dev/shm || echo /tmp )")

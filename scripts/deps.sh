@@ -1,15 +1,43 @@
 #!/usr/bin/env bash
-# Install what augur needs on Debian 12 when it is missing: clang-14 and llvm-link-14
-# (to compile C to LLVM 14 bitcode), llvm-14-dev (llvm-sys links libLLVM-14), libz3-dev and
-# libclang-rt-14-dev (AddressSanitizer/UBSan for the native builds of `augur replay`).
+# Install what augur needs on Debian 12 when it is missing, for one LLVM version N: clang-N
+# and llvm-link-N (to compile C to LLVM N bitcode), llvm-N-dev (llvm-sys links libLLVM-N),
+# libz3-dev and libclang-rt-N-dev (AddressSanitizer/UBSan for the native builds of `augur
+# replay`). Sourced by the other scripts.
+#
+# N is AUGUR_LLVM (14 or 19) when it is set, else the newest supported LLVM the machine has
+# (19, then 14), else 14 (Debian 12's clang). It says which, and exports what the build of
+# that version needs: AUGUR_LLVM, LLVM_SYS_<N>_PREFIX, and for 19 `--cfg augur_llvm19` in
+# RUSTFLAGS and RUSTDOCFLAGS and CARGO_TARGET_DIR=target-llvm19 (unless set), so that the
+# two builds do not rebuild each other.
 set -euo pipefail
+augur_has_llvm() {
+  command -v "clang-$1" >/dev/null && command -v "llvm-link-$1" >/dev/null &&
+    [ -e "/usr/lib/llvm-$1/lib/libLLVM-$1.so" ]
+}
+if [ -z "${AUGUR_LLVM:-}" ]; then
+  AUGUR_LLVM=14
+  for v in 19 14; do
+    if augur_has_llvm "$v"; then
+      AUGUR_LLVM=$v
+      break
+    fi
+  done
+fi
+case "$AUGUR_LLVM" in
+  14 | 19) ;;
+  *)
+    echo "AUGUR_LLVM=$AUGUR_LLVM: augur builds for LLVM 14 or 19" >&2
+    return 2 2>/dev/null || exit 2
+    ;;
+esac
 missing=()
-command -v clang-14 >/dev/null || missing+=(clang-14)
-command -v llvm-link-14 >/dev/null || missing+=(llvm-14)
-[ -e /usr/lib/llvm-14/lib/libLLVM-14.so ] || missing+=(llvm-14-dev)
+v=$AUGUR_LLVM
+command -v "clang-$v" >/dev/null || missing+=("clang-$v")
+command -v "llvm-link-$v" >/dev/null || missing+=("llvm-$v")
+[ -e "/usr/lib/llvm-$v/lib/libLLVM-$v.so" ] || missing+=("llvm-$v-dev")
 [ -e /usr/include/z3.h ] || missing+=(libz3-dev)
-compgen -G '/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.asan-x86_64.a' >/dev/null ||
-  missing+=(libclang-rt-14-dev)
+compgen -G "/usr/lib/llvm-$v/lib/clang/*/lib/linux/libclang_rt.asan-x86_64.a" >/dev/null ||
+  missing+=("libclang-rt-$v-dev")
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}" >&2
   SUDO=""
@@ -17,4 +45,20 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-export LLVM_SYS_140_PREFIX=/usr/lib/llvm-14
+export AUGUR_LLVM
+if [ "$AUGUR_LLVM" = 19 ]; then
+  export LLVM_SYS_191_PREFIX=/usr/lib/llvm-19
+  # rustdoc (doc tests) takes its flags from RUSTDOCFLAGS, not RUSTFLAGS.
+  case " ${RUSTFLAGS:-} " in
+    *" --cfg augur_llvm19 "*) ;;
+    *) export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }--cfg augur_llvm19" ;;
+  esac
+  case " ${RUSTDOCFLAGS:-} " in
+    *" --cfg augur_llvm19 "*) ;;
+    *) export RUSTDOCFLAGS="${RUSTDOCFLAGS:+$RUSTDOCFLAGS }--cfg augur_llvm19" ;;
+  esac
+  export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target-llvm19}
+else
+  export LLVM_SYS_140_PREFIX=/usr/lib/llvm-14
+fi
+echo "augur: LLVM $AUGUR_LLVM (set AUGUR_LLVM=14 or 19 to choose)" >&2

@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
 cargo build --release -q -p augur-cli
-./target/release/augur run examples/password.c -o augur-out-example "$@"
+"${CARGO_TARGET_DIR:-target}/release/augur" run examples/password.c -o augur-out-example "$@"
 echo
 echo "The tests are in augur-out-example/; the error's input:"
 grep -l '"kind": "error"' augur-out-example/test*.json | head -n 1 | xargs cat

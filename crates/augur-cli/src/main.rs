@@ -17,9 +17,18 @@ mod session;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// `augur --version`: the version and the LLVM this build reads (`0.1.0 (LLVM 14)`).
+static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "{} (LLVM {})",
+        env!("CARGO_PKG_VERSION"),
+        augur_ir::LLVM_VERSION
+    )
+});
+
 /// augur: a symbolic-execution workbench for C programs.
 #[derive(Parser)]
-#[command(name = "augur", version, about)]
+#[command(name = "augur", version = VERSION.as_str(), about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

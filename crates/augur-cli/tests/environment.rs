@@ -22,6 +22,29 @@ fn getopt_option_crash_found_from_symbolic_arguments() {
     r.assert_native_replay_passes();
 }
 
+/// The integers of `s` as `%d` reads them, an optional sign then digits (the solver may
+/// choose `6+7` or `+6 7` for two numbers).
+fn ints(s: &str) -> Vec<i64> {
+    let b = s.as_bytes();
+    let (mut out, mut i) = (Vec::new(), 0);
+    while i < b.len() {
+        let start = i;
+        if b[i] == b'+' || b[i] == b'-' {
+            i += 1;
+        }
+        let digits = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i > digits {
+            out.push(s[start..i].parse().unwrap());
+        } else {
+            i = start + 1;
+        }
+    }
+    out
+}
+
 #[test]
 fn scanf_numbers_from_stdin_reach_the_crash() {
     let src = &program("environment/scanf_numbers_from_stdin_reach_the_crash.c");
@@ -29,11 +52,7 @@ fn scanf_numbers_from_stdin_reach_the_crash() {
     let crashes = r.errors("null-dereference");
     assert!(!crashes.is_empty(), "{}", r.stderr);
     let input = String::from_utf8_lossy(&object_bytes(crashes[0], "stdin")).into_owned();
-    let nums: Vec<i64> = input
-        .split(|c: char| !c.is_ascii_digit() && c != '-' && c != '+')
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse().unwrap())
-        .collect();
+    let nums = ints(&input);
     assert!(
         nums.len() >= 2 && nums[0] > 5 && nums[1] == nums[0] + 1,
         "stdin {input:?}"

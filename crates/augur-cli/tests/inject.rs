@@ -219,7 +219,7 @@ fn estimated_trigger_count_matches_exact_enumeration() {
     let harness = c.dir.path().join("harness.c");
     std::fs::write(&harness, HARNESS).unwrap();
     let exe = c.dir.path().join("enumerate");
-    let o = Command::new("clang-14")
+    let o = Command::new(augur_ir::llvm::clang())
         .args(["-O1", "-w", "-Dmain=prog_main", "-I"])
         .arg(&stub)
         .arg("-c")
@@ -229,7 +229,7 @@ fn estimated_trigger_count_matches_exact_enumeration() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let o = Command::new("clang-14")
+    let o = Command::new(augur_ir::llvm::clang())
         .arg("-O1")
         .arg(&harness)
         .arg(c.dir.path().join("buggy.o"))

@@ -320,7 +320,7 @@ fn gdb_and_augur_json_reports() {
         eprintln!("gdb not found: skipping the gdb report");
     } else {
         let plain = field.dir.path().join("plain");
-        let o = Command::new("clang-14")
+        let o = Command::new(augur_ir::llvm::clang())
             .args(["-g", "-O0"])
             .arg(source("lookup"))
             .arg("-o")

@@ -24,10 +24,10 @@ fn source(src: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     (dir, c)
 }
 
-/// What the program prints when compiled natively (clang-14, as the analysis build).
+/// What the program prints when compiled natively (by the analysis build's clang).
 fn native_output(dir: &Path, c: &Path) -> String {
     let exe = dir.join("native");
-    let built = Command::new("clang-14")
+    let built = Command::new(augur_ir::llvm::clang())
         .args(["-O0", "-DNATIVE"])
         .arg(c)
         .arg("-o")

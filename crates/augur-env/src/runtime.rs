@@ -61,8 +61,9 @@ fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<()> {
 }
 
 /// The runtime directory (created and filled on first use); use it as an include path.
-/// Its name carries a hash of the runtime's files, so binaries with different runtimes
-/// (other versions, other builds) never share one, and its compiled libc never goes stale.
+/// Its name carries the LLVM version and a hash of the runtime's files, so binaries with
+/// different runtimes (other versions, other builds, other LLVMs) never share one, and its
+/// compiled libc never goes stale.
 pub fn runtime_dir() -> std::io::Result<PathBuf> {
     use std::hash::{Hash, Hasher};
     let base = std::env::var_os("AUGUR_CACHE_DIR")
@@ -73,8 +74,9 @@ pub fn runtime_dir() -> std::io::Result<PathBuf> {
         f.hash(&mut h);
     }
     let dir = base.join(format!(
-        "augur-runtime-{}-{:016x}",
+        "augur-runtime-{}-llvm{}-{:016x}",
         env!("CARGO_PKG_VERSION"),
+        augur_ir::LLVM_VERSION,
         h.finish()
     ));
     for (rel, contents) in files() {
@@ -114,12 +116,13 @@ pub fn libc_bitcode(dir: &Path, x87_long_double: bool) -> Result<PathBuf, String
         parts.push(out);
     }
     let tmp = linked.with_extension(format!("{pid}.bc"));
-    let status = Command::new("llvm-link-14")
+    let link = augur_ir::llvm::llvm_link();
+    let status = Command::new(&link)
         .args(&parts)
         .arg("-o")
         .arg(&tmp)
         .status()
-        .map_err(|e| format!("cannot run llvm-link-14: {e}"))?;
+        .map_err(|e| augur_ir::llvm::cannot_run(&link, &e))?;
     for p in &parts {
         let _ = std::fs::remove_file(p);
     }

@@ -10,7 +10,6 @@
 use crate::predicate::Pred;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The bug action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -256,13 +255,14 @@ pub fn probe(
     }
     let runtime =
         augur_env::runtime_dir().map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
-    let o = Command::new("clang-14")
+    let clang = augur_ir::llvm::clang();
+    let o = augur_ir::llvm::clang_command()
         .args(["-fsyntax-only", "-ferror-limit=0", "-w", "-I"])
         .arg(&runtime)
         .args(cflags)
         .args(&files)
         .output()
-        .map_err(|e| format!("cannot run clang-14: {e}"))?;
+        .map_err(|e| augur_ir::llvm::cannot_run(&clang, &e))?;
     let mut probe = Probe::default();
     for l in String::from_utf8_lossy(&o.stderr).lines() {
         let Some((i, line, msg)) = parse_error(l, &files) else {

@@ -1,6 +1,7 @@
 //! Turning the user's inputs (`.c`, `.bc`, `.ll`) into one linked bitcode module with
-//! clang-14 and llvm-link-14, and reading it with `llvm-ir`.
+//! the clang and llvm-link of the build's LLVM (`crate::llvm`), and reading it with `llvm-ir`.
 
+use crate::llvm::{self, LLVM_VERSION};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -33,19 +34,24 @@ pub struct CompileOptions {
     pub include_dirs: Vec<PathBuf>,
 }
 
-/// The name of a tool from LLVM 14, overridable through an environment variable.
-fn tool(env: &str, default: &str) -> String {
-    std::env::var(env).unwrap_or_else(|_| default.to_string())
-}
-
 fn run(cmd: &mut Command, what: &str) -> Result<(), IrError> {
     let out = cmd
         .output()
-        .map_err(|e| IrError(format!("cannot run {what}: {e} (is LLVM 14 installed?)")))?;
+        .map_err(|e| IrError(llvm::cannot_run(what, &e)))?;
     if out.status.success() {
         return Ok(());
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
+    if let Some(producer) = llvm::newer_producer(&stderr) {
+        // `llvm-link-14: error: Unknown attribute kind (..) (Producer: 'LLVM19.1.7' ..)`:
+        // name the file (the first word of the line, before `: error`) and the versions.
+        let file = stderr
+            .lines()
+            .find(|l| l.contains("Producer: 'LLVM"))
+            .and_then(|l| l.split(": ").find(|w| w.ends_with(".bc")))
+            .unwrap_or("input");
+        return Err(IrError(llvm::newer_bitcode_error(file, producer)));
+    }
     let first = stderr
         .lines()
         .find(|l| l.contains("error"))
@@ -56,13 +62,14 @@ fn run(cmd: &mut Command, what: &str) -> Result<(), IrError> {
 
 /// Compile one C file to bitcode at `out`.
 pub fn compile_c(src: &Path, out: &Path, opts: &CompileOptions) -> Result<(), IrError> {
-    let mut cmd = Command::new(tool("AUGUR_CLANG", "clang-14"));
+    let clang = llvm::clang();
+    let mut cmd = llvm::clang_command();
     cmd.args(ANALYSIS_CFLAGS);
     for d in &opts.include_dirs {
         cmd.arg("-I").arg(d);
     }
     cmd.args(&opts.cflags).arg(src).arg("-o").arg(out);
-    run(&mut cmd, "clang-14")
+    run(&mut cmd, &clang)
         .map_err(|e| IrError(format!("{}: does not compile: {}", src.display(), e.0)))
 }
 
@@ -95,9 +102,10 @@ pub fn build_bitcode(
         }
     }
     let user = workdir.join("user.bc");
-    let mut cmd = Command::new(tool("AUGUR_LLVM_LINK", "llvm-link-14"));
+    let link = llvm::llvm_link();
+    let mut cmd = Command::new(&link);
     cmd.args(&parts).arg("-o").arg(&user);
-    run(&mut cmd, "llvm-link-14").map_err(|e| link_error(inputs, e))?;
+    run(&mut cmd, &link).map_err(|e| link_error(inputs, e))?;
     if extra.is_empty() {
         return Ok(user);
     }
@@ -105,6 +113,9 @@ pub fn build_bitcode(
 }
 
 fn link_error(inputs: &[PathBuf], e: IrError) -> IrError {
+    if e.0.contains(", newer than the LLVM") {
+        return e;
+    }
     let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
     IrError(format!("{}: cannot link: {}", names.join(", "), e.0))
 }
@@ -119,13 +130,14 @@ pub fn link_models(
     workdir: &Path,
 ) -> Result<PathBuf, IrError> {
     let linked = workdir.join("linked.bc");
-    let mut cmd = Command::new(tool("AUGUR_LLVM_LINK", "llvm-link-14"));
+    let link = llvm::llvm_link();
+    let mut cmd = Command::new(&link);
     cmd.arg(user)
         .arg("--only-needed")
         .args(extra)
         .arg("-o")
         .arg(&linked);
-    run(&mut cmd, "llvm-link-14").map_err(|e| link_error(inputs, e))?;
+    run(&mut cmd, &link).map_err(|e| link_error(inputs, e))?;
     Ok(linked)
 }
 
@@ -136,5 +148,17 @@ pub fn read_module(path: &Path) -> Result<llvm_ir::Module, IrError> {
     } else {
         llvm_ir::Module::from_bc_path(path)
     };
-    res.map_err(|e| IrError(format!("{}: not valid LLVM 14 IR: {e}", path.display())))
+    res.map_err(|e| not_valid(path, &e))
+}
+
+/// The error for a file this build's LLVM cannot read: a newer LLVM's bitcode is named as
+/// such, anything else is `not valid LLVM 14 IR` with LLVM's message.
+pub(crate) fn not_valid(path: &Path, message: &str) -> IrError {
+    let file = path.display().to_string();
+    match llvm::newer_producer(message) {
+        Some(producer) => IrError(llvm::newer_bitcode_error(&file, producer)),
+        None => IrError(format!(
+            "{file}: not valid LLVM {LLVM_VERSION} IR: {message}"
+        )),
+    }
 }

@@ -1,4 +1,4 @@
-//! augur-ir: compile C to LLVM 14 bitcode and lower it into augur's compact program
+//! augur-ir: compile C to LLVM 14 (or, built so, 19) bitcode and lower it into augur's compact program
 //! representation (dense ids, resolved operands, precomputed layout, source locations),
 //! and the static analyses drivers build on (CFG, post-dominators, control dependence, dominators, natural loops).
 //! The modules are private; what other crates use is re-exported here.
@@ -6,6 +6,7 @@
 mod cfg;
 mod compile;
 mod layout;
+pub mod llvm;
 mod lower;
 mod map_ids;
 mod program;
@@ -19,6 +20,7 @@ pub use compile::{
     build_bitcode, compile_c, link_models, read_module, CompileOptions, IrError, ANALYSIS_CFLAGS,
 };
 pub use layout::Layout;
+pub use llvm::LLVM_VERSION;
 pub use lower::lower_module;
 pub use map_ids::IdMap;
 pub use program::*;
@@ -33,7 +35,7 @@ pub use wide_consts::{rewrite_file, split_wide_constants, uses_x87_long_double, 
 pub fn load_program(path: &std::path::Path) -> Result<Program, IrError> {
     let stem = path.file_stem().unwrap_or_default().to_string_lossy();
     let wide = path.with_file_name(format!("{stem}.wide.bc"));
-    let stats = wide_consts::rewrite_file(path, &wide, false)?;
+    let (stats, declared) = wide_consts::rewrite(path, &wide, false)?;
     if stats.unrewritten > 0 {
         tracing::warn!(
             "{}: {} integer constant(s) wider than 64 bits or long double constant(s) in \
@@ -43,11 +45,20 @@ pub fn load_program(path: &std::path::Path) -> Result<Program, IrError> {
             stats.unrewritten
         );
     }
+    if stats.geps_left > 0 {
+        tracing::warn!(
+            "{}: {} constant getelementptr expression(s) with an index that is not an \
+             integer constant are read as byte offsets",
+            path.display(),
+            stats.geps_left
+        );
+    }
     let source = if stats.changed() {
         wide.as_path()
     } else {
         path
     };
     let module = read_module(source)?;
-    lower_module(&module).map_err(|e| IrError(format!("{}: {e}", path.display())))
+    lower::lower_module_declared(&module, &declared)
+        .map_err(|e| IrError(format!("{}: {e}", path.display())))
 }

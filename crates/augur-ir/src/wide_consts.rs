@@ -33,8 +33,12 @@
 //! counted, so that the caller can warn.
 
 //!
-//! The same pass replaces `cpuid` inline assembly by zeros (`cpuid.rs`).
+//! The same pass replaces `cpuid` inline assembly by zeros (`cpuid.rs`), and, built for
+//! LLVM 19, rewrites constant GEPs to byte offsets (`byte_geps.rs`: with opaque pointers
+//! `llvm-ir` does not tell their source element type).
 
+#[cfg(augur_llvm19)]
+mod byte_geps;
 mod cpuid;
 mod globals;
 
@@ -65,6 +69,11 @@ pub struct WideStats {
     pub folded_cpuid: usize,
     /// Globals whose initializer held wide constants, replaced by byte-exact images.
     pub rewritten_globals: usize,
+    /// Constant GEPs rewritten to byte offsets (LLVM 19 builds only).
+    pub byte_geps: usize,
+    /// Constant GEPs left as they are (an index that is not an integer constant): the
+    /// lowering reads them as byte offsets, or rejects them.
+    pub geps_left: usize,
     /// Wide constants left as they are (in constant expressions, constant aggregates):
     /// `llvm-ir` will truncate them.
     pub unrewritten: usize,
@@ -73,7 +82,11 @@ pub struct WideStats {
 impl WideStats {
     /// Did the rewrite change the module?
     pub fn changed(&self) -> bool {
-        self.rewritten_operands + self.rewritten_cases + self.rewritten_globals + self.folded_cpuid
+        self.rewritten_operands
+            + self.rewritten_cases
+            + self.rewritten_globals
+            + self.folded_cpuid
+            + self.byte_geps
             > 0
     }
 }
@@ -90,8 +103,25 @@ pub fn split_wide_constants(input: &Path, output: &Path) -> Result<usize, IrErro
 /// Like [`split_wide_constants`], but reports everything it did, and writes `output` only if
 /// the module changed or `always_write` is set.
 pub fn rewrite_file(input: &Path, output: &Path, always_write: bool) -> Result<WideStats, IrError> {
-    let module = LoadedModule::parse(input)
-        .map_err(|e| IrError(format!("{}: not valid LLVM 14 IR: {e}", input.display())))?;
+    Ok(rewrite(input, output, always_write)?.0)
+}
+
+/// The sizes of the globals a module declares without defining them, by name: what the
+/// lowering cannot read from `llvm-ir` with opaque pointers (LLVM 19 builds only: empty
+/// otherwise).
+pub(crate) type DeclaredSizes = HashMap<String, u64>;
+
+/// [`rewrite_file`], also returning the module's [`DeclaredSizes`].
+pub(crate) fn rewrite(
+    input: &Path,
+    output: &Path,
+    always_write: bool,
+) -> Result<(WideStats, DeclaredSizes), IrError> {
+    let module = LoadedModule::parse(input).map_err(|e| crate::compile::not_valid(input, &e))?;
+    #[cfg(augur_llvm19)]
+    let declared = byte_geps::declared_sizes(&module);
+    #[cfg(not(augur_llvm19))]
+    let declared = DeclaredSizes::new();
     let stats = Rewriter::new(&module).run();
     if stats.changed() {
         // A failure here is a bug of this pass: say so rather than hand on broken IR.
@@ -107,14 +137,13 @@ pub fn rewrite_file(input: &Path, output: &Path, always_write: bool) -> Result<W
             .write_bitcode(output)
             .map_err(|e| IrError(format!("{}: cannot write bitcode: {e}", output.display())))?;
     }
-    Ok(stats)
+    Ok((stats, declared))
 }
 
 /// Does the module at `path` (bitcode, or textual IR if `.ll`) use the `x86_fp80` type,
 /// i.e. was it built with x87 `long double`s rather than augur's `-mlong-double-64`?
 pub fn uses_x87_long_double(path: &Path) -> Result<bool, IrError> {
-    let module = LoadedModule::parse(path)
-        .map_err(|e| IrError(format!("{}: not valid LLVM 14 IR: {e}", path.display())))?;
+    let module = LoadedModule::parse(path).map_err(|e| crate::compile::not_valid(path, &e))?;
     // SAFETY: valid module; the printed text is ours to free (take_message).
     let text = unsafe { take_message(LLVMPrintModuleToString(module.module)) };
     // The type's keyword, not a name that contains it (`@x86_fp80_max`, `%x86_fp80`).
@@ -396,6 +425,12 @@ impl<'m> Rewriter<'m> {
     }
 
     fn run(mut self) -> WideStats {
+        #[cfg(augur_llvm19)]
+        {
+            let geps = self.byte_geps();
+            self.stats.byte_geps = geps.rewritten;
+            self.stats.geps_left = geps.left;
+        }
         for f in self.functions() {
             for bb in self.blocks(f) {
                 // Snapshot first: rewriting inserts instructions.

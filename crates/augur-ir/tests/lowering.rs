@@ -1,4 +1,4 @@
-//! Lowering real clang-14 output: layout, constants, locations.
+//! Lowering real clang output (the build's LLVM): layout, constants, locations.
 
 use augur_ir::*;
 use std::io::Write;
@@ -45,6 +45,40 @@ fn struct_layout_and_global_relocations() {
         .collect();
     assert!(lines.contains(&5));
     assert!(p.files.iter().any(|f| f.ends_with("p.c")));
+}
+
+/// Constant GEPs in instruction operands, nested (clang 19 writes
+/// `getelementptr inbounds (%struct.S, ptr getelementptr inbounds ([3 x %struct.S], ptr
+/// @arr, i64 0, i64 2), i32 0, i32 1)`, with opaque pointers), and declared globals.
+#[test]
+fn constant_geps_in_operands_and_declared_globals() {
+    let p = lower_c(
+        "struct S { int x; int y; char name[6]; };\n\
+         struct S arr[3];\n\
+         extern long ext[10];\n\
+         int main(void) { arr[2].y = 5; arr[1].name[4] = 'a'; return (int)ext[3]; }\n",
+    );
+    let arr = p.global_by_name["arr"];
+    let ext = p.global_by_name["ext"];
+    assert_eq!(p.globals[ext.0 as usize].size, 80);
+    let main = p.func(p.func_named("main").unwrap());
+    let at = |global, offset| {
+        Operand::Const(Box::new(Const::Addr {
+            base: AddrBase::Global(global),
+            offset,
+        }))
+    };
+    let addrs: Vec<&Operand> = main
+        .insts
+        .iter()
+        .filter_map(|i| match i {
+            Inst::Store { addr, .. } | Inst::Load { addr, .. } => Some(addr),
+            _ => None,
+        })
+        .collect();
+    for want in [at(arr, 2 * 16 + 4), at(arr, 16 + 8 + 4), at(ext, 24)] {
+        assert!(addrs.contains(&&want), "{want:?} not in {addrs:?}");
+    }
 }
 
 #[test]

@@ -96,7 +96,10 @@ fn imm128(f: &Function) -> Vec<u128> {
 }
 
 fn lli(path: &Path) -> (i32, String) {
-    let out = Command::new("lli-14").arg(path).output().unwrap();
+    let out = Command::new(augur_ir::llvm::llvm_tool("lli"))
+        .arg(path)
+        .output()
+        .unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -104,7 +107,7 @@ fn lli(path: &Path) -> (i32, String) {
 }
 
 fn llvm_dis(path: &Path) -> String {
-    let out = Command::new("llvm-dis-14")
+    let out = Command::new(augur_ir::llvm::llvm_tool("llvm-dis"))
         .arg(path)
         .arg("-o")
         .arg("-")
@@ -344,11 +347,12 @@ fn invalid_input_is_an_error_not_an_exit() {
     let bad = dir.path().join("bad.bc");
     std::fs::write(&bad, b"not bitcode").unwrap();
     let err = split_wide_constants(&bad, &dir.path().join("o.bc")).unwrap_err();
-    assert!(err.0.contains("not valid LLVM 14 IR"), "{}", err.0);
+    let not_valid = format!("not valid LLVM {} IR", augur_ir::LLVM_VERSION);
+    assert!(err.0.contains(&not_valid), "{}", err.0);
     let bad = dir.path().join("bad.ll");
     std::fs::write(&bad, "define i32 @f( {").unwrap();
     let err = split_wide_constants(&bad, &dir.path().join("o.bc")).unwrap_err();
-    assert!(err.0.contains("bad.ll: not valid LLVM 14 IR"), "{}", err.0);
+    assert!(err.0.contains(&format!("bad.ll: {not_valid}")), "{}", err.0);
     let err =
         split_wide_constants(&dir.path().join("missing.bc"), &dir.path().join("o.bc")).unwrap_err();
     assert!(err.0.contains("missing.bc"), "{}", err.0);

@@ -10,6 +10,7 @@
 //! wrapper's name, and the wrapper calls the real `F`.
 
 use crate::log::hex;
+use crate::prototype;
 use crate::signature::{self, Signature};
 use augur_env::{NATIVE_CFLAGS, NATIVE_LINK_FLAGS};
 use sha2::{Digest, Sha256};
@@ -55,14 +56,14 @@ pub fn build_id(inputs: &[PathBuf], cflags: &[String]) -> Result<[u8; 32], Strin
 }
 
 fn clang() -> Command {
-    Command::new(std::env::var("AUGUR_CLANG").unwrap_or_else(|_| "clang-14".into()))
+    augur_ir::llvm::clang_command()
 }
 
 /// Run a clang command; `what` names the files in the error.
 fn run_clang(mut cmd: Command, what: &str) -> Result<(), String> {
     let o = cmd
         .output()
-        .map_err(|e| format!("cannot run clang-14: {e} (is LLVM 14 installed?)"))?;
+        .map_err(|e| augur_ir::llvm::cannot_run(&augur_ir::llvm::clang(), &e))?;
     if o.status.success() {
         return Ok(());
     }
@@ -294,7 +295,19 @@ pub fn build(spec: &BuildSpec) -> Result<Built, String> {
             skipped.push(format!("{name} is not called natively: not recorded"));
             continue;
         };
-        match signature::parse(line, name) {
+        // LLVM 15 and later: pointers are `ptr`; their pointees come from the C prototype.
+        let typed = if line.contains("ptr") {
+            let mut args: Vec<String> = NATIVE_CFLAGS.iter().map(|f| f.to_string()).collect();
+            args.extend(["-I".to_string(), runtime.display().to_string()]);
+            args.extend(spec.cflags.iter().cloned());
+            spec.inputs
+                .iter()
+                .find_map(|input| prototype::c_prototype(input, &args, name))
+                .and_then(|proto| prototype::typed_line(line, name, &proto))
+        } else {
+            None
+        };
+        match signature::parse(typed.as_deref().unwrap_or(line), name) {
             Ok(sig) if sig.ret.c == "void" && sig.params.iter().all(|p| p.out_size.is_none()) => {
                 skipped.push(format!(
                     "{name} returns nothing and writes through no pointer: nothing to record"

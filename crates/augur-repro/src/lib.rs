@@ -8,6 +8,7 @@ mod build;
 mod driver;
 mod hard;
 mod log;
+mod prototype;
 mod reexec;
 mod report;
 mod signature;

@@ -59,6 +59,17 @@ fn c_type(ty: &str, attrs: &str) -> Result<CType, String> {
             kind: ResultKind::Int,
         });
     }
+    if ty == "ptr" {
+        // LLVM 15 and later: an opaque pointer, whose pointee is not known here (neither
+        // a string nor an out-parameter of known size).
+        return Ok(CType {
+            c: "void *",
+            out_size: None,
+            string: false,
+            size: 8,
+            kind: ResultKind::Int,
+        });
+    }
     let zext = attrs.contains("zeroext");
     Ok(match ty {
         "void" => scalar("void", 0, ResultKind::Void),
@@ -76,7 +87,7 @@ fn c_type(ty: &str, attrs: &str) -> Result<CType, String> {
 }
 
 /// Split a parameter list at top-level commas.
-fn split_params(list: &str) -> Vec<&str> {
+pub(crate) fn split_params(list: &str) -> Vec<&str> {
     let (mut depth, mut start, mut out) = (0i32, 0, Vec::new());
     for (i, c) in list.char_indices() {
         match c {

@@ -8,7 +8,9 @@ libc=$(dirname "$here")
 out=${TMPDIR:-/tmp}/augur-libc-tests.$$
 mkdir -p "$out"
 trap 'rm -rf "$out"' EXIT
-CC=${CC:-clang-14}
+# The LLVM augur is built for (scripts/deps.sh exports AUGUR_LLVM): its clang and tools.
+llvm=${AUGUR_LLVM:-14}
+CC=${CC:-clang-$llvm}
 # The model files (runtime/libc/models.txt, the list augur embeds); NATIVE: those compared
 # against glibc.
 MODELS=$(awk '!/^#/ && NF {print $1}' "$libc/models.txt")
@@ -17,17 +19,17 @@ NATIVE=$(awk '!/^#/ && NF && $2 != "bitcode-only" {print $1}' "$libc/models.txt"
 status=0
 echo "== bitcode build (augur's command, -Wall -Werror)"
 for m in $MODELS; do
-    clang-14 -c -emit-llvm -g -O0 -Xclang -disable-O0-optnone \
+    "clang-$llvm" -c -emit-llvm -g -O0 -Xclang -disable-O0-optnone \
         -fno-discard-value-names -ffreestanding -fno-builtin -Wall -Wextra -Werror \
         "$libc/$m.c" -o "$out/$m.bc" || status=1
 done
 # augur's own programs: long double is double (strtold is strtod).
-clang-14 -c -emit-llvm -g -O0 -Xclang -disable-O0-optnone -fno-discard-value-names \
+"clang-$llvm" -c -emit-llvm -g -O0 -Xclang -disable-O0-optnone -fno-discard-value-names \
     -ffreestanding -fno-builtin -Wall -Wextra -Werror -mlong-double-64 \
     "$libc/ldouble.c" -o "$out/ldouble64.bc.o" || status=1
-llvm-link-14 "$out"/*.bc -o "$out/libc.bc" || status=1
+"llvm-link-$llvm" "$out"/*.bc -o "$out/libc.bc" || status=1
 # The linked models may only reach the outside through the primitives.
-undef=$(llvm-nm-14 --undefined-only "$out/libc.bc" | awk '{print $2}' | LC_ALL=C sort | tr '\n' ' ')
+undef=$("llvm-nm-$llvm" --undefined-only "$out/libc.bc" | awk '{print $2}' | LC_ALL=C sort | tr '\n' ' ')
 expected="_exit aligned_alloc augur_errno_location augur_sys_close augur_sys_dup augur_sys_fail augur_sys_lseek augur_sys_name augur_sys_open augur_sys_read augur_sys_stat augur_sys_truncate augur_sys_unlink augur_sys_write free malloc realloc "
 if [ "$undef" != "$expected" ]; then
     echo "unexpected undefined symbols in linked models: $undef"

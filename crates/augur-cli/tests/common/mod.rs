@@ -330,7 +330,7 @@ pub fn x87_bitcode(src: &str) -> (tempfile::TempDir, PathBuf) {
     let flags = augur_ir::ANALYSIS_CFLAGS
         .iter()
         .filter(|f| **f != "-mlong-double-64");
-    let built = Command::new("clang-14")
+    let built = augur_ir::llvm::clang_command()
         .args(flags)
         .arg(&c)
         .arg("-o")

@@ -1,7 +1,7 @@
 //! `llvm.*` intrinsics: memory (memcpy/memmove/memset), varargs, stack save/restore,
-//! overflow arithmetic, bit manipulation, min/max/abs, funnel shifts and math on concrete
-//! floating point. Integer intrinsics are built as expressions, which fold to constants
-//! when their operands are concrete.
+//! overflow arithmetic, bit manipulation, min/max/abs, funnel shifts, pointer masks, float
+//! classes and math on concrete floating point. Integer intrinsics are built as expressions,
+//! which fold to constants when their operands are concrete.
 
 use super::{Exec, Executor, Flow};
 use crate::memory::Byte;
@@ -66,7 +66,15 @@ pub(super) fn call(
             let w = scalar_width(ex, ret_ty);
             Some(Value::con(if min { 0 } else { u128::MAX }, w))
         }
+        // llvm.is.fpclass (LLVM 16 and later: clang's isnan/isinf/isfinite)
+        "is" if name.starts_with("llvm.is.fpclass") => Some(fp_class(ex, st, args)?),
         "is" => Some(Value::con(0, 1)), // llvm.is.constant: never constant-folded here
+        // llvm.ptrmask (clang 19's va_arg of an over-aligned type): the address's bits
+        "ptrmask" => {
+            let (x, m) = (args[0].expr(&mut ex.pool), args[1].expr(&mut ex.pool));
+            let e = ex.pool.and(x, m);
+            Some(Value::from_expr(&ex.pool, e))
+        }
         "sadd" | "uadd" | "ssub" | "usub" | "smul" | "umul" => {
             Some(overflow(ex, family, &args[0], &args[1]))
         }
@@ -306,6 +314,56 @@ fn bits(p: &mut ExprPool, family: &str, xs: &[ExprId]) -> ExprId {
             p.ite(no_shift, keep, both)
         }
     }
+}
+
+/// `llvm.is.fpclass(x, test)`: does `x` (concretized) belong to one of the classes set in
+/// `test` (bit 0 signaling NaN, 1 quiet NaN, 2 -inf, 3 -normal, 4 -subnormal, 5 -0, 6 +0,
+/// 7 +subnormal, 8 +normal, 9 +inf)?
+fn fp_class(ex: &mut Executor, st: &mut State, args: &[Value]) -> Exec<Value> {
+    let width = args[0].width(&ex.pool);
+    if matches!(args[0], Value::Sym(_)) {
+        ex.stats.float_concretizations += 1;
+    }
+    let bits = ex.concretize(st, &args[0])?;
+    let test = ex.concretize(st, &args[1])?;
+    // Widths of the exponent and of the fraction (x86_fp80's with its explicit integer bit).
+    let (exp_bits, frac_bits) = match width {
+        32 => (8, 23),
+        80 => (15, 64),
+        _ => (11, 52),
+    };
+    let neg = (bits >> (width - 1)) & 1 == 1;
+    let exp = (bits >> frac_bits) & ((1 << exp_bits) - 1);
+    let mut frac = bits & ((1u128 << frac_bits) - 1);
+    if width == 80 {
+        frac &= (1u128 << 63) - 1; // the explicit integer bit
+    }
+    let quiet = (frac >> (if width == 80 { 62 } else { frac_bits - 1 })) & 1 == 1;
+    let class = if exp == (1 << exp_bits) - 1 {
+        match (frac == 0, quiet) {
+            (true, _) => {
+                if neg {
+                    2
+                } else {
+                    9
+                }
+            }
+            (false, true) => 1,
+            (false, false) => 0,
+        }
+    } else if exp == 0 {
+        match (frac == 0, neg) {
+            (true, true) => 5,
+            (true, false) => 6,
+            (false, true) => 4,
+            (false, false) => 7,
+        }
+    } else if neg {
+        3
+    } else {
+        8
+    };
+    Ok(Value::con((test >> class) & 1, 1))
 }
 
 /// Math intrinsics on concrete floating point.

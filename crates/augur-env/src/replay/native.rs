@@ -96,7 +96,8 @@ pub fn compile(
     out: &Path,
 ) -> Result<(), String> {
     let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
-    let mut cmd = Command::new(std::env::var("AUGUR_CLANG").unwrap_or_else(|_| "clang-14".into()));
+    let clang = augur_ir::llvm::clang();
+    let mut cmd = augur_ir::llvm::clang_command();
     cmd.args(NATIVE_CFLAGS)
         .arg("-I")
         .arg(runtime_dir)
@@ -108,7 +109,7 @@ pub fn compile(
         .arg(out);
     let o = cmd
         .output()
-        .map_err(|e| format!("cannot run clang-14: {e} (is LLVM 14 installed?)"))?;
+        .map_err(|e| augur_ir::llvm::cannot_run(&clang, &e))?;
     if o.status.success() {
         Ok(())
     } else {

@@ -7,7 +7,9 @@ mod instructions;
 
 use crate::layout::Layout;
 use crate::program::*;
-use llvm_ir::{ConstantRef, DebugLoc, Module, Name, Type};
+#[cfg(not(augur_llvm19))]
+use llvm_ir::Type;
+use llvm_ir::{ConstantRef, DebugLoc, Module, Name};
 use rustc_hash::FxHashMap;
 
 fn mask(value: u128, width: u32) -> u128 {
@@ -27,8 +29,18 @@ fn name_str(n: &Name) -> String {
 
 /// Lower a whole module.
 pub fn lower_module(module: &Module) -> Result<Program, String> {
+    lower_module_declared(module, &Default::default())
+}
+
+/// Lower a whole module, given the sizes of the globals it declares without defining them
+/// (by name), which `llvm-ir` does not tell with opaque pointers (LLVM 15 and later).
+pub(crate) fn lower_module_declared(
+    module: &Module,
+    declared: &std::collections::HashMap<String, u64>,
+) -> Result<Program, String> {
     let mut cx = Lowerer {
         module,
+        declared,
         layout: Layout::new(&module.types, &module.data_layout),
         prog: Program::default(),
         loc_ids: FxHashMap::default(),
@@ -54,6 +66,9 @@ pub fn lower_module(module: &Module) -> Result<Program, String> {
 
 struct Lowerer<'m> {
     module: &'m Module,
+    /// Sizes of declared globals (read with opaque pointers only).
+    #[cfg_attr(not(augur_llvm19), allow(dead_code))]
+    declared: &'m std::collections::HashMap<String, u64>,
     layout: Layout<'m>,
     prog: Program,
     loc_ids: FxHashMap<(FileId, u32, u32), LocId>,
@@ -83,6 +98,31 @@ impl FnScope {
 }
 
 impl<'m> Lowerer<'m> {
+    /// The type of a global's contents: its pointee type (LLVM 14); with opaque pointers,
+    /// its initializer's type, or for a declaration its size as bytes (`declared`).
+    fn global_value_type(
+        &self,
+        g: &llvm_ir::module::GlobalVariable,
+        name: &str,
+    ) -> Result<llvm_ir::TypeRef, String> {
+        #[cfg(not(augur_llvm19))]
+        if let Type::PointerType { pointee_type, .. } = g.ty.as_ref() {
+            return Ok(pointee_type.clone());
+        }
+        #[cfg(augur_llvm19)]
+        if let Some(init) = &g.initializer {
+            return Ok(self.module.type_of(init));
+        }
+        #[cfg(augur_llvm19)]
+        if let Some(&size) = self.declared.get(name) {
+            let types = &self.module.types;
+            return Ok(types.array_of(types.i8(), size as usize));
+        }
+        Err(format!(
+            "global @{name}: the type of its contents is unknown"
+        ))
+    }
+
     /// Give every function and global its id before anything refers to them.
     fn declare_all(&mut self) -> Result<(), String> {
         let m = self.module;
@@ -118,10 +158,7 @@ impl<'m> Lowerer<'m> {
         for g in &m.global_vars {
             let id = GlobalId(self.prog.globals.len() as u32);
             let name = name_str(&g.name);
-            let content_ty = match g.ty.as_ref() {
-                Type::PointerType { pointee_type, .. } => pointee_type.clone(),
-                _ => return Err(format!("global @{name} does not have a pointer type")),
-            };
+            let content_ty = self.global_value_type(g, &name)?;
             let ty = self
                 .layout
                 .lower(&content_ty)

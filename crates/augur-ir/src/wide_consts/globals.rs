@@ -113,7 +113,7 @@ impl Rewriter<'_> {
                 }
                 let ety = LLVMTypeOf(elems[0]);
                 if elems.iter().all(|e| LLVMTypeOf(*e) == ety) {
-                    return Some(LLVMConstArray(ety, elems.as_mut_ptr(), n));
+                    return Some(const_array(ety, &mut elems));
                 }
                 return Some(self.packed(&mut elems));
             }
@@ -137,7 +137,7 @@ impl Rewriter<'_> {
                 .iter()
                 .map(|b| LLVMConstInt(i8t, *b as u64, 0))
                 .collect();
-            LLVMConstArray(i8t, vals.as_mut_ptr(), vals.len() as u32)
+            const_array(i8t, &mut vals)
         }
     }
 
@@ -153,4 +153,19 @@ impl Rewriter<'_> {
             )
         }
     }
+}
+
+/// An array constant of `elems` (of type `ety`): `LLVMConstArray`, which LLVM 19 replaced
+/// by `LLVMConstArray2`.
+///
+/// # Safety
+/// `ety` and every element are of one context, every element of type `ety`.
+unsafe fn const_array(ety: LLVMTypeRef, elems: &mut [LLVMValueRef]) -> LLVMValueRef {
+    // SAFETY: per the contract.
+    #[cfg(not(augur_llvm19))]
+    let array = unsafe { LLVMConstArray(ety, elems.as_mut_ptr(), elems.len() as u32) };
+    // SAFETY: per the contract.
+    #[cfg(augur_llvm19)]
+    let array = unsafe { LLVMConstArray2(ety, elems.as_mut_ptr(), elems.len() as u64) };
+    array
 }
