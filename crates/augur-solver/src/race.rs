@@ -43,8 +43,8 @@ pub(crate) fn race<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::z3_solver::testing::{assert_a_fresh_solver_answers_rightly, assert_factoring};
     use crate::z3_solver::Z3Solver;
-    use z3::ast::BV;
 
     /// Z3 factoring a 62-bit semiprime (far longer than a test may take) races a search of
     /// a trivially true query, which wins at once; the solver's next check is unharmed.
@@ -54,27 +54,12 @@ mod tests {
         let t = p.constant(1, 1);
         let easy = CompiledQuery::compile(&p, &[t]).unwrap();
         let solver = Z3Solver::new(None);
-        solver.push();
-        let x = BV::new_const("x", 64);
-        let y = BV::new_const("y", 64);
-        let (two, limit) = (BV::from_u64(2, 64), BV::from_u64(1 << 32, 64));
-        let semiprime = 2_147_483_647u64 * 2_147_483_629;
-        solver.assert(&x.bvmul(&y).eq(BV::from_u64(semiprime, 64)));
-        for factor in [&x, &y] {
-            solver.assert(&factor.bvuge(&two));
-            solver.assert(&factor.bvult(&limit));
-        }
+        assert_factoring(&solver, "race");
         let start = std::time::Instant::now();
         let (answer, found) = race(&easy, &[], solver.interrupter(), || solver.check());
         assert_eq!(found, Some(vec![]));
         assert_eq!(answer, z3::SatResult::Unknown);
         assert!(start.elapsed() < Duration::from_secs(20));
-        // A fresh solver of the same thread answers rightly, with a right model.
-        let fresh = Z3Solver::new(None);
-        let z = BV::new_const("w", 8);
-        fresh.assert(&z.bvugt(BV::from_u64(3, 8)));
-        fresh.assert(&z.bvult(BV::from_u64(5, 8)));
-        assert_eq!(fresh.check(), z3::SatResult::Sat);
-        assert_eq!(fresh.model_bytes(std::slice::from_ref(&z)), Some(vec![4]));
+        assert_a_fresh_solver_answers_rightly("race");
     }
 }

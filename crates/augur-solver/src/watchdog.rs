@@ -102,23 +102,15 @@ fn watch(shared: &Shared) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::z3_solver::testing::{assert_a_fresh_solver_answers_rightly, assert_factoring};
     use crate::z3_solver::Z3Solver;
-    use z3::ast::BV;
 
     /// Z3 factoring a 62-bit semiprime with no time limit of its own is stopped by the
     /// watchdog at the deadline, and the same thread's next check answers rightly.
     #[test]
     fn a_check_past_its_deadline_is_interrupted() {
         let solver = Z3Solver::new(None);
-        let x = BV::new_const("wd_x", 64);
-        let y = BV::new_const("wd_y", 64);
-        let (two, limit) = (BV::from_u64(2, 64), BV::from_u64(1 << 32, 64));
-        let semiprime = 2_147_483_647u64 * 2_147_483_629;
-        solver.assert(&x.bvmul(&y).eq(BV::from_u64(semiprime, 64)));
-        for factor in [&x, &y] {
-            solver.assert(&factor.bvuge(&two));
-            solver.assert(&factor.bvult(&limit));
-        }
+        assert_factoring(&solver, "wd");
         let dog = Watchdog::new();
         let start = Instant::now();
         let answer = {
@@ -127,11 +119,6 @@ mod tests {
         };
         assert_eq!(answer, z3::SatResult::Unknown);
         assert!(start.elapsed() < Duration::from_secs(20));
-        let fresh = Z3Solver::new(None);
-        let z = BV::new_const("wd_z", 8);
-        fresh.assert(&z.bvugt(BV::from_u64(3, 8)));
-        fresh.assert(&z.bvult(BV::from_u64(5, 8)));
-        assert_eq!(fresh.check(), z3::SatResult::Sat);
-        assert_eq!(fresh.model_bytes(std::slice::from_ref(&z)), Some(vec![4]));
+        assert_a_fresh_solver_answers_rightly("wd");
     }
 }

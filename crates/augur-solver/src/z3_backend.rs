@@ -129,13 +129,12 @@ impl Z3Backend {
         }
     }
 
-    /// The solver's check, stopped after `limit` by Z3 or else by the watchdog.
+    /// The solver's check, stopped after `limit` by Z3 or else by the watchdog (a limit
+    /// too far off to be an instant, as with no timeout at all, is not watched).
     fn check_for(&self, limit: Duration) -> z3::SatResult {
         self.solver.set_timeout(Some(limit));
-        let deadline = Instant::now()
-            .checked_add(limit + GRACE)
-            .unwrap_or_else(|| Instant::now() + Duration::from_secs(u32::MAX as u64));
-        let _watch = self.watchdog.watch(self.solver.interrupter(), deadline);
+        let deadline = Instant::now().checked_add(limit.saturating_add(GRACE));
+        let _watch = deadline.map(|d| self.watchdog.watch(self.solver.interrupter(), d));
         self.solver.check()
     }
 
@@ -303,6 +302,31 @@ mod tests {
         let n = p.constant(2_147_483_647u128 * 2_147_483_629, 64);
         let one = p.constant(1, 64);
         vec![p.eq(product, n), p.ult(one, wx), p.ult(one, wy)]
+    }
+
+    /// With no timeout and no deadline, a query past Z3's first try goes on to its answer.
+    #[test]
+    fn no_limit_at_all_is_no_limit() {
+        let mut p = ExprPool::new();
+        let x = p.new_array("nx", 16);
+        let arr = p.array_sym(x);
+        let bytes: Vec<ExprId> = (0..16)
+            .map(|i| {
+                let idx = p.constant(i, 64);
+                p.select(arr, idx)
+            })
+            .collect();
+        let w = bytes[1..].iter().fold(bytes[0], |acc, &b| p.concat(b, acc));
+        let square = p.bin(BinOp::Mul, w, w);
+        let k: u128 = 0x0123_4567_89ab_cdef_0fed_cba9_8765_4321;
+        let target = p.constant(k.wrapping_mul(k), 128);
+        let query = [p.eq(square, target)];
+        let mut z3 =
+            Z3Backend::new(None, SharedStats::default()).searching_after(Duration::from_millis(1));
+        let Ok(SatResult::Sat(model)) = z3.check(&p, &query) else {
+            panic!("no model");
+        };
+        assert_eq!(p.eval(square, &model), k.wrapping_mul(k));
     }
 
     /// A deadline cuts the solver's timeout: the check stops there, counted as a timeout,

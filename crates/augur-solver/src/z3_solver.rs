@@ -175,6 +175,37 @@ impl Drop for Z3Solver {
     }
 }
 
+/// Queries the interrupt tests share.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::Z3Solver;
+    use z3::ast::BV;
+
+    /// Asserts on `solver` the factoring of a 62-bit semiprime into two factors in
+    /// [2, 2^32): far longer for Z3 than a test may take. `tag` keeps its names apart.
+    pub(crate) fn assert_factoring(solver: &Z3Solver, tag: &str) {
+        let x = BV::new_const(format!("{tag}_x"), 64);
+        let y = BV::new_const(format!("{tag}_y"), 64);
+        let (two, limit) = (BV::from_u64(2, 64), BV::from_u64(1 << 32, 64));
+        let semiprime = 2_147_483_647u64 * 2_147_483_629;
+        solver.assert(&x.bvmul(&y).eq(BV::from_u64(semiprime, 64)));
+        for factor in [&x, &y] {
+            solver.assert(&factor.bvuge(&two));
+            solver.assert(&factor.bvult(&limit));
+        }
+    }
+
+    /// A fresh solver of this thread answers `3 < z < 5` rightly, with the right model.
+    pub(crate) fn assert_a_fresh_solver_answers_rightly(tag: &str) {
+        let fresh = Z3Solver::new(None);
+        let z = BV::new_const(format!("{tag}_z"), 8);
+        fresh.assert(&z.bvugt(BV::from_u64(3, 8)));
+        fresh.assert(&z.bvult(BV::from_u64(5, 8)));
+        assert_eq!(fresh.check(), z3::SatResult::Sat);
+        assert_eq!(fresh.model_bytes(std::slice::from_ref(&z)), Some(vec![4]));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
