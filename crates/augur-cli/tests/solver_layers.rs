@@ -176,8 +176,8 @@ fn unknown_solver_layers_are_rejected() {
     );
 }
 
-/// A branch whose other side Z3 cannot decide within the time limit (factoring a 62-bit
-/// semiprime) leaves that side unexplored, counted as a timeout, and the path goes on
+/// A branch whose other side Z3 cannot decide within the time limit (factoring a 122-bit
+/// number; a 62-bit semiprime was factored within the second on a quiet machine) leaves that side unexplored, counted as a timeout, and the path goes on
 /// along the side the current model satisfies, to its end.
 #[test]
 fn a_timeout_on_one_side_of_a_branch_keeps_the_path_going() {
