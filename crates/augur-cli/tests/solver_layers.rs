@@ -182,9 +182,15 @@ fn unknown_solver_layers_are_rejected() {
 #[test]
 fn a_timeout_on_one_side_of_a_branch_keeps_the_path_going() {
     let src = &program("solver_layers/a_timeout_on_one_side_of_a_branch_keeps_the_path_going.c");
-    let r = run_c(src, &["--solver-timeout", "1"]);
+    // 3 s: the factoring never finishes, and the other queries (a 128-bit multiplier
+    // bit-blasted) do, even in a debug build beside CPU hogs.
+    let r = run_c(src, &["--solver-timeout", "3"]);
     assert_eq!(r.summary["paths_partial"], 0, "{}", r.stderr);
-    assert_eq!(r.summary["solver"]["timeouts"], 1, "{}", r.summary);
+    assert!(
+        r.summary["solver"]["timeouts"].as_u64() >= Some(1),
+        "{}",
+        r.summary
+    );
     let mut codes = r.exit_codes();
     codes.dedup();
     assert_eq!(codes, vec![0, 2], "{}", r.stderr);
