@@ -279,25 +279,15 @@ impl Z3Backend {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_util::var;
     use augur_expr::BinOp;
 
     /// `x * y == semiprime` over two 32-bit inputs with factors above 1: hopeless for Z3
     /// in a test's time, and for the model search.
     fn factoring(p: &mut ExprPool) -> Vec<ExprId> {
-        let x = p.new_array("bx", 4);
-        let y = p.new_array("by", 4);
-        let word = |p: &mut ExprPool, a| {
-            let arr = p.array_sym(a);
-            let bytes: Vec<ExprId> = (0..4)
-                .map(|i| {
-                    let idx = p.constant(i, 64);
-                    p.select(arr, idx)
-                })
-                .collect();
-            let w = bytes[1..].iter().fold(bytes[0], |acc, &b| p.concat(b, acc));
-            p.zext(w, 64)
-        };
-        let (wx, wy) = (word(p, x), word(p, y));
+        let (_, x) = var(p, "bx", 4);
+        let (_, y) = var(p, "by", 4);
+        let (wx, wy) = (p.zext(x, 64), p.zext(y, 64));
         let product = p.bin(BinOp::Mul, wx, wy);
         let n = p.constant(2_147_483_647u128 * 2_147_483_629, 64);
         let one = p.constant(1, 64);
@@ -308,15 +298,7 @@ mod tests {
     #[test]
     fn no_limit_at_all_is_no_limit() {
         let mut p = ExprPool::new();
-        let x = p.new_array("nx", 16);
-        let arr = p.array_sym(x);
-        let bytes: Vec<ExprId> = (0..16)
-            .map(|i| {
-                let idx = p.constant(i, 64);
-                p.select(arr, idx)
-            })
-            .collect();
-        let w = bytes[1..].iter().fold(bytes[0], |acc, &b| p.concat(b, acc));
+        let (_, w) = var(&mut p, "nx", 16);
         let square = p.bin(BinOp::Mul, w, w);
         let k: u128 = 0x0123_4567_89ab_cdef_0fed_cba9_8765_4321;
         let target = p.constant(k.wrapping_mul(k), 128);
