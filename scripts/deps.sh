@@ -62,3 +62,4 @@ else
   export LLVM_SYS_140_PREFIX=/usr/lib/llvm-14
 fi
 echo "augur: LLVM $AUGUR_LLVM (set AUGUR_LLVM=14 or 19 to choose)" >&2
+source "$(dirname "${BASH_SOURCE[0]}")/musl.sh"

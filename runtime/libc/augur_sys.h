@@ -30,6 +30,9 @@ int augur_sys_stat(int fd, const char *path, unsigned long out[2]);
 int augur_sys_unlink(const char *path);
 /* Set the length of fd's file; -1 with errno (EBADF, EINVAL). */
 int augur_sys_truncate(int fd, long len);
+/* End the path as `unsupported` with the message `what` (the models cannot answer). */
+void augur_sys_unsupported(const char *what) __attribute__((noreturn));
+
 /* `--max-fail`: whether this call of a system call of `kind` fails on this path: the
  * errno it fails with, or 0.  Called once at the top of each modelled system call. */
 int augur_sys_fail(int kind);

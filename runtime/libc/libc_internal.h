@@ -37,6 +37,11 @@
 #define strxfrm model_strxfrm
 #define strchr model_strchr
 #define strrchr model_strrchr
+/* glibc.c */
+#define basename model_basename
+#define __xpg_basename model___xpg_basename
+#define mallopt model_mallopt
+#define malloc_trim model_malloc_trim
 #define strstr model_strstr
 #define strspn model_strspn
 #define strcspn model_strcspn
@@ -189,6 +194,7 @@
 #define open model_open
 #define getopt model_getopt
 #define getopt_long model_getopt_long
+#define getopt_long_only model_getopt_long_only
 #define optarg model_optarg
 #define optind model_optind
 #define opterr model_opterr
@@ -466,6 +472,7 @@ size_t strnlen(const char *s, size_t n);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
+char *strrchr(const char *s, int c);
 int isalnum(int c);
 int isalpha(int c);
 int isblank(int c);

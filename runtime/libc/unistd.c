@@ -1,5 +1,5 @@
 /*
- * unistd.c - getopt and getopt_long (the descriptor calls are in fd.c).
+ * unistd.c - getopt, getopt_long and getopt_long_only (the descriptor calls are in fd.c).
  *
  * As glibc's: by default argv is permuted so that options after operands
  * are found (`prog file -l`), and the operands end up after the options
@@ -60,11 +60,19 @@ static void exchange(char **argv)
 
 static int is_operand(const char *arg) { return arg[0] != '-' || arg[1] == '\0'; }
 
+/* long_option's answer when getopt_long_only should read the element as short options. */
+#define AS_SHORT_OPTIONS (-2)
+
+/* The long option argv[optind] names after its `dashes` ("--", or "-" for
+ * getopt_long_only). As glibc's: a name that is no long option's prefix is an error,
+ * unless getopt_long_only's single-dash element starts with a short option
+ * (AS_SHORT_OPTIONS). */
 static int long_option(int argc, char *const argv[], const char *optstring,
                        const struct option *longopts, int *longindex,
-                       int print_errors)
+                       int print_errors, int dashes)
 {
-    char *name = argv[optind] + 2;
+    const char *prefix = dashes == 2 ? "--" : "-";
+    char *name = argv[optind] + dashes;
     char *eq = name;
     size_t namelen;
     int i, found = -1, exact = 0, ambiguous = 0;
@@ -92,11 +100,11 @@ static int long_option(int argc, char *const argv[], const char *optstring,
     }
     if (ambiguous && !exact) {
         if (print_errors) {
-            fprintf(stderr, "%s: option '--%s' is ambiguous; possibilities:",
-                    argv[0], name);
+            fprintf(stderr, "%s: option '%s%s' is ambiguous; possibilities:",
+                    argv[0], prefix, name);
             for (i = 0; longopts[i].name != NULL; i++) {
                 if (strncmp(longopts[i].name, name, namelen) == 0)
-                    fprintf(stderr, " '--%s'", longopts[i].name);
+                    fprintf(stderr, " '%s%s'", prefix, longopts[i].name);
             }
             fprintf(stderr, "\n");
         }
@@ -106,8 +114,10 @@ static int long_option(int argc, char *const argv[], const char *optstring,
         return '?';
     }
     if (found < 0) {
+        if (dashes == 1 && strchr(optstring, name[0]) != NULL)
+            return AS_SHORT_OPTIONS;
         if (print_errors)
-            fprintf(stderr, "%s: unrecognized option '--%s'\n", argv[0], name);
+            fprintf(stderr, "%s: unrecognized option '%s%s'\n", argv[0], prefix, name);
         nextchar = NULL;
         optind++;
         optopt = 0;
@@ -119,8 +129,8 @@ static int long_option(int argc, char *const argv[], const char *optstring,
     if (*eq == '=') {
         if (o->has_arg == 0) {
             if (print_errors)
-                fprintf(stderr, "%s: option '--%s' doesn't allow an argument\n",
-                        argv[0], o->name);
+                fprintf(stderr, "%s: option '%s%s' doesn't allow an argument\n",
+                        argv[0], prefix, o->name);
             optopt = o->val;
             return '?';
         }
@@ -130,8 +140,8 @@ static int long_option(int argc, char *const argv[], const char *optstring,
             optarg = argv[optind++];
         } else {
             if (print_errors)
-                fprintf(stderr, "%s: option '--%s' requires an argument\n",
-                        argv[0], o->name);
+                fprintf(stderr, "%s: option '%s%s' requires an argument\n",
+                        argv[0], prefix, o->name);
             optopt = o->val;
             return optstring[0] == ':' ? ':' : '?';
         }
@@ -148,7 +158,7 @@ static int long_option(int argc, char *const argv[], const char *optstring,
 }
 
 static int getopt_core(int argc, char *const argv[], const char *optstring,
-                       const struct option *longopts, int *longindex)
+                       const struct option *longopts, int *longindex, int long_only)
 {
     int ordering = 'p', print_errors = opterr, c; /* 'p'ermute, '-' in order, '+' require */
     const char *spec;
@@ -206,9 +216,14 @@ static int getopt_core(int argc, char *const argv[], const char *optstring,
             optind++;
             return 1;
         }
-        if (arg[1] == '-' && longopts != NULL)
-            return long_option(argc, argv, optstring, longopts, longindex,
-                               print_errors);
+        if (longopts != NULL &&
+            (arg[1] == '-' ||
+             (long_only && (arg[2] != '\0' || strchr(optstring, arg[1]) == NULL)))) {
+            int r = long_option(argc, argv, optstring, longopts, longindex, print_errors,
+                                arg[1] == '-' ? 2 : 1);
+            if (r != AS_SHORT_OPTIONS)
+                return r;
+        }
         nextchar = arg + 1;
     }
 
@@ -253,11 +268,17 @@ static int getopt_core(int argc, char *const argv[], const char *optstring,
 
 int getopt(int argc, char *const argv[], const char *optstring)
 {
-    return getopt_core(argc, argv, optstring, NULL, NULL);
+    return getopt_core(argc, argv, optstring, NULL, NULL, 0);
 }
 
 int getopt_long(int argc, char *const argv[], const char *optstring,
                 const struct option *longopts, int *longindex)
 {
-    return getopt_core(argc, argv, optstring, longopts, longindex);
+    return getopt_core(argc, argv, optstring, longopts, longindex, 0);
+}
+
+int getopt_long_only(int argc, char *const argv[], const char *optstring,
+                     const struct option *longopts, int *longindex)
+{
+    return getopt_core(argc, argv, optstring, longopts, longindex, 1);
 }

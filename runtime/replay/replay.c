@@ -26,12 +26,14 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -516,4 +518,75 @@ int setvbuf(FILE *f, char *buffer, int mode, size_t size) {
     return EOF;
   }
   return 0;
+}
+
+/* ---- The sandbox ------------------------------------------------------------------------
+ *
+ * The analysed process is alone (augur's runtime/libc/sandbox.c and syscall.c): a new
+ * process or program cannot be started (EAGAIN; exec: EACCES), system(NULL) finds no
+ * shell, sockets are refused (EACCES), and kill reaches only the process itself. The
+ * native program's calls fail the same way, so that its run agrees with the test. */
+
+static int refused(int err) {
+  errno = err;
+  return -1;
+}
+
+pid_t fork(void) { return refused(EAGAIN); }
+pid_t vfork(void) { return refused(EAGAIN); }
+int execve(const char *path, char *const argv[], char *const envp[]) {
+  (void)path, (void)argv, (void)envp;
+  return refused(EACCES);
+}
+int execv(const char *path, char *const argv[]) { return execve(path, argv, NULL); }
+int execvp(const char *file, char *const argv[]) { return execve(file, argv, NULL); }
+int execvpe(const char *file, char *const argv[], char *const envp[]) {
+  return execve(file, argv, envp);
+}
+int fexecve(int fd, char *const argv[], char *const envp[]) {
+  (void)fd;
+  return execve("", argv, envp);
+}
+int execl(const char *path, const char *arg, ...) {
+  (void)arg;
+  return execve(path, NULL, NULL);
+}
+int execlp(const char *file, const char *arg, ...) {
+  (void)arg;
+  return execve(file, NULL, NULL);
+}
+int execle(const char *path, const char *arg, ...) {
+  (void)arg;
+  return execve(path, NULL, NULL);
+}
+int system(const char *command) { return command == NULL ? 0 : refused(EAGAIN); }
+FILE *popen(const char *command, const char *mode) {
+  (void)command, (void)mode;
+  errno = EAGAIN;
+  return NULL;
+}
+int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *actions,
+                const posix_spawnattr_t *attr, char *const argv[], char *const envp[]) {
+  (void)pid, (void)path, (void)actions, (void)attr, (void)argv, (void)envp;
+  return EAGAIN;
+}
+int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *actions,
+                 const posix_spawnattr_t *attr, char *const argv[], char *const envp[]) {
+  return posix_spawn(pid, file, actions, attr, argv, envp);
+}
+int socket(int domain, int type, int protocol) {
+  (void)domain, (void)type, (void)protocol;
+  return refused(EACCES);
+}
+int socketpair(int domain, int type, int protocol, int sv[2]) {
+  (void)domain, (void)type, (void)protocol, (void)sv;
+  return refused(EACCES);
+}
+int kill(pid_t pid, int sig) {
+  pid_t self = getpid();
+  if (sig < 0 || sig > 64)
+    return refused(EINVAL);
+  if (pid != self && pid != 0 && pid != -1 && pid != -self)
+    return refused(ESRCH);
+  return sig == 0 ? 0 : raise(sig);
 }

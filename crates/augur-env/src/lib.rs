@@ -33,7 +33,7 @@ pub use replay::{
     collect_tests, load_test, replay, split_inputs, NativeProgram, ReplayOptions, ReplaySummary,
     TestInput,
 };
-pub use runtime::{libc_bitcode, runtime_dir};
+pub use runtime::{libc_bitcode, library_bitcode, musl_dir, runtime_dir};
 
 use augur_engine::HandlerTable;
 

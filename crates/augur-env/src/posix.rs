@@ -43,6 +43,7 @@ pub fn register(t: &mut HandlerTable) {
     t.add("augur_sys_stat", Signature::of(&[Int, Ptr, Ptr]), stat);
     t.add("augur_sys_unlink", Signature::of(&[Ptr]), unlink);
     t.add("augur_sys_truncate", Signature::of(&[Int, Int]), truncate);
+    t.add("augur_sys_unsupported", Signature::of(&[Ptr]), unsupported);
     t.add("augur_errno_location", Signature::of(&[]), errno_location);
     t.add("_exit", Signature::of(&[Int]), exit_now);
     t.add("_Exit", Signature::of(&[Int]), exit_now);
@@ -324,6 +325,13 @@ fn unlink(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         }
         None => Ok(fail(st, ENOENT, w)),
     }
+}
+
+/// `augur_sys_unsupported(what)`: the models cannot answer (a system call they do not
+/// model): the path ends as `unsupported` with `what` as its message.
+fn unsupported(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let what = ex.read_c_string(st, &c.args[0], 4096)?;
+    Err(ex.error(st, augur_engine::ErrorKind::Unsupported, what))
 }
 
 /// `augur_sys_truncate(fd, len)`: the file of `fd` now has `len` bytes (zero-filled when

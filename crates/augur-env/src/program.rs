@@ -1,6 +1,7 @@
 //! The program under analysis as every command builds it: the user's C (or bitcode)
 //! inputs compiled with augur's runtime headers first, linked with the libc models
-//! (`runtime.rs`; the x87 copy when the program uses x87 long doubles), and lowered.
+//! over musl (`runtime.rs`; the x87 copy when the program uses x87 long doubles: only
+//! what the program needs, and the program's own definitions win), and lowered.
 
 use augur_ir::{CompileOptions, FuncId, Program};
 use std::path::{Path, PathBuf};
@@ -15,7 +16,7 @@ pub fn compile_options(cflags: Vec<String>) -> Result<CompileOptions, String> {
     })
 }
 
-/// Compile and link `inputs` with augur's libc models into bitcode in `work`.
+/// Compile and link `inputs` with augur's libc models and musl into bitcode in `work`.
 pub fn build_program(
     inputs: &[PathBuf],
     cflags: Vec<String>,
@@ -24,8 +25,8 @@ pub fn build_program(
     let compile = compile_options(cflags)?;
     let user = augur_ir::build_bitcode(inputs, &[], &compile, work).map_err(|e| e.to_string())?;
     let x87 = augur_ir::uses_x87_long_double(&user).map_err(|e| e.to_string())?;
-    let libc = crate::libc_bitcode(&compile.include_dirs[0], x87)?;
-    augur_ir::link_models(&user, &[libc], inputs, work).map_err(|e| e.to_string())
+    let library = crate::library_bitcode(&compile.include_dirs[0], x87)?;
+    augur_ir::link_models(&user, &[library], inputs, work).map_err(|e| e.to_string())
 }
 
 /// Compile and link `inputs` with augur's libc models (in `work`) and lower the result.

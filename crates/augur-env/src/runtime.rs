@@ -132,3 +132,76 @@ pub fn libc_bitcode(dir: &Path, x87_long_double: bool) -> Result<PathBuf, String
     std::fs::rename(&tmp, &linked).map_err(|e| format!("{}: {e}", linked.display()))?;
     Ok(linked)
 }
+
+/// Where `runtime/musl/build.sh` put musl's bitcode for this build's LLVM:
+/// `AUGUR_MUSL_DIR` when set, else `.deps/musl-llvmN` in augur's source tree (where
+/// `scripts/deps.sh` builds it).
+pub fn musl_dir() -> PathBuf {
+    match std::env::var_os("AUGUR_MUSL_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../.deps")
+            .join(format!("musl-llvm{}", augur_ir::LLVM_VERSION)),
+    }
+}
+
+/// musl's C library as one bitcode file, with the program's `long double` (see
+/// [`libc_bitcode`]), and its build's stamp; None (said once on standard error) when it
+/// was not built.
+fn musl_bitcode(x87_long_double: bool) -> Option<(PathBuf, String)> {
+    let dir = musl_dir();
+    let file = dir.join(if x87_long_double {
+        "musl-fp80.bc"
+    } else {
+        "musl.bc"
+    });
+    let stamp = std::fs::read_to_string(dir.join("stamp")).unwrap_or_default();
+    if file.exists() {
+        return Some((file, stamp.trim().to_string()));
+    }
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        eprintln!(
+            "augur: warning: no musl bitcode at {} (scripts/deps.sh builds it; or set \
+             AUGUR_MUSL_DIR): C library functions augur does not model have no body",
+            file.display()
+        )
+    });
+    None
+}
+
+/// The C library the program is linked with, as one bitcode file (made on first use, then
+/// cached): musl with every function the models define replaced by the model
+/// (`llvm-link --override`), so that musl's functions call the models and the program
+/// sees one world; only the models when musl was not built.
+pub fn library_bitcode(dir: &Path, x87_long_double: bool) -> Result<PathBuf, String> {
+    let models = libc_bitcode(dir, x87_long_double)?;
+    let Some((musl, stamp)) = musl_bitcode(x87_long_double) else {
+        return Ok(models);
+    };
+    let linked = models.with_file_name(format!(
+        "{}-musl-{stamp}.bc",
+        models.file_stem().unwrap_or_default().to_string_lossy()
+    ));
+    if linked.exists() {
+        return Ok(linked);
+    }
+    let tmp = linked.with_extension(format!("{}.bc", unique()));
+    let link = augur_ir::llvm::llvm_link();
+    let status = Command::new(&link)
+        .arg(&musl)
+        .arg("--override")
+        .arg(&models)
+        .arg("-o")
+        .arg(&tmp)
+        .status()
+        .map_err(|e| augur_ir::llvm::cannot_run(&link, &e))?;
+    if !status.success() {
+        return Err(format!(
+            "augur's libc models do not link with musl ({})",
+            musl.display()
+        ));
+    }
+    std::fs::rename(&tmp, &linked).map_err(|e| format!("{}: {e}", linked.display()))?;
+    Ok(linked)
+}

@@ -23,6 +23,8 @@ int model_strcmp(const char *, const char *);
 int model_strncmp(const char *, const char *, size_t);
 char *model_strchr(const char *, int);
 char *model_strrchr(const char *, int);
+char *model_basename(const char *);
+char *model___xpg_basename(char *);
 char *model_strstr(const char *, const char *);
 size_t model_strspn(const char *, const char *);
 size_t model_strcspn(const char *, const char *);
@@ -96,6 +98,7 @@ extern int model_optind, model_opterr, model_optopt;
 struct option;
 int model_getopt(int, char *const[], const char *);
 int model_getopt_long(int, char *const[], const char *, const struct option *, int *);
+int model_getopt_long_only(int, char *const[], const char *, const struct option *, int *);
 
 double model_fabs(double); double model_floor(double); double model_ceil(double);
 double model_sqrt(double); double model_pow(double, double);

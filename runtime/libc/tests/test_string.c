@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* GNU basename */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -10,8 +11,27 @@ static const char *strs[] = {"", "a", "abc", "abd", "ab", "ABC", "aBc", "hello w
                              "aaa", "aaab", "ba"};
 #define NS (sizeof strs / sizeof strs[0])
 
+/* GNU basename and POSIX __xpg_basename against glibc's, result and argument. */
+static void test_basenames(void)
+{
+    extern char *__xpg_basename(char *);
+    static const char *const paths[] = {"", "a", "/", "//", "///", "a/", "a//", "/a", "/a/b",
+                                        "a/b/", "a/b//c", "/a//", "..", "./x/", "//a//b//"};
+    size_t i;
+    for (i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        char g[32], m[32];
+        strcpy(g, paths[i]);
+        strcpy(m, paths[i]);
+        CHECK(strcmp(basename(g), model_basename(m)) == 0, "basename(\"%s\")", paths[i]);
+        CHECK(strcmp(__xpg_basename(g), model___xpg_basename(m)) == 0 && strcmp(g, m) == 0,
+              "__xpg_basename(\"%s\"): glibc leaves \"%s\", the model \"%s\"", paths[i], g, m);
+    }
+    CHECK(strcmp(model___xpg_basename(NULL), ".") == 0, "__xpg_basename(NULL)");
+}
+
 void test_string(void)
 {
+    test_basenames();
     size_t i, j, n;
     char a[64], b[64];
     for (i = 0; i < NS; i++) {

@@ -44,7 +44,9 @@ static void run(const char *optstring, int nargs, const char **args, int use_lon
             abort();
         saved = dup(2);
         dup2(pipefd[1], 2);
-        gr = use_long ? getopt_long(nargs, ga, optstring, lo_g, &gi) : getopt(nargs, ga, optstring);
+        gr = use_long == 2 ? getopt_long_only(nargs, ga, optstring, lo_g, &gi)
+             : use_long  ? getopt_long(nargs, ga, optstring, lo_g, &gi)
+                         : getopt(nargs, ga, optstring);
         fflush(stderr);
         dup2(saved, 2);
         close(saved);
@@ -53,8 +55,10 @@ static void run(const char *optstring, int nargs, const char **args, int use_lon
         errbuf[n > 0 ? n : 0] = 0;
         close(pipefd[0]);
         shim_reset_out();
-        mr = use_long ? model_getopt_long(nargs, ma, optstring, (const struct option *)lo_m, &mi)
-                      : model_getopt(nargs, ma, optstring);
+        mr = use_long == 2
+                 ? model_getopt_long_only(nargs, ma, optstring, (const struct option *)lo_m, &mi)
+             : use_long ? model_getopt_long(nargs, ma, optstring, (const struct option *)lo_m, &mi)
+                        : model_getopt(nargs, ma, optstring);
         CHECK(gr == mr && optind == model_optind &&
                   ((optarg == NULL && model_optarg == NULL) ||
                    (optarg && model_optarg && strcmp(optarg, model_optarg) == 0)) &&
@@ -62,7 +66,7 @@ static void run(const char *optstring, int nargs, const char **args, int use_lon
                   flagvar_g == flagvar_m && strcmp(errbuf, shim_out) == 0,
               "getopt%s('%s', %s ...) step %d: glibc %d optind %d optarg %s optopt %d li %d err [%s]; "
               "model %d optind %d optarg %s optopt %d li %d err [%s]",
-              use_long ? "_long" : "", optstring, args[1] ? args[1] : "", step, gr, optind,
+              use_long == 2 ? "_long_only" : use_long ? "_long" : "", optstring, args[1] ? args[1] : "", step, gr, optind,
               optarg ? optarg : "(null)", optopt, gi, errbuf, mr, model_optind,
               model_optarg ? model_optarg : "(null)", model_optopt, mi, shim_out);
         if (gr == -1 || mr == -1)
@@ -111,6 +115,12 @@ void test_unistd(void)
     RUN("vo:", 1, "prog", "--verbose", "--", "--output");
     RUN("vo:", 1, "prog", "--unknown=3", "-v");
     RUN("vo:", 1, "prog", "f1", "--output", "x", "f2", "--verbose", "f3");
+    /* getopt_long_only: a single dash also starts a long option */
+    RUN("vo:", 2, "prog", "-verbose", "-output=x", "-o", "y", "-color", "--flag", "f");
+    RUN("vo:", 2, "prog", "-vo", "z", "-v", "-ver", "-out", "w");
+    RUN("vo:", 2, "prog", "-bogus", "-x", "-verbose=1", "-output");
+    RUN("vo:x", 2, "prog", "-xv", "-x", "-co", "-c");
+    RUN(":vo:", 2, "prog", "-output");
 
     /* read/write/close on the shim */
     {

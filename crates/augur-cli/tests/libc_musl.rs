@@ -1,0 +1,70 @@
+//! The C library beyond augur's models: musl's functions over the models' system calls
+//! (`runtime/musl`, `runtime/libc/syscall.c`), the sandbox no other process enters, and
+//! glibc's own interfaces; each checked against the native run.
+
+mod common;
+use common::*;
+
+#[test]
+fn functions_beyond_the_models_run_and_replay() {
+    let src = &program("libc_musl/functions_beyond_the_models_run_and_replay.c");
+    let r = run_c(src, &["--sym-args", "1", "1", "7"]);
+    // Every way inet_pton (musl's) reads 7 symbolic bytes, none cut short.
+    assert_eq!(r.paths(), 74, "{}", r.stderr);
+    assert_eq!(r.summary["paths_partial"], 0);
+    assert_eq!(r.exit_codes(), vec![0; 74], "{}", r.stderr);
+    let prefix = "dirname /usr/lib\nstrsignal Terminated\nwcslen 5\ntfind found\n";
+    let outputs: Vec<String> = r.exits_with_stdout().into_iter().map(|(_, o)| o).collect();
+    assert!(outputs.iter().all(|o| o.starts_with(prefix)), "{outputs:?}");
+    assert!(outputs.contains(&format!("{prefix}not an address\n")));
+    assert!(outputs.iter().any(|o| o.contains("address 0")));
+    r.assert_native_replay_passes();
+}
+
+#[test]
+fn the_process_is_alone() {
+    let src = &program("libc_musl/the_process_is_alone.c");
+    let r = run_c(src, &[]);
+    assert_eq!(r.paths(), 1, "{}", r.stderr);
+    assert_eq!(
+        r.exits_with_stdout(),
+        vec![(
+            0,
+            "fork -1 errno 11\nexecvp -1 errno 13\nsystem 0 -1\npopen failed\n\
+             socket -1 errno 13\nwait -1 errno 10\nkill other -1 errno 3\nkill self 0\n"
+                .to_string()
+        )]
+    );
+    r.assert_native_replay_passes();
+}
+
+#[test]
+fn getopt_long_only_reads_single_dash_long_options() {
+    let src = &program("libc_musl/getopt_long_only_reads_single_dash_long_options.c");
+    let args = ["--", "-verbose", "-out=a", "-xob", "-o", "c", "-ver", "f"];
+    let r = run_c(src, &args);
+    assert_eq!(
+        r.exits_with_stdout(),
+        vec![(0, "v -\no a\nx -\no b\no c\nv -\nrest 1\n".to_string())],
+        "{}",
+        r.stderr
+    );
+    r.assert_native_replay_passes();
+}
+
+#[test]
+fn an_unmodelled_system_call_ends_the_path_by_number() {
+    let src = &program("libc_musl/an_unmodelled_system_call_ends_the_path_by_number.c");
+    let r = run_c(src, &[]);
+    let ends = r.errors("unsupported");
+    assert_eq!(ends.len(), 1, "{}", r.stderr);
+    assert_eq!(
+        ends[0]["outcome"]["message"],
+        "system call number 161 (x86-64) is not modelled"
+    );
+    assert_eq!(
+        ends[0]["outcome"]["line"].as_u64().unwrap(),
+        line_of(src, "UNMODELLED")
+    );
+    assert_eq!(ends[0]["stdout"], "before\n");
+}

@@ -1,0 +1,283 @@
+/*
+ * syscall.c - Linux's system calls (x86-64 numbers) over the models, for the C
+ * library functions augur takes from musl (runtime/musl): musl makes every
+ * system call through __augur_syscall, which answers as the kernel does in the
+ * models' world, with a result or -errno.
+ *
+ * - Calls the models already make (read, write, open, stat, ...) go to the model
+ *   functions, so musl's functions and the models share one world: the same
+ *   descriptors, files and clock.
+ * - The process is alone in a sandbox: it cannot make processes (fork, vfork and
+ *   clone fail with EAGAIN, execve with EACCES; there is no child to wait for)
+ *   nor sockets (EACCES); it may signal only itself. `augur replay` makes the
+ *   native run's calls fail the same way (runtime/replay/replay.c).
+ * - Any other call ends the path as `unsupported`, naming the call: no answer
+ *   is made up.
+ */
+#include "libc_internal.h"
+
+#define EPERM 1
+#define ESRCH 3
+#define EBADF 9
+#define ECHILD 10
+#define EAGAIN 11
+#define EFAULT 14
+#define EACCES 13
+#define EINVAL 22
+#define ERANGE 34
+
+#define AT_FDCWD (-100)
+#define OWN_PID 4242 /* process.c's getpid() */
+
+/* The model functions the calls go to (declared here with the kernel's argument types:
+ * the structures are the kernel's on x86-64, which glibc's are). */
+long pread(int fd, void *buf, size_t n, long off);
+long pwrite(int fd, const void *buf, size_t n, long off);
+int openat(int dirfd, const char *path, int flags, ...);
+int lstat(const char *path, struct stat *st);
+long readlinkat(int dirfd, const char *path, char *buf, size_t len);
+int faccessat(int dirfd, const char *path, int mode, int flags);
+int unlinkat(int dirfd, const char *path, int flags);
+int dup(int fd);
+int dup3(int old, int new, int flags);
+int ftruncate(int fd, long len);
+int fsync(int fd);
+int fdatasync(int fd);
+int ioctl(int fd, unsigned long request, ...);
+int statx(int dirfd, const char *path, int flags, unsigned int mask, void *out);
+int getpid(void);
+int getppid(void);
+unsigned getuid(void);
+unsigned geteuid(void);
+unsigned getgid(void);
+unsigned getegid(void);
+int clock_gettime(int clock, void *ts);
+int gettimeofday(void *tv, void *tz);
+int nanosleep(const void *req, void *rem);
+long getrandom(void *buf, size_t len, unsigned int flags);
+int sched_getaffinity(int pid, size_t size, unsigned long *mask);
+int getrlimit(int resource, void *r);
+int setrlimit(int resource, const void *r);
+int raise(int sig);
+int sigprocmask(int how, const void *set, void *old);
+long time(long *t);
+
+/* x86-64 system call numbers. */
+enum {
+    SYS_read = 0, SYS_write = 1, SYS_open = 2, SYS_close = 3, SYS_stat = 4, SYS_fstat = 5,
+    SYS_lstat = 6, SYS_lseek = 8, SYS_rt_sigprocmask = 14, SYS_ioctl = 16, SYS_pread64 = 17, SYS_pwrite64 = 18,
+    SYS_readv = 19, SYS_writev = 20, SYS_access = 21, SYS_sched_yield = 24, SYS_dup = 32,
+    SYS_dup2 = 33, SYS_nanosleep = 35, SYS_getpid = 39, SYS_socket = 41,
+    SYS_socketpair = 53, SYS_clone = 56, SYS_fork = 57, SYS_vfork = 58, SYS_execve = 59,
+    SYS_wait4 = 61, SYS_kill = 62, SYS_fcntl = 72, SYS_fsync = 74, SYS_fdatasync = 75,
+    SYS_ftruncate = 77, SYS_unlink = 87, SYS_readlink = 89, SYS_gettimeofday = 96,
+    SYS_getrlimit = 97, SYS_getuid = 102, SYS_getgid = 104, SYS_geteuid = 107,
+    SYS_getegid = 108, SYS_getppid = 110, SYS_setrlimit = 160, SYS_gettid = 186,
+    SYS_time = 201, SYS_sched_getaffinity = 204, SYS_clock_gettime = 228,
+    SYS_clock_nanosleep = 230, SYS_waitid = 247, SYS_openat = 257, SYS_newfstatat = 262,
+    SYS_unlinkat = 263, SYS_readlinkat = 267, SYS_faccessat = 269, SYS_dup3 = 292,
+    SYS_prlimit64 = 302, SYS_getrandom = 318, SYS_execveat = 322, SYS_statx = 332,
+    SYS_clone3 = 435, SYS_faccessat2 = 439,
+};
+
+/* A model function's result as the kernel gives it: -errno for -1. */
+static long kernel(long r)
+{
+    return r == -1 ? -(long)errno : r;
+}
+
+struct iovec_ {
+    void *base;
+    size_t len;
+};
+
+/* readv/writev as one read or write per buffer, stopping at a short one. */
+static long vectored(int write_, int fd, const struct iovec_ *iov, long count)
+{
+    long total = 0, i;
+    if (count < 0 || count > 1024)
+        return -EINVAL;
+    for (i = 0; i < count; i++) {
+        long n = write_ ? write(fd, iov[i].base, iov[i].len) : read(fd, iov[i].base, iov[i].len);
+        if (n < 0)
+            return total > 0 ? total : -(long)errno;
+        total += n;
+        if ((size_t)n < iov[i].len)
+            break;
+    }
+    return total;
+}
+
+/* kill(pid, sig): the process itself (its pid, 0, or -1: every process it may signal) is
+ * raise(); any other process does not exist for it. */
+static long kill_(long pid, long sig)
+{
+    if (sig < 0 || sig > 64)
+        return -EINVAL;
+    if (pid != OWN_PID && pid != 0 && pid != -1 && pid != -OWN_PID)
+        return -ESRCH;
+    return sig == 0 ? 0 : kernel(raise((int)sig));
+}
+
+/* prlimit64(pid, resource, new, old) of the process itself. */
+static long prlimit(long pid, int resource, const void *set, void *old)
+{
+    if (pid != 0 && pid != OWN_PID)
+        return -ESRCH;
+    if (old != NULL && getrlimit(resource, old) != 0)
+        return -(long)errno;
+    return set != NULL ? kernel(setrlimit(resource, set)) : 0;
+}
+
+/* rt_sigprocmask(how, set, old, size): the kernel's 64-bit signal sets, glibc's 1024-bit
+ * ones in the model. */
+static long rt_sigprocmask(int how, const unsigned long *set, unsigned long *old, size_t size)
+{
+    unsigned long in[16] = {0}, out[16] = {0};
+    if (size != 8)
+        return -EINVAL;
+    if (set != NULL)
+        in[0] = *set;
+    if (sigprocmask(how, set != NULL ? in : NULL, out) != 0)
+        return -(long)errno;
+    if (old != NULL)
+        *old = out[0];
+    return 0;
+}
+
+/* The name of system call number n in unsupported paths' messages. */
+__attribute__((noreturn)) static void unsupported(long n)
+{
+    char what[64] = "system call number ";
+    size_t len = strlen(what);
+    char digits[24];
+    size_t k = 0;
+    unsigned long v = (unsigned long)n;
+    do {
+        digits[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    while (k > 0)
+        what[len++] = digits[--k];
+    memcpy(what + len, " (x86-64) is not modelled", sizeof " (x86-64) is not modelled");
+    augur_sys_unsupported(what);
+}
+
+long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
+{
+    (void)f;
+    switch (n) {
+    case SYS_read:
+        return kernel(read((int)a, (void *)b, (size_t)c));
+    case SYS_write:
+        return kernel(write((int)a, (const void *)b, (size_t)c));
+    case SYS_open:
+        return kernel(openat(AT_FDCWD, (const char *)a, (int)b, (int)c));
+    case SYS_openat:
+        return kernel(openat((int)a, (const char *)b, (int)c, (int)d));
+    case SYS_close:
+        return kernel(close((int)a));
+    case SYS_stat:
+        return kernel(stat((const char *)a, (struct stat *)b));
+    case SYS_fstat:
+        return kernel(fstat((int)a, (struct stat *)b));
+    case SYS_lstat:
+        return kernel(lstat((const char *)a, (struct stat *)b));
+    case SYS_newfstatat:
+        return kernel(fstatat((int)a, (const char *)b, (struct stat *)c, (int)d));
+    case SYS_statx:
+        return kernel(statx((int)a, (const char *)b, (int)c, (unsigned)d, (void *)e));
+    case SYS_lseek:
+        return kernel(lseek((int)a, b, (int)c));
+    case SYS_ioctl:
+        return kernel(ioctl((int)a, (unsigned long)b, (void *)c));
+    case SYS_pread64:
+        return kernel(pread((int)a, (void *)b, (size_t)c, d));
+    case SYS_pwrite64:
+        return kernel(pwrite((int)a, (const void *)b, (size_t)c, d));
+    case SYS_readv:
+    case SYS_writev:
+        return vectored(n == SYS_writev, (int)a, (const struct iovec_ *)b, c);
+    case SYS_access:
+        return kernel(faccessat(AT_FDCWD, (const char *)a, (int)b, 0));
+    case SYS_faccessat:
+    case SYS_faccessat2:
+        return kernel(faccessat((int)a, (const char *)b, (int)c, n == SYS_faccessat ? 0 : (int)d));
+    case SYS_readlink:
+        return kernel(readlinkat(AT_FDCWD, (const char *)a, (char *)b, (size_t)c));
+    case SYS_readlinkat:
+        return kernel(readlinkat((int)a, (const char *)b, (char *)c, (size_t)d));
+    case SYS_unlink:
+        return kernel(unlinkat(AT_FDCWD, (const char *)a, 0));
+    case SYS_unlinkat:
+        return kernel(unlinkat((int)a, (const char *)b, (int)c));
+    case SYS_dup:
+        return kernel(dup((int)a));
+    case SYS_dup2:
+        return kernel(dup2((int)a, (int)b));
+    case SYS_dup3:
+        return kernel(dup3((int)a, (int)b, (int)c));
+    case SYS_fcntl:
+        return kernel(fcntl((int)a, (int)b, c));
+    case SYS_fsync:
+        return kernel(fsync((int)a));
+    case SYS_fdatasync:
+        return kernel(fdatasync((int)a));
+    case SYS_ftruncate:
+        return kernel(ftruncate((int)a, b));
+    case SYS_getpid:
+    case SYS_gettid:
+        return getpid();
+    case SYS_getppid:
+        return getppid();
+    case SYS_getuid:
+        return getuid();
+    case SYS_geteuid:
+        return geteuid();
+    case SYS_getgid:
+        return getgid();
+    case SYS_getegid:
+        return getegid();
+    case SYS_time:
+        return time((long *)a);
+    case SYS_clock_gettime:
+        return kernel(clock_gettime((int)a, (void *)b));
+    case SYS_gettimeofday:
+        return kernel(gettimeofday((void *)a, (void *)b));
+    case SYS_nanosleep:
+        return kernel(nanosleep((const void *)a, (void *)b));
+    case SYS_clock_nanosleep: /* an error is returned, not set in errno */
+        return b & 1 ? 0 : -(long)(nanosleep((const void *)c, (void *)d) == 0 ? 0 : errno);
+    case SYS_sched_yield:
+        return 0;
+    case SYS_sched_getaffinity:
+        return kernel(sched_getaffinity((int)a, (size_t)b, (unsigned long *)c)) == 0 ? 8 : -(long)errno;
+    case SYS_getrlimit:
+        return kernel(getrlimit((int)a, (void *)b));
+    case SYS_setrlimit:
+        return kernel(setrlimit((int)a, (const void *)b));
+    case SYS_prlimit64:
+        return prlimit(a, (int)b, (const void *)c, (void *)d);
+    case SYS_getrandom:
+        return kernel(getrandom((void *)a, (size_t)b, (unsigned)c));
+    case SYS_rt_sigprocmask:
+        return rt_sigprocmask((int)a, (const unsigned long *)b, (unsigned long *)c, (size_t)d);
+    case SYS_kill:
+        return kill_(a, b);
+    case SYS_fork:
+    case SYS_vfork:
+    case SYS_clone:
+    case SYS_clone3:
+        return -EAGAIN;
+    case SYS_execve:
+    case SYS_execveat:
+    case SYS_socket:
+    case SYS_socketpair:
+        return -EACCES;
+    case SYS_wait4:
+    case SYS_waitid:
+        return -ECHILD;
+    default:
+        unsupported(n);
+    }
+}

@@ -1,0 +1,28 @@
+/* augur: the one thread's descriptor, which the thread pointer (arch/pthread_arch.h)
+ * points at: musl reads its errno cell, locale and cancellation state there. musl's
+ * start-up (__libc_start_main, __init_tls), which fills it natively, is not linked. */
+#include "pthread_impl.h"
+
+struct pthread __augur_thread = {
+	.self = &__augur_thread,
+	.tid = 4242,
+	.detach_state = DT_JOINABLE,
+	.locale = &libc.global_locale,
+	.robust_list.head = &__augur_thread.robust_list.head,
+};
+
+/* musl's own calls of its allocator go to the engine's. */
+void *__libc_malloc(size_t n)
+{
+	return malloc(n);
+}
+
+void *__libc_calloc(size_t m, size_t n)
+{
+	return calloc(m, n);
+}
+
+void __libc_free(void *p)
+{
+	free(p);
+}
