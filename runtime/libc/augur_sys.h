@@ -30,6 +30,20 @@ int augur_sys_stat(int fd, const char *path, unsigned long out[2]);
 int augur_sys_unlink(const char *path);
 /* Set the length of fd's file; -1 with errno (EBADF, EINVAL). */
 int augur_sys_truncate(int fd, long len);
+/* The name path gives inside the working directory (relative to it, "" for
+ * itself), resolved from the current directory as Linux resolves paths, in
+ * out (cap bytes): 0; 1 for the working directory's parent; -1 outside. */
+long augur_sys_path(const char *path, char *out, unsigned long cap);
+/* Make, remove, rename directories and files, change the current directory:
+ * 0, or -1 with errno, as Linux's mkdir, rmdir, rename, chdir. */
+int augur_sys_mkdir(const char *path);
+int augur_sys_rmdir(const char *path);
+int augur_sys_rename(const char *from, const char *to);
+int augur_sys_chdir(const char *path);
+/* The current directory's absolute name in buf: its length with the NUL, or
+ * -1 with ERANGE when size is too small. */
+long augur_sys_getcwd(char *buf, unsigned long size);
+
 /* End the path as `unsupported` with the message `what` (the models cannot answer). */
 void augur_sys_unsupported(const char *what) __attribute__((noreturn));
 

@@ -36,39 +36,12 @@ long augur_sys_name(unsigned long index, char *buf, unsigned long cap);
 #define CWD_INO 100
 #define PARENT_INO 99
 
-/* path without "./" components, repeated and trailing slashes, into out:
- * "" is the working directory.  -1 for a path leaving it (absolute, "..")
- * other than ".." itself, which gives 1; 0 otherwise. */
+/* The name path gives inside the working directory, into out: "" is the
+ * working directory.  1 for its parent, -1 for a path outside it; 0 otherwise
+ * (the engine resolves it from the current directory, see augur_sys.h). */
 static int canonical(const char *path, char *out)
 {
-    size_t n = 0;
-    const char *p = path;
-
-    if (strcmp(path, "..") == 0 || strcmp(path, "../") == 0)
-        return 1;
-    if (*p == '/')
-        return -1;
-    while (*p) {
-        const char *c = p;
-        size_t len;
-        while (*p && *p != '/')
-            p++;
-        len = (size_t)(p - c);
-        while (*p == '/')
-            p++;
-        if (len == 0 || (len == 1 && c[0] == '.'))
-            continue;
-        if (len == 2 && c[0] == '.' && c[1] == '.')
-            return -1;
-        if (n + len + 2 > PATH_LEN)
-            return -1;
-        if (n > 0)
-            out[n++] = '/';
-        memcpy(out + n, c, len);
-        n += len;
-    }
-    out[n] = '\0';
-    return 0;
+    return (int)augur_sys_path(path, out, PATH_LEN);
 }
 
 /* Is name inside directory dir ("" for the working directory)?  Returns the
@@ -238,7 +211,7 @@ struct dirent *readdir(DIR *d)
         const char *rest = n > 0 ? inside(name, d->path) : NULL;
         const char *slash;
         unsigned long i = (unsigned long)(d->next - 2);
-        if (rest == NULL)
+        if (rest == NULL || rest[0] == '\0') /* not here, or this directory's mkdir marker */
             continue;
         slash = strchr(rest, '/');
         if (slash == NULL) {

@@ -28,6 +28,7 @@
 #define ENOTTY 25
 #define O_LARGEFILE 0100000 /* always reported by F_GETFL on x86-64 */
 #define ENOSYS 38
+#define AT_REMOVEDIR 0x200
 
 /* Access mode and status flags of each open descriptor (0 read, 1 and 2 write). */
 static int fd_flags[FD_MAX] = {[0] = AUGUR_O_RDONLY, [1] = AUGUR_O_WRONLY, [2] = AUGUR_O_WRONLY};
@@ -466,13 +467,13 @@ int unlink(const char *path) { return augur_sys_unlink(path); }
 
 int unlinkat(int dirfd, const char *path, int flags)
 {
-    if (flags != 0) { /* AT_REMOVEDIR: there are no directories */
-        errno = ENOTDIR;
+    if (flags & ~AT_REMOVEDIR) {
+        errno = EINVAL;
         return -1;
     }
     if (at_dir(dirfd, path) < 0)
         return -1;
-    return unlink(path);
+    return flags ? rmdir(path) : unlink(path);
 }
 
 int ftruncate(int fd, long len)

@@ -1,9 +1,10 @@
 /*
  * glibc.c - glibc's own interfaces that musl (runtime/musl) lacks or defines
  * otherwise, for programs built against glibc's headers: GNU basename (musl's
- * is POSIX's, which glibc's <libgen.h> names __xpg_basename), and the malloc
- * tuning calls (mallopt, malloc_trim), which have nothing to tune in the
- * engine's allocator.
+ * is POSIX's, which glibc's <libgen.h> names __xpg_basename), glibc's random
+ * number generators (rand, random, rand_r: musl's give other sequences, and the
+ * native replay runs glibc's), and the malloc tuning calls (mallopt,
+ * malloc_trim), which have nothing to tune in the engine's allocator.
  */
 #include "libc_internal.h"
 
@@ -51,4 +52,60 @@ int malloc_trim(size_t pad)
 {
     (void)pad;
     return 0;
+}
+
+/* glibc's random(): the additive feedback generator r[i] = r[i-3] + r[i-31]
+ * (TYPE_3), seeded by a Park-Miller sequence and run 310 steps before its
+ * first output; rand() is random(), srand() is srandom(). */
+static int32_t random_ring[34];
+static int random_next = -1; /* ring index (n mod 34) of the next r[n]; -1 unseeded */
+
+void srandom(unsigned seed)
+{
+    int32_t word = (int32_t)(seed == 0 ? 1 : seed); /* as glibc: a seed above INT_MAX is negative */
+    int i;
+    random_ring[0] = word;
+    for (i = 1; i < 31; i++) {
+        int64_t hi = word / 127773, lo = word % 127773;
+        word = (int32_t)(16807 * lo - 2836 * hi);
+        if (word < 0)
+            word += 2147483647;
+        random_ring[i] = word;
+    }
+    for (i = 31; i < 34; i++) /* r[31..33] = r[0..2]; then r[i] = r[i-31] + r[i-3] */
+        random_ring[i] = random_ring[i - 31];
+    random_next = 0;
+    for (i = 0; i < 310; i++)
+        (void)random();
+}
+
+long random(void)
+{
+    uint32_t v;
+    if (random_next < 0)
+        srandom(1);
+    v = (uint32_t)random_ring[(random_next + 34 - 31) % 34] +
+        (uint32_t)random_ring[(random_next + 34 - 3) % 34];
+    random_ring[random_next] = (int32_t)v;
+    random_next = (random_next + 1) % 34;
+    return (long)(v >> 1);
+}
+
+void srand(unsigned seed) { srandom(seed); }
+
+int rand(void) { return (int)random(); }
+
+/* glibc's rand_r: three steps of the ANSI C generator, 11 + 10 + 10 bits. */
+int rand_r(unsigned *seed)
+{
+    unsigned next = *seed;
+    int result;
+    next = next * 1103515245u + 12345u;
+    result = (int)((next / 65536) % 2048);
+    next = next * 1103515245u + 12345u;
+    result = (int)(((unsigned)result << 10) ^ ((next / 65536) % 1024));
+    next = next * 1103515245u + 12345u;
+    result = (int)(((unsigned)result << 10) ^ ((next / 65536) % 1024));
+    *seed = next;
+    return result;
 }

@@ -42,6 +42,11 @@
 #define __xpg_basename model___xpg_basename
 #define mallopt model_mallopt
 #define malloc_trim model_malloc_trim
+#define srandom model_srandom
+#define random model_random
+#define srand model_srand
+#define rand model_rand
+#define rand_r model_rand_r
 #define strstr model_strstr
 #define strspn model_strspn
 #define strcspn model_strcspn
@@ -538,6 +543,8 @@ struct stat {
 };
 #define S_IFDIR 0040000
 int fstat(int fd, struct stat *st);
+int rmdir(const char *path);
+long random(void);
 int stat(const char *path, struct stat *st);
 int fstatat(int dirfd, const char *path, struct stat *st, int flag);
 /* dir.c: is path one of the modelled directories (the working directory, its

@@ -16,6 +16,8 @@
  */
 #include "libc_internal.h"
 
+#define EISDIR_ 21
+
 /* glibc's _flags bits. */
 #define IO_MAGIC 0xFBAD0000
 #define IO_UNBUFFERED 0x0002
@@ -179,7 +181,17 @@ FILE *freopen(const char *path, const char *mode, FILE *f)
 
 FILE *freopen64(const char *path, const char *mode, FILE *f) { return freopen(path, mode, f); }
 
-int remove(const char *path) { return unlink(path); }
+/* glibc's remove: a directory is removed by rmdir. */
+int remove(const char *path)
+{
+    int e;
+    if (unlink(path) == 0)
+        return 0;
+    e = errno;
+    if (e != EISDIR_)
+        return -1;
+    return rmdir(path);
+}
 
 int fclose(FILE *f)
 {

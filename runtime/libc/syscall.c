@@ -60,6 +60,14 @@ int getrlimit(int resource, void *r);
 int setrlimit(int resource, const void *r);
 int raise(int sig);
 int sigprocmask(int how, const void *set, void *old);
+int mkdir(const char *path, unsigned mode);
+int mkdirat(int dirfd, const char *path, unsigned mode);
+int rmdir(const char *path);
+int rename(const char *from, const char *to);
+int renameat(int fromfd, const char *from, int tofd, const char *to);
+int renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned flags);
+int chdir(const char *path);
+int fchdir(int fd);
 long time(long *t);
 
 /* x86-64 system call numbers. */
@@ -70,12 +78,13 @@ enum {
     SYS_dup2 = 33, SYS_nanosleep = 35, SYS_getpid = 39, SYS_socket = 41,
     SYS_socketpair = 53, SYS_clone = 56, SYS_fork = 57, SYS_vfork = 58, SYS_execve = 59,
     SYS_wait4 = 61, SYS_kill = 62, SYS_fcntl = 72, SYS_fsync = 74, SYS_fdatasync = 75,
-    SYS_ftruncate = 77, SYS_unlink = 87, SYS_readlink = 89, SYS_gettimeofday = 96,
+    SYS_ftruncate = 77, SYS_getcwd = 79, SYS_chdir = 80, SYS_fchdir = 81, SYS_rename = 82,
+    SYS_mkdir = 83, SYS_rmdir = 84, SYS_unlink = 87, SYS_umask = 95, SYS_readlink = 89, SYS_gettimeofday = 96,
     SYS_getrlimit = 97, SYS_getuid = 102, SYS_getgid = 104, SYS_geteuid = 107,
     SYS_getegid = 108, SYS_getppid = 110, SYS_setrlimit = 160, SYS_gettid = 186,
     SYS_time = 201, SYS_sched_getaffinity = 204, SYS_clock_gettime = 228,
-    SYS_clock_nanosleep = 230, SYS_waitid = 247, SYS_openat = 257, SYS_newfstatat = 262,
-    SYS_unlinkat = 263, SYS_readlinkat = 267, SYS_faccessat = 269, SYS_dup3 = 292,
+    SYS_clock_nanosleep = 230, SYS_waitid = 247, SYS_openat = 257, SYS_mkdirat = 258, SYS_newfstatat = 262,
+    SYS_unlinkat = 263, SYS_renameat = 264, SYS_readlinkat = 267, SYS_renameat2 = 316, SYS_faccessat = 269, SYS_dup3 = 292,
     SYS_prlimit64 = 302, SYS_getrandom = 318, SYS_execveat = 322, SYS_statx = 332,
     SYS_clone3 = 435, SYS_faccessat2 = 439,
 };
@@ -211,6 +220,30 @@ long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
         return kernel(unlinkat(AT_FDCWD, (const char *)a, 0));
     case SYS_unlinkat:
         return kernel(unlinkat((int)a, (const char *)b, (int)c));
+    case SYS_getcwd:
+        return kernel(augur_sys_getcwd((char *)a, (unsigned long)b));
+    case SYS_chdir:
+        return kernel(chdir((const char *)a));
+    case SYS_fchdir:
+        return kernel(fchdir((int)a));
+    case SYS_mkdir:
+        return kernel(mkdir((const char *)a, (unsigned)b));
+    case SYS_mkdirat:
+        return kernel(mkdirat((int)a, (const char *)b, (unsigned)c));
+    case SYS_rmdir:
+        return kernel(rmdir((const char *)a));
+    case SYS_rename:
+        return kernel(rename((const char *)a, (const char *)b));
+    case SYS_renameat:
+        return kernel(renameat((int)a, (const char *)b, (int)c, (const char *)d));
+    case SYS_renameat2:
+        return kernel(renameat2((int)a, (const char *)b, (int)c, (const char *)d, (unsigned)e));
+    case SYS_umask: { /* kept, though nothing is created with a mode (fsnames.c) */
+        static long mask = 022;
+        long old = mask;
+        mask = a & 0777;
+        return old;
+    }
     case SYS_dup:
         return kernel(dup((int)a));
     case SYS_dup2:

@@ -257,7 +257,7 @@ static ENVIRONMENT: Case = Case {
     name: "environment",
     input: "zebra-crossing",
     link: &[],
-    hard: &["getenv", "rand", "srand", "time"],
+    hard: &["getenv", "rand", "time"],
     sym_arg: "12",
 };
 

@@ -11,7 +11,9 @@ mod intrinsics;
 mod jumps;
 mod meta;
 mod names;
+mod namespace;
 mod os_state;
+mod paths;
 mod posix;
 mod process;
 mod program;
@@ -22,6 +24,7 @@ mod svcomp;
 pub use entry::{start, EnvSpec};
 pub use failures::{KINDS as FAILURE_KINDS, OBJECT_PREFIX as FAILURE_PREFIX};
 pub use intrinsics::{fresh_bytes, fresh_scalar};
+pub use namespace::WORK_DIR;
 pub use os_state::{env, Contents, Descriptor, EnvData, JumpTarget};
 pub use program::{build_program, compile_options, entry_function, load_program, program_name};
 pub use replay::environment::{environment, Environment};
@@ -47,6 +50,7 @@ pub fn handlers() -> HandlerTable {
     posix::register(&mut t);
     failures::register(&mut t);
     names::register(&mut t);
+    paths::register(&mut t);
     jumps::register(&mut t);
     meta::register(&mut t);
     t

@@ -34,8 +34,11 @@ pub enum Descriptor {
 pub struct EnvData {
     /// Standard input's bytes (empty: immediate end of file).
     pub stdin: Contents,
-    /// Modelled files: (name, contents).
+    /// Modelled files: (name, contents); names are relative to the working directory,
+    /// and directories made by mkdir are entries `NAME/` (see namespace.rs).
     pub files: Vec<(String, Contents)>,
+    /// The current directory, as a name inside the working directory (`""`: itself).
+    pub cwd: String,
     /// Open descriptors, indexed by fd.
     pub fds: Vec<Option<Descriptor>>,
     /// The offset of each open file description (standard input's first).
@@ -66,6 +69,7 @@ impl EnvData {
         EnvData {
             stdin,
             files,
+            cwd: String::new(),
             fds: vec![
                 Some(Descriptor::Stdin(0)),
                 Some(Descriptor::Stdout),

@@ -9,6 +9,7 @@
 //! and error are regular files holding what was written, always appended to (a seek
 //! elsewhere is ESPIPE: a deviation). dup'd descriptors share their offset, as in POSIX.
 
+use crate::namespace::{self, Resolved};
 use crate::os_state::{env, env_mut, Contents, Descriptor};
 use augur_engine::Param::{Int, Ptr};
 use augur_engine::{Byte, ObjKind};
@@ -18,13 +19,17 @@ use augur_ir::LocId;
 /// errno values the primitives set (Linux).
 const ENOENT: u128 = 2;
 const EBADF: u128 = 9;
+const EACCES: u128 = 13;
 const EEXIST: u128 = 17;
+const EISDIR: u128 = 21;
+const ENOTDIR: u128 = 20;
 const EINVAL: u128 = 22;
 const EMFILE: u128 = 24;
 const EFBIG: u128 = 27;
 const ESPIPE: u128 = 29;
 
 /// Linux open(2) flags the primitives interpret.
+const O_ACCMODE: u64 = 0o3;
 const O_CREAT: u64 = 0o100;
 const O_EXCL: u64 = 0o200;
 const O_TRUNC: u64 = 0o1000;
@@ -49,11 +54,13 @@ pub fn register(t: &mut HandlerTable) {
     t.add("_Exit", Signature::of(&[Int]), exit_now);
 }
 
-fn ret(v: i64, ty_width: u32) -> Option<Value> {
+/// A primitive's result `v` in its return type's width.
+pub(crate) fn ret(v: i64, ty_width: u32) -> Option<Value> {
     Some(Value::con(v as u128, ty_width))
 }
 
-fn width(ex: &Executor, c: &Call) -> u32 {
+/// The width of the called primitive's return type.
+pub(crate) fn width(ex: &Executor, c: &Call) -> u32 {
     augur_engine::scalar_width(&ex.program, c.ret_ty)
 }
 
@@ -70,7 +77,7 @@ fn errno_addr(st: &mut State) -> u64 {
 }
 
 /// A failed call: errno becomes `code` and the call returns -1.
-fn fail(st: &mut State, code: u128, ty_width: u32) -> Option<Value> {
+pub(crate) fn fail(st: &mut State, code: u128, ty_width: u32) -> Option<Value> {
     let a = errno_addr(st);
     let bytes: Vec<Byte> = (0..4).map(|i| Byte::C((code >> (8 * i)) as u8)).collect();
     st.mem_mut()
@@ -180,14 +187,30 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         // Linux: the empty path names nothing, even with O_CREAT.
         return Ok(fail(st, ENOENT, w));
     }
+    let name = match namespace::resolve(&env(st).cwd, &path) {
+        Resolved::Inside(name) => name,
+        // Nothing outside the working directory can be opened or made.
+        _ if flags & O_CREAT != 0 => return Ok(fail(st, EACCES, w)),
+        _ => return Ok(fail(st, ENOENT, w)),
+    };
+    if namespace::is_dir(env(st), &name) {
+        // Directories have no descriptors (dir.c): writing one is EISDIR as on Linux.
+        let writes = flags & O_ACCMODE != 0 || flags & O_CREAT != 0;
+        return Ok(fail(st, if writes { EISDIR } else { ENOENT }, w));
+    }
     let e = env_mut(st);
-    let file = match e.files.iter().position(|(name, _)| *name == path) {
+    let file = match e.files.iter().position(|(f, _)| *f == name) {
         Some(_) if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL => {
             return Ok(fail(st, EEXIST, w));
         }
         Some(i) => i,
         None if flags & O_CREAT != 0 => {
-            e.files.push((path, Contents::from(Vec::new())));
+            let parent = name.rfind('/').map_or("", |i| &name[..i]);
+            if !namespace::is_dir(e, parent) {
+                let file_there = namespace::is_file(e, parent);
+                return Ok(fail(st, if file_there { ENOTDIR } else { ENOENT }, w));
+            }
+            e.files.push((name, Contents::from(Vec::new())));
             e.files.len() - 1
         }
         None => {
@@ -271,8 +294,12 @@ fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let n = env(st).files.len() as u64;
     let (size, number) = if by_path {
         let path = ex.read_c_string(st, &c.args[1], 4096)?;
+        let name = match namespace::resolve(&env(st).cwd, &path) {
+            Resolved::Inside(name) => name,
+            _ => return Ok(fail(st, ENOENT, w)),
+        };
         let files = &env(st).files;
-        match files.iter().position(|(name, _)| *name == path) {
+        match files.iter().position(|(f, _)| *f == name) {
             Some(i) => (files[i].1.len(), i as u64),
             None => {
                 return Ok(fail(st, ENOENT, w));
@@ -317,13 +344,13 @@ fn close(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
 fn unlink(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let path = ex.read_c_string(st, &c.args[0], 4096)?;
-    match env_mut(st).files.iter_mut().find(|(name, _)| *name == path) {
-        Some((name, _)) => {
-            // No path can name it again: names never hold a NUL byte.
-            *name = "\0unlinked".into();
+    match namespace::resolve(&env(st).cwd, &path) {
+        Resolved::Inside(name) if namespace::is_file(env(st), &name) => {
+            namespace::forget(env_mut(st), &name);
             Ok(ret(0, w))
         }
-        None => Ok(fail(st, ENOENT, w)),
+        Resolved::Inside(name) if namespace::is_dir(env(st), &name) => Ok(fail(st, EISDIR, w)),
+        _ => Ok(fail(st, ENOENT, w)),
     }
 }
 

@@ -136,3 +136,38 @@ long augur_sys_name(unsigned long index, char *buf, unsigned long cap)
     }
     return -1;
 }
+
+/* As the engine's augur_sys_path, from the test's directory (it never changes):
+ * "./" components, repeated and trailing slashes taken out; 1 for ".." alone,
+ * -1 for other paths leaving the directory (absolute, through ".."). */
+long augur_sys_path(const char *path, char *out, unsigned long cap)
+{
+    size_t n = 0;
+    const char *p = path;
+
+    if (strcmp(path, "..") == 0 || strcmp(path, "../") == 0)
+        return 1;
+    if (*p == '/')
+        return -1;
+    while (*p) {
+        const char *c = p;
+        size_t len;
+        while (*p && *p != '/')
+            p++;
+        len = (size_t)(p - c);
+        while (*p == '/')
+            p++;
+        if (len == 0 || (len == 1 && c[0] == '.'))
+            continue;
+        if (len == 2 && c[0] == '.' && c[1] == '.')
+            return -1;
+        if (n + len + 2 > cap)
+            return -1;
+        if (n > 0)
+            out[n++] = '/';
+        memcpy(out + n, c, len);
+        n += len;
+    }
+    out[n] = '\0';
+    return 0;
+}

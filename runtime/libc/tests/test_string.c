@@ -29,9 +29,38 @@ static void test_basenames(void)
     CHECK(strcmp(model___xpg_basename(NULL), ".") == 0, "__xpg_basename(NULL)");
 }
 
+/* glibc's rand, random and rand_r sequences, from several seeds. */
+static void test_random(void)
+{
+    extern void model_srandom(unsigned);
+    extern long model_random(void);
+    extern void model_srand(unsigned);
+    extern int model_rand(void);
+    extern int model_rand_r(unsigned *);
+    static const unsigned seeds[] = {0, 1, 42, 0x7fffffff, 0xffffffff};
+    size_t s;
+    int i;
+    for (i = 0; i < 5; i++) /* unseeded: as srand(1) */
+        CHECK(rand() == model_rand(), "rand() unseeded, call %d", i);
+    for (s = 0; s < sizeof seeds / sizeof seeds[0]; s++) {
+        unsigned g = seeds[s], m = seeds[s];
+        srand(seeds[s]);
+        model_srand(seeds[s]);
+        for (i = 0; i < 1000; i++)
+            CHECK(rand() == model_rand(), "rand() after srand(%u), call %d", seeds[s], i);
+        srandom(seeds[s]);
+        model_srandom(seeds[s]);
+        for (i = 0; i < 100; i++)
+            CHECK(random() == model_random(), "random() after srandom(%u)", seeds[s]);
+        for (i = 0; i < 100; i++)
+            CHECK(rand_r(&g) == model_rand_r(&m) && g == m, "rand_r(%u)", seeds[s]);
+    }
+}
+
 void test_string(void)
 {
     test_basenames();
+    test_random();
     size_t i, j, n;
     char a[64], b[64];
     for (i = 0; i < NS; i++) {

@@ -216,12 +216,33 @@ pub fn run(binary: &Path, spec: &RunSpec) -> Result<NativeRun, String> {
         .spawn()
         .map_err(io)?;
     let status = wait(&mut child, spec.timeout).map_err(io)?;
+    let native_cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);
+    let as_modelled = |bytes: Vec<u8>| in_modelled_work_dir(bytes, &native_cwd);
     Ok(NativeRun {
         status,
-        stdout: std::fs::read(&out_path).unwrap_or_default(),
-        stderr: std::fs::read(&err_path).unwrap_or_default(),
+        stdout: as_modelled(std::fs::read(&out_path).unwrap_or_default()),
+        stderr: as_modelled(std::fs::read(&err_path).unwrap_or_default()),
         outputs: parse_outputs(&std::fs::read_to_string(&outputs_path).unwrap_or_default()),
     })
+}
+
+/// `output` of a native run with the working directory's name (a fresh temporary
+/// directory's) written as the analysis knows it, [`crate::WORK_DIR`]: a program that
+/// prints its directory (getcwd) prints the same in both.
+fn in_modelled_work_dir(output: Vec<u8>, native_cwd: &Path) -> Vec<u8> {
+    let native = native_cwd.as_os_str().as_bytes();
+    if native.is_empty() {
+        return output;
+    }
+    let mut out = Vec::with_capacity(output.len());
+    let mut rest = &output[..];
+    while let Some(i) = rest.windows(native.len()).position(|w| w == native) {
+        out.extend_from_slice(&rest[..i]);
+        out.extend_from_slice(crate::WORK_DIR.as_bytes());
+        rest = &rest[i + native.len()..];
+    }
+    out.extend_from_slice(rest);
+    out
 }
 
 #[cfg(test)]

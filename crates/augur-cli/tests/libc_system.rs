@@ -1,13 +1,14 @@
-//! The C library beyond augur's models: musl's functions over the models' system calls
-//! (`runtime/musl`, `runtime/libc/syscall.c`), the sandbox no other process enters, and
-//! glibc's own interfaces; each checked against the native run.
+//! The C library beyond augur's models and the system under it: musl's functions over the
+//! models' system calls (`runtime/musl`, `runtime/libc/syscall.c`), directories
+//! (`augur-env/src/namespace.rs`), the sandbox no other process enters, and glibc's own
+//! interfaces; each checked against the native run.
 
 mod common;
 use common::*;
 
 #[test]
 fn functions_beyond_the_models_run_and_replay() {
-    let src = &program("libc_musl/functions_beyond_the_models_run_and_replay.c");
+    let src = &program("libc_system/functions_beyond_the_models_run_and_replay.c");
     let r = run_c(src, &["--sym-args", "1", "1", "7"]);
     // Every way inet_pton (musl's) reads 7 symbolic bytes, none cut short.
     assert_eq!(r.paths(), 74, "{}", r.stderr);
@@ -23,7 +24,7 @@ fn functions_beyond_the_models_run_and_replay() {
 
 #[test]
 fn the_process_is_alone() {
-    let src = &program("libc_musl/the_process_is_alone.c");
+    let src = &program("libc_system/the_process_is_alone.c");
     let r = run_c(src, &[]);
     assert_eq!(r.paths(), 1, "{}", r.stderr);
     assert_eq!(
@@ -40,7 +41,7 @@ fn the_process_is_alone() {
 
 #[test]
 fn getopt_long_only_reads_single_dash_long_options() {
-    let src = &program("libc_musl/getopt_long_only_reads_single_dash_long_options.c");
+    let src = &program("libc_system/getopt_long_only_reads_single_dash_long_options.c");
     let args = ["--", "-verbose", "-out=a", "-xob", "-o", "c", "-ver", "f"];
     let r = run_c(src, &args);
     assert_eq!(
@@ -54,7 +55,7 @@ fn getopt_long_only_reads_single_dash_long_options() {
 
 #[test]
 fn an_unmodelled_system_call_ends_the_path_by_number() {
-    let src = &program("libc_musl/an_unmodelled_system_call_ends_the_path_by_number.c");
+    let src = &program("libc_system/an_unmodelled_system_call_ends_the_path_by_number.c");
     let r = run_c(src, &[]);
     let ends = r.errors("unsupported");
     assert_eq!(ends.len(), 1, "{}", r.stderr);
@@ -67,4 +68,37 @@ fn an_unmodelled_system_call_ends_the_path_by_number() {
         line_of(src, "UNMODELLED")
     );
     assert_eq!(ends[0]["stdout"], "before\n");
+}
+
+#[test]
+fn directories_are_made_entered_renamed_and_removed() {
+    let src = &program("libc_system/directories_are_made_entered_renamed_and_removed.c");
+    let r = run_c(src, &[]);
+    let expected = "mkdir 0\nmkdir again -1 errno 17\nmkdir deep -1 errno 2\nmkdir sub 0\n\
+                    chdir 0\ncwd /augur/work/d\n.: . .. f.txt sub\nrmdir busy -1 errno 39\n\
+                    rename 0\nchdir up 0\ncwd /augur/work\nstat g 0 size 6 dir 1\n\
+                    rename dir 0\ne: . .. sub\nremove dir -1 errno 39\nrmdir sub 0\n\
+                    remove dir 0\nrmdir gone -1 errno 2\nchdir file -1 errno 20\n\
+                    unlink dir 1\nabs /augur/work\nabsolute stat 0\n";
+    assert_eq!(
+        r.exits_with_stdout(),
+        vec![(0, expected.to_string())],
+        "{}",
+        r.stderr
+    );
+    // Natively the same, the replay's working directory shown as /augur/work.
+    r.assert_native_replay_passes();
+}
+
+#[test]
+fn rand_gives_glibcs_sequence() {
+    let src = &program("libc_system/rand_gives_glibcs_sequence.c");
+    let r = run_c(src, &[]);
+    assert_eq!(
+        r.exits_with_stdout(),
+        vec![(0, "1804289383 846930886\n71876166 708592740\n".to_string())],
+        "{}",
+        r.stderr
+    );
+    r.assert_native_replay_passes();
 }

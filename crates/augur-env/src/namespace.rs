@@ -1,0 +1,339 @@
+//! The modelled file system's names: how a path names a file or directory of the path's
+//! world ([`EnvData`]), and the calls that change names (mkdir, rmdir, rename, chdir).
+//!
+//! The world is the working directory `augur replay` gives the native program, whose
+//! absolute name is [`WORK_DIR`] (replay shows the native directory's name as this one, so
+//! that outputs naming it agree): the modelled files (names relative to it, `a/b` for a
+//! file in a subdirectory) and the directories. A directory is the working directory
+//! itself (`""`), every leading part of a file's name, or one made by mkdir, kept as a
+//! marker entry `NAME/` among the files (empty, never opened: a path never resolves to a
+//! name ending in `/`), so that it lists, renames and numbers as the files do.
+//!
+//! Paths resolve as Linux resolves them: relative to the current directory (`cwd`),
+//! absolute ones through [`WORK_DIR`]; `.`, `..` and repeated slashes are taken apart.
+//! Outside the working directory only its parent exists (it cannot be entered).
+
+use crate::os_state::{Contents, EnvData};
+
+/// The working directory's absolute name in the modelled world.
+pub const WORK_DIR: &str = "/augur/work";
+
+/// errno values (Linux).
+pub const ENOENT: u32 = 2;
+const EACCES: u32 = 13;
+const EBUSY: u32 = 16;
+pub const EEXIST: u32 = 17;
+const EXDEV: u32 = 18;
+pub const ENOTDIR: u32 = 20;
+const EISDIR: u32 = 21;
+const EINVAL: u32 = 22;
+const ENOTEMPTY: u32 = 39;
+
+/// What a path names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolved {
+    /// A name in the working directory's tree (`""`: the working directory).
+    Inside(String),
+    /// The working directory's parent: it exists but cannot be entered or listed.
+    Parent,
+    /// Anything else outside the working directory: nothing is there.
+    Outside,
+}
+
+/// Resolve `path` from the current directory `cwd` (a name inside the tree).
+pub fn resolve(cwd: &str, path: &str) -> Resolved {
+    let (mut parts, rest): (Vec<&str>, &str) = match path.strip_prefix('/') {
+        Some(_) => {
+            let trimmed = path.trim_start_matches('/');
+            let work = WORK_DIR.trim_start_matches('/');
+            let inside = trimmed
+                .strip_prefix(work)
+                .filter(|r| r.is_empty() || r.starts_with('/'));
+            match inside {
+                Some(r) => (Vec::new(), r),
+                // "/augur" is the parent; anything else absolute is outside.
+                None if trimmed.trim_end_matches('/') == "augur" => return Resolved::Parent,
+                None => return Resolved::Outside,
+            }
+        }
+        None => (cwd.split('/').filter(|p| !p.is_empty()).collect(), path),
+    };
+    let mut above = 0usize;
+    for part in rest.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.is_empty() => above += 1,
+            ".." if above == 0 => {
+                parts.pop();
+            }
+            _ if above > 0 => return Resolved::Outside,
+            name => parts.push(name),
+        }
+    }
+    match above {
+        0 => Resolved::Inside(parts.join("/")),
+        1 if parts.is_empty() => Resolved::Parent,
+        _ => Resolved::Outside,
+    }
+}
+
+/// The marker entry of a directory made by mkdir.
+fn marker(dir: &str) -> String {
+    format!("{dir}/")
+}
+
+/// Is `name` (inside the tree) a directory: the working directory, a leading part of a
+/// file's name, or a marker's?
+pub fn is_dir(env: &EnvData, name: &str) -> bool {
+    name.is_empty()
+        || env.files.iter().any(|(f, _)| {
+            f.len() > name.len() && f.starts_with(name) && f[name.len()..].starts_with('/')
+        })
+}
+
+/// Is `name` (inside the tree) a file's name?
+pub fn is_file(env: &EnvData, name: &str) -> bool {
+    !name.is_empty() && env.files.iter().any(|(f, _)| f == name)
+}
+
+/// The directory holding `name` (`""` for a name at the top).
+fn parent(name: &str) -> &str {
+    name.rfind('/').map_or("", |i| &name[..i])
+}
+
+/// Does anything live inside directory `name`?
+fn has_entries(env: &EnvData, name: &str) -> bool {
+    let prefix = marker(name);
+    env.files
+        .iter()
+        .any(|(f, _)| f.len() > prefix.len() && f.starts_with(&prefix))
+}
+
+/// A name a new entry may take: its parent is a directory and nothing has the name.
+fn creatable(env: &EnvData, name: &str) -> Result<(), u32> {
+    if !is_dir(env, parent(name)) {
+        return Err(if is_file(env, parent(name)) {
+            ENOTDIR
+        } else {
+            ENOENT
+        });
+    }
+    if is_file(env, name) || is_dir(env, name) {
+        return Err(EEXIST);
+    }
+    Ok(())
+}
+
+/// The name `path` gives inside the tree, or the errno of a path naming nothing there.
+fn inside(env: &EnvData, path: &str) -> Result<String, u32> {
+    match resolve(&env.cwd, path) {
+        _ if path.is_empty() => Err(ENOENT),
+        Resolved::Inside(name) => Ok(name),
+        Resolved::Parent => Err(EACCES),
+        Resolved::Outside => Err(ENOENT),
+    }
+}
+
+/// mkdir(path): a new, empty directory.
+pub fn mkdir(env: &mut EnvData, path: &str) -> Result<(), u32> {
+    let name = match inside(env, path) {
+        Ok(n) if n.is_empty() => return Err(EEXIST),
+        Err(EACCES) => return Err(EEXIST),
+        other => other?,
+    };
+    creatable(env, &name)?;
+    env.files.push((marker(&name), Contents::from(Vec::new())));
+    Ok(())
+}
+
+/// rmdir(path): remove an empty directory.
+pub fn rmdir(env: &mut EnvData, path: &str) -> Result<(), u32> {
+    let name = match inside(env, path) {
+        Ok(n) if n.is_empty() => return Err(if path.ends_with('.') { EINVAL } else { EBUSY }),
+        Err(EACCES) => return Err(EBUSY),
+        other => other?,
+    };
+    if is_file(env, &name) {
+        return Err(ENOTDIR);
+    }
+    if !is_dir(env, &name) {
+        return Err(ENOENT);
+    }
+    if has_entries(env, &name) {
+        return Err(ENOTEMPTY);
+    }
+    forget(env, &marker(&name));
+    Ok(())
+}
+
+/// The entry named `name` loses its name (see posix.rs's unlink).
+pub fn forget(env: &mut EnvData, name: &str) {
+    if let Some(entry) = env.files.iter_mut().find(|(f, _)| f == name) {
+        entry.0 = "\0unlinked".into();
+    }
+}
+
+/// rename(from, to): a file or directory takes a new name, replacing a file (or an empty
+/// directory, for a directory) of that name.
+pub fn rename(env: &mut EnvData, from: &str, to: &str) -> Result<(), u32> {
+    let old = inside(env, from)?;
+    let new = inside(env, to).map_err(|e| if e == EACCES { EXDEV } else { e })?;
+    if old.is_empty() || new.is_empty() {
+        return Err(EBUSY);
+    }
+    if is_file(env, &old) {
+        if is_dir(env, &new) {
+            return Err(EISDIR);
+        }
+        if !is_dir(env, parent(&new)) {
+            return Err(ENOENT);
+        }
+        if old != new {
+            forget(env, &new);
+            let entry = env.files.iter_mut().find(|(f, _)| *f == old);
+            entry.expect("a file's entry").0 = new;
+        }
+        return Ok(());
+    }
+    if !is_dir(env, &old) {
+        return Err(ENOENT);
+    }
+    if new.starts_with(&marker(&old)) {
+        return Err(EINVAL);
+    }
+    if is_file(env, &new) {
+        return Err(ENOTDIR);
+    }
+    if !is_dir(env, parent(&new)) {
+        return Err(ENOENT);
+    }
+    if old == new {
+        return Ok(());
+    }
+    if is_dir(env, &new) {
+        if has_entries(env, &new) {
+            return Err(ENOTEMPTY);
+        }
+        forget(env, &marker(&new));
+    }
+    let (old_prefix, new_prefix) = (marker(&old), marker(&new));
+    for (f, _) in env.files.iter_mut() {
+        if let Some(rest) = f.strip_prefix(&old_prefix) {
+            *f = format!("{new_prefix}{rest}");
+        }
+    }
+    if env.cwd == old || env.cwd.starts_with(&old_prefix) {
+        env.cwd = format!("{new}{}", &env.cwd[old.len()..]);
+    }
+    Ok(())
+}
+
+/// chdir(path): the current directory becomes `path`'s.
+pub fn chdir(env: &mut EnvData, path: &str) -> Result<(), u32> {
+    let name = inside(env, path)?;
+    if is_file(env, &name) {
+        return Err(ENOTDIR);
+    }
+    if !is_dir(env, &name) {
+        return Err(ENOENT);
+    }
+    env.cwd = name;
+    Ok(())
+}
+
+/// The current directory's absolute name (getcwd).
+pub fn cwd_path(env: &EnvData) -> String {
+    if env.cwd.is_empty() {
+        WORK_DIR.to_string()
+    } else {
+        format!("{WORK_DIR}/{}", env.cwd)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::rc::Rc;
+
+    fn world(files: &[&str]) -> EnvData {
+        let files = files
+            .iter()
+            .map(|f| (f.to_string(), Contents::from(Vec::new())))
+            .collect();
+        EnvData::new(Rc::from(Vec::new()), files)
+    }
+
+    fn names(env: &EnvData) -> Vec<&str> {
+        env.files
+            .iter()
+            .map(|(f, _)| f.as_str())
+            .filter(|f| !f.starts_with('\0'))
+            .collect()
+    }
+
+    #[test]
+    fn paths_resolve_as_linux_resolves_them() {
+        let inside = |n: &str| Resolved::Inside(n.into());
+        assert_eq!(resolve("", "a/./b//c/"), inside("a/b/c"));
+        assert_eq!(resolve("d", "../x"), inside("x"));
+        assert_eq!(resolve("d/e", "../../x/.."), inside(""));
+        assert_eq!(resolve("", ".."), Resolved::Parent);
+        assert_eq!(resolve("d", "../.."), Resolved::Parent);
+        assert_eq!(resolve("", "../x"), Resolved::Outside);
+        assert_eq!(resolve("d", "/augur/work/a"), inside("a"));
+        assert_eq!(resolve("d", "//augur/work"), inside(""));
+        assert_eq!(resolve("", "/augur/workshop"), Resolved::Outside);
+        assert_eq!(resolve("", "/augur/"), Resolved::Parent);
+        assert_eq!(resolve("", "/etc/passwd"), Resolved::Outside);
+    }
+
+    #[test]
+    fn directories_are_made_listed_and_removed() {
+        let mut env = world(&["a/f"]);
+        assert!(is_dir(&env, "a") && !is_dir(&env, "a/f") && is_file(&env, "a/f"));
+        assert_eq!(mkdir(&mut env, "a"), Err(EEXIST));
+        assert_eq!(mkdir(&mut env, "a/f"), Err(EEXIST));
+        assert_eq!(mkdir(&mut env, "a/f/g"), Err(ENOTDIR));
+        assert_eq!(mkdir(&mut env, "x/y"), Err(ENOENT));
+        assert_eq!(mkdir(&mut env, "x/"), Ok(()));
+        assert!(is_dir(&env, "x"));
+        assert_eq!(mkdir(&mut env, "x/y"), Ok(()));
+        assert_eq!(rmdir(&mut env, "x"), Err(ENOTEMPTY));
+        assert_eq!(rmdir(&mut env, "a/f"), Err(ENOTDIR));
+        assert_eq!(rmdir(&mut env, "x/y"), Ok(()));
+        assert_eq!(rmdir(&mut env, "x"), Ok(()));
+        assert_eq!(rmdir(&mut env, "x"), Err(ENOENT));
+        assert_eq!(rmdir(&mut env, "."), Err(EINVAL));
+        assert_eq!(names(&env), ["a/f"]);
+    }
+
+    #[test]
+    fn renames_move_files_and_whole_directories() {
+        let mut env = world(&["f", "g", "d/h", "d/e/i"]);
+        assert_eq!(rename(&mut env, "f", "g"), Ok(()));
+        assert_eq!(names(&env), ["g", "d/h", "d/e/i"]);
+        assert_eq!(rename(&mut env, "g", "d"), Err(EISDIR));
+        assert_eq!(rename(&mut env, "d", "g"), Err(ENOTDIR));
+        assert_eq!(rename(&mut env, "d", "d/e/z"), Err(EINVAL));
+        assert_eq!(rename(&mut env, "nope", "z"), Err(ENOENT));
+        assert_eq!(chdir(&mut env, "d/e"), Ok(()));
+        assert_eq!(rename(&mut env, "/augur/work/d", "../../n"), Ok(()));
+        assert_eq!(names(&env), ["g", "n/h", "n/e/i"]);
+        assert_eq!(cwd_path(&env), "/augur/work/n/e");
+        assert_eq!(rename(&mut env, "i", "../../g2"), Ok(()));
+        assert_eq!(names(&env), ["g", "n/h", "g2"]);
+    }
+
+    #[test]
+    fn the_current_directory_moves_only_into_directories() {
+        let mut env = world(&["f", "d/h"]);
+        assert_eq!(chdir(&mut env, "f"), Err(ENOTDIR));
+        assert_eq!(chdir(&mut env, "nope"), Err(ENOENT));
+        assert_eq!(chdir(&mut env, ".."), Err(EACCES));
+        assert_eq!(chdir(&mut env, "d"), Ok(()));
+        assert_eq!(cwd_path(&env), "/augur/work/d");
+        assert_eq!(resolve(&env.cwd, "h"), Resolved::Inside("d/h".into()));
+        assert_eq!(chdir(&mut env, ".."), Ok(()));
+        assert_eq!(cwd_path(&env), "/augur/work");
+    }
+}

@@ -1,0 +1,98 @@
+//! The primitives that name things in the modelled file system (`runtime/libc/augur_sys.h`):
+//! resolving a path, mkdir, rmdir, rename, chdir and getcwd, over `namespace.rs`.
+//! Each returns 0 (getcwd: the name's length with its NUL) or -1 with errno set.
+
+use crate::namespace::{self, Resolved};
+use crate::os_state::{env, env_mut, EnvData};
+use crate::posix::{fail, ret, width};
+use augur_engine::Param::{Int, Ptr};
+use augur_engine::{Byte, Call, Exec, Executor, HandlerTable, Signature, State, Value};
+
+/// Linux's errno for a buffer too small for the name.
+const ERANGE: u128 = 34;
+
+/// The longest path the primitives read.
+const PATH_MAX: usize = 4096;
+
+/// Register the primitives.
+pub fn register(t: &mut HandlerTable) {
+    t.add("augur_sys_path", Signature::of(&[Ptr, Ptr, Int]), path);
+    t.add("augur_sys_mkdir", Signature::of(&[Ptr]), mkdir);
+    t.add("augur_sys_rmdir", Signature::of(&[Ptr]), rmdir);
+    t.add("augur_sys_chdir", Signature::of(&[Ptr]), chdir);
+    t.add("augur_sys_rename", Signature::of(&[Ptr, Ptr]), rename);
+    t.add("augur_sys_getcwd", Signature::of(&[Ptr, Int]), getcwd);
+}
+
+/// Write `text` and a NUL at `buf` (at most `cap` bytes in all); false if it does not fit.
+fn write_name(ex: &mut Executor, st: &mut State, buf: &Value, cap: u64, text: &str) -> Exec<bool> {
+    if text.len() as u64 + 1 > cap {
+        return Ok(false);
+    }
+    let mut bytes: Vec<Byte> = text.bytes().map(Byte::C).collect();
+    bytes.push(Byte::C(0));
+    let r = ex.resolve(st, buf, bytes.len() as u64, true)?;
+    ex.write_bytes(st, &r, &bytes);
+    Ok(true)
+}
+
+/// `augur_sys_path(path, out, cap)`: 0 with the name `path` gives inside the working
+/// directory in `out` (`""` for the working directory itself), 1 for its parent, -1
+/// for a path outside (or a name longer than `cap`).
+fn path(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let w = width(ex, c);
+    let path = ex.read_c_string(st, &c.args[0], PATH_MAX)?;
+    let cap = ex.concretize(st, &c.args[2])? as u64;
+    Ok(match namespace::resolve(&env(st).cwd, &path) {
+        Resolved::Inside(name) if write_name(ex, st, &c.args[1], cap, &name)? => ret(0, w),
+        Resolved::Parent => ret(1, w),
+        _ => ret(-1, w),
+    })
+}
+
+/// Run a namespace change on the path's strings `c.args[..n]`: 0, or -1 with errno.
+fn change(
+    ex: &mut Executor,
+    st: &mut State,
+    c: &Call,
+    op: impl FnOnce(&mut EnvData, &[String]) -> Result<(), u32>,
+    n: usize,
+) -> Exec<Option<Value>> {
+    let w = width(ex, c);
+    let mut paths = Vec::with_capacity(n);
+    for arg in &c.args[..n] {
+        paths.push(ex.read_c_string(st, arg, PATH_MAX)?);
+    }
+    Ok(match op(env_mut(st), &paths) {
+        Ok(()) => ret(0, w),
+        Err(e) => fail(st, e as u128, w),
+    })
+}
+
+fn mkdir(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    change(ex, st, c, |e, p| namespace::mkdir(e, &p[0]), 1)
+}
+
+fn rmdir(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    change(ex, st, c, |e, p| namespace::rmdir(e, &p[0]), 1)
+}
+
+fn chdir(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    change(ex, st, c, |e, p| namespace::chdir(e, &p[0]), 1)
+}
+
+fn rename(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    change(ex, st, c, |e, p| namespace::rename(e, &p[0], &p[1]), 2)
+}
+
+/// `augur_sys_getcwd(buf, size)`: the current directory's absolute name in `buf`, and its
+/// length with the NUL; -1 with ERANGE when it does not fit in `size` bytes.
+fn getcwd(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let w = width(ex, c);
+    let size = ex.concretize(st, &c.args[1])? as u64;
+    let name = namespace::cwd_path(env(st));
+    if !write_name(ex, st, &c.args[0], size, &name)? {
+        return Ok(fail(st, ERANGE, w));
+    }
+    Ok(ret(name.len() as i64 + 1, w))
+}

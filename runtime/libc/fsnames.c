@@ -1,0 +1,98 @@
+/*
+ * fsnames.c - the calls that change names in the modelled file system: mkdir,
+ * rmdir, rename, chdir, getcwd (and their *at and f* forms), over the engine's
+ * primitives (augur-env/src/namespace.rs), which resolve paths from the
+ * current directory as Linux does.  The working directory's absolute name is
+ * /augur/work (`augur replay` shows the native one by that name).  A
+ * directory's mode is always 0755 (mkdir's mode and the umask are not kept).
+ */
+#include "libc_internal.h"
+
+#define EBADF 9
+#define ENOTDIR 20
+#define EINVAL 22
+#define ERANGE 34
+#define EEXIST 17
+#define ENOMEM 12
+#define AT_FDCWD (-100)
+#define F_GETFD 1
+#define RENAME_NOREPLACE 1
+
+/* Whether dirfd may stand for the current directory with this path: AT_FDCWD or
+ * an absolute path; otherwise errno is set (directories have no descriptors). */
+static int from_cwd(int dirfd, const char *path)
+{
+    if (dirfd == AT_FDCWD || path[0] == '/')
+        return 1;
+    errno = fcntl(dirfd, F_GETFD) < 0 ? EBADF : ENOTDIR;
+    return 0;
+}
+
+int mkdir(const char *path, unsigned mode)
+{
+    (void)mode;
+    return augur_sys_mkdir(path);
+}
+
+int mkdirat(int dirfd, const char *path, unsigned mode)
+{
+    return from_cwd(dirfd, path) ? mkdir(path, mode) : -1;
+}
+
+int rmdir(const char *path) { return augur_sys_rmdir(path); }
+
+int rename(const char *from, const char *to) { return augur_sys_rename(from, to); }
+
+int renameat(int fromfd, const char *from, int tofd, const char *to)
+{
+    return from_cwd(fromfd, from) && from_cwd(tofd, to) ? rename(from, to) : -1;
+}
+
+int renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned flags)
+{
+    struct stat st;
+    if (flags & ~(unsigned)RENAME_NOREPLACE) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (flags == RENAME_NOREPLACE && from_cwd(tofd, to) && stat(to, &st) == 0) {
+        errno = EEXIST;
+        return -1;
+    }
+    return renameat(fromfd, from, tofd, to);
+}
+
+int chdir(const char *path) { return augur_sys_chdir(path); }
+
+int fchdir(int fd)
+{
+    errno = fcntl(fd, F_GETFD) < 0 ? EBADF : ENOTDIR;
+    return -1;
+}
+
+/* glibc's getcwd: with buf NULL, a new buffer of size bytes (or just enough, for 0). */
+char *getcwd(char *buf, size_t size)
+{
+    char name[4096];
+    long n;
+    if (buf != NULL && size == 0) {
+        errno = EINVAL;
+        return NULL;
+    }
+    n = augur_sys_getcwd(name, sizeof name);
+    if (n < 0)
+        return NULL;
+    if (size != 0 && (size_t)n > size) {
+        errno = ERANGE;
+        return NULL;
+    }
+    if (buf == NULL) {
+        buf = malloc(size != 0 ? size : (size_t)n);
+        if (buf == NULL) {
+            errno = ENOMEM;
+            return NULL;
+        }
+    }
+    memcpy(buf, name, (size_t)n);
+    return buf;
+}
