@@ -6,8 +6,10 @@
  *
  * The modelled files are what `augur replay` puts in the native program's
  * working directory; a name holding '/' is a file in a subdirectory.  So the
- * directories are the working directory ("."), its parent (".."), and every
- * leading part of a file's name that ends before a '/'.  A directory lists
+ * directories are the working directory ("."), its parent (".."), /tmp, every
+ * leading part of a file's name that ends before a '/', and those mkdir made
+ * (augur-env/src/namespace.rs resolves paths from the current directory: the
+ * names here are its, relative to the working directory).  A directory lists
  * ".", ".." and then its files and subdirectories in the order the files were
  * created (the native order is the file system's: programs that sort, as ls
  * does, agree).  Directories have mode 0755 (0700 for ".."), inode numbers
@@ -35,6 +37,9 @@ long augur_sys_name(unsigned long index, char *buf, unsigned long cap);
  * 500 + the number of the first file inside them; "." and ".." below. */
 #define CWD_INO 100
 #define PARENT_INO 99
+#define TMP_INO 98
+/* The temporary directory (augur-env's namespace.rs): made files live there too. */
+#define TMP_DIR "/tmp"
 
 /* The name path gives inside the working directory, into out: "" is the
  * working directory.  1 for its parent, -1 for a path outside it; 0 otherwise
@@ -113,6 +118,12 @@ int __augur_directory(const char *path, unsigned long info[3])
         return 1;
     }
     first = first_inside(dir);
+    if (dir[0] == '/' && strcmp(dir, TMP_DIR) == 0) { /* always there, empty or not */
+        info[0] = 2 + subdirectories(dir);
+        info[1] = TMP_INO;
+        info[2] = 01777;
+        return 1;
+    }
     if (dir[0] != '\0' && first < 0)
         return 0;
     info[0] = 2 + subdirectories(dir);
@@ -200,7 +211,8 @@ struct dirent *readdir(DIR *d)
 
     if (d->next == 0) {
         d->next = 1;
-        return entry(d, d->path[0] ? 500 + (unsigned long)first_inside(d->path) : CWD_INO,
+        long first = first_inside(d->path);
+        return entry(d, d->path[0] == '\0' ? CWD_INO : first < 0 ? TMP_INO : 500 + (unsigned long)first,
                      DT_DIR, ".", 1);
     }
     if (d->next == 1) {

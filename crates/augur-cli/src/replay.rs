@@ -20,6 +20,10 @@ pub struct ReplayArgs {
     /// Extra flags for clang, as given to `augur run`.
     #[arg(long, allow_hyphen_values = true)]
     cflags: Option<String>,
+    /// Libraries the program links, as its own build links them (e.g. `--libs "-lm
+    /// -lresolv"`): given to the native link after the program.
+    #[arg(long, allow_hyphen_values = true)]
+    libs: Option<String>,
     /// Time limit of each test, in seconds.
     #[arg(long, default_value_t = 10.0, allow_hyphen_values = true, value_parser = numbers::seconds)]
     timeout: f64,
@@ -39,14 +43,17 @@ pub fn run(a: ReplayArgs) -> Result<(), String> {
     }
     let (inputs, mut tests) = split_inputs(&a.inputs);
     tests.extend(a.tests);
+    let words = |flags: Option<String>| -> Vec<String> {
+        flags
+            .as_deref()
+            .map(|f| f.split_whitespace().map(String::from).collect())
+            .unwrap_or_default()
+    };
     let opts = ReplayOptions {
         inputs,
         tests,
-        cflags: a
-            .cflags
-            .as_deref()
-            .map(|f| f.split_whitespace().map(String::from).collect())
-            .unwrap_or_default(),
+        cflags: words(a.cflags),
+        libs: words(a.libs),
         program_args: a.program_args,
         timeout: Duration::from_secs_f64(a.timeout),
     };

@@ -102,3 +102,34 @@ fn rand_gives_glibcs_sequence() {
     );
     r.assert_native_replay_passes();
 }
+
+#[test]
+fn replay_links_the_libraries_the_program_links() {
+    let src = &program("libc_system/replay_links_the_libraries_the_program_links.c");
+    let r = run_c(src, &[]);
+    // musl's crypt under analysis, libcrypt's natively: the same DES hash.
+    assert_eq!(
+        r.exits_with_stdout(),
+        vec![(0, "abMAzPxqPgoWg\n".to_string())]
+    );
+    let replay = |libs: &[&str]| {
+        let o = augur()
+            .arg("replay")
+            .args(libs)
+            .arg(&r.source)
+            .arg(&r.out)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    };
+    // Without libcrypt the sanitizers' crypt has nothing to call.
+    let (status, stdout) = replay(&[]);
+    assert_eq!(status, Some(1), "{stdout}");
+    assert!(stdout.contains("0 passed, 1 failed"), "{stdout}");
+    let (status, stdout) = replay(&["--libs", "-lcrypt"]);
+    assert_eq!(status, Some(0), "{stdout}");
+    assert!(stdout.contains("1 passed, 0 failed"), "{stdout}");
+}

@@ -136,6 +136,7 @@ impl LazyNative {
                     inputs: self.inputs.clone(),
                     tests: Vec::new(),
                     cflags: self.cflags.clone(),
+                    libs: Vec::new(),
                     program_args: Vec::new(),
                     timeout: Duration::from_secs(10),
                 };

@@ -11,7 +11,8 @@
 //!
 //! Paths resolve as Linux resolves them: relative to the current directory (`cwd`),
 //! absolute ones through [`WORK_DIR`]; `.`, `..` and repeated slashes are taken apart.
-//! Outside the working directory only its parent exists (it cannot be entered).
+//! Outside the working directory there are its parent (which cannot be entered) and
+//! [`TMP_DIR`], where files and directories may be made as in the working directory.
 
 use crate::os_state::{Contents, EnvData};
 
@@ -29,52 +30,65 @@ const EISDIR: u32 = 21;
 const EINVAL: u32 = 22;
 const ENOTEMPTY: u32 = 39;
 
+/// The system's directory for temporary files, the one directory outside the working
+/// directory a program may make files in (as tac, sort and mktemp do); its files are named
+/// by their absolute paths (`/tmp/x`).
+pub const TMP_DIR: &str = "/tmp";
+
 /// What a path names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Resolved {
-    /// A name in the working directory's tree (`""`: the working directory).
+    /// A name in the working directory's tree (`""`: the working directory), or in the
+    /// temporary directory's (`/tmp`, `/tmp/x`).
     Inside(String),
     /// The working directory's parent: it exists but cannot be entered or listed.
     Parent,
-    /// Anything else outside the working directory: nothing is there.
+    /// Anything else: nothing is there.
     Outside,
 }
 
-/// Resolve `path` from the current directory `cwd` (a name inside the tree).
+/// The absolute components of the current directory `cwd`.
+fn absolute(cwd: &str) -> Vec<&str> {
+    let base = if cwd.starts_with('/') { "" } else { WORK_DIR };
+    base.split('/')
+        .chain(cwd.split('/'))
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// Resolve `path` from the current directory `cwd` (a name [`Resolved::Inside`]).
 pub fn resolve(cwd: &str, path: &str) -> Resolved {
-    let (mut parts, rest): (Vec<&str>, &str) = match path.strip_prefix('/') {
-        Some(_) => {
-            let trimmed = path.trim_start_matches('/');
-            let work = WORK_DIR.trim_start_matches('/');
-            let inside = trimmed
-                .strip_prefix(work)
-                .filter(|r| r.is_empty() || r.starts_with('/'));
-            match inside {
-                Some(r) => (Vec::new(), r),
-                // "/augur" is the parent; anything else absolute is outside.
-                None if trimmed.trim_end_matches('/') == "augur" => return Resolved::Parent,
-                None => return Resolved::Outside,
-            }
-        }
-        None => (cwd.split('/').filter(|p| !p.is_empty()).collect(), path),
+    let mut parts = if path.starts_with('/') {
+        Vec::new()
+    } else {
+        absolute(cwd)
     };
-    let mut above = 0usize;
-    for part in rest.split('/') {
+    for part in path.split('/') {
         match part {
             "" | "." => {}
-            ".." if parts.is_empty() => above += 1,
-            ".." if above == 0 => {
+            ".." => {
                 parts.pop();
             }
-            _ if above > 0 => return Resolved::Outside,
             name => parts.push(name),
         }
     }
-    match above {
-        0 => Resolved::Inside(parts.join("/")),
-        1 if parts.is_empty() => Resolved::Parent,
-        _ => Resolved::Outside,
+    let work = absolute("");
+    let tmp = TMP_DIR.trim_start_matches('/');
+    if parts.starts_with(&work) {
+        Resolved::Inside(parts[work.len()..].join("/"))
+    } else if parts.first() == Some(&tmp) {
+        Resolved::Inside(format!("/{}", parts.join("/")))
+    } else if parts[..] == work[..work.len() - 1] {
+        Resolved::Parent
+    } else {
+        Resolved::Outside
     }
+}
+
+/// Is `name` one of the two roots, the working directory or the temporary directory
+/// (neither can be removed or renamed)?
+fn is_root(name: &str) -> bool {
+    name.is_empty() || name == TMP_DIR
 }
 
 /// The marker entry of a directory made by mkdir.
@@ -85,7 +99,7 @@ fn marker(dir: &str) -> String {
 /// Is `name` (inside the tree) a directory: the working directory, a leading part of a
 /// file's name, or a marker's?
 pub fn is_dir(env: &EnvData, name: &str) -> bool {
-    name.is_empty()
+    is_root(name)
         || env.files.iter().any(|(f, _)| {
             f.len() > name.len() && f.starts_with(name) && f[name.len()..].starts_with('/')
         })
@@ -93,7 +107,7 @@ pub fn is_dir(env: &EnvData, name: &str) -> bool {
 
 /// Is `name` (inside the tree) a file's name?
 pub fn is_file(env: &EnvData, name: &str) -> bool {
-    !name.is_empty() && env.files.iter().any(|(f, _)| f == name)
+    !is_root(name) && env.files.iter().any(|(f, _)| f == name)
 }
 
 /// The directory holding `name` (`""` for a name at the top).
@@ -137,7 +151,7 @@ fn inside(env: &EnvData, path: &str) -> Result<String, u32> {
 /// mkdir(path): a new, empty directory.
 pub fn mkdir(env: &mut EnvData, path: &str) -> Result<(), u32> {
     let name = match inside(env, path) {
-        Ok(n) if n.is_empty() => return Err(EEXIST),
+        Ok(n) if is_root(&n) => return Err(EEXIST),
         Err(EACCES) => return Err(EEXIST),
         other => other?,
     };
@@ -149,7 +163,7 @@ pub fn mkdir(env: &mut EnvData, path: &str) -> Result<(), u32> {
 /// rmdir(path): remove an empty directory.
 pub fn rmdir(env: &mut EnvData, path: &str) -> Result<(), u32> {
     let name = match inside(env, path) {
-        Ok(n) if n.is_empty() => return Err(if path.ends_with('.') { EINVAL } else { EBUSY }),
+        Ok(n) if is_root(&n) => return Err(if path.ends_with('.') { EINVAL } else { EBUSY }),
         Err(EACCES) => return Err(EBUSY),
         other => other?,
     };
@@ -178,7 +192,7 @@ pub fn forget(env: &mut EnvData, name: &str) {
 pub fn rename(env: &mut EnvData, from: &str, to: &str) -> Result<(), u32> {
     let old = inside(env, from)?;
     let new = inside(env, to).map_err(|e| if e == EACCES { EXDEV } else { e })?;
-    if old.is_empty() || new.is_empty() {
+    if is_root(&old) || is_root(&new) {
         return Err(EBUSY);
     }
     if is_file(env, &old) {
@@ -243,11 +257,7 @@ pub fn chdir(env: &mut EnvData, path: &str) -> Result<(), u32> {
 
 /// The current directory's absolute name (getcwd).
 pub fn cwd_path(env: &EnvData) -> String {
-    if env.cwd.is_empty() {
-        WORK_DIR.to_string()
-    } else {
-        format!("{WORK_DIR}/{}", env.cwd)
-    }
+    format!("/{}", absolute(&env.cwd).join("/"))
 }
 
 #[cfg(test)]
@@ -285,6 +295,23 @@ mod tests {
         assert_eq!(resolve("", "/augur/workshop"), Resolved::Outside);
         assert_eq!(resolve("", "/augur/"), Resolved::Parent);
         assert_eq!(resolve("", "/etc/passwd"), Resolved::Outside);
+        assert_eq!(resolve("", "/tmp//x/../y"), inside("/tmp/y"));
+        assert_eq!(resolve("/tmp", "z"), inside("/tmp/z"));
+        assert_eq!(resolve("/tmp", ".."), Resolved::Outside);
+        assert_eq!(resolve("/tmp", "../augur/work/a"), inside("a"));
+    }
+
+    #[test]
+    fn temporary_files_live_in_tmp() {
+        let mut env = world(&[]);
+        assert!(is_dir(&env, "/tmp"));
+        assert_eq!(mkdir(&mut env, "/tmp/d"), Ok(()));
+        assert_eq!(chdir(&mut env, "/tmp/d"), Ok(()));
+        assert_eq!(cwd_path(&env), "/tmp/d");
+        assert_eq!(rmdir(&mut env, "/tmp"), Err(EBUSY));
+        assert_eq!(rename(&mut env, "/tmp", "x"), Err(EBUSY));
+        assert_eq!(chdir(&mut env, "/augur/work"), Ok(()));
+        assert_eq!(cwd_path(&env), "/augur/work");
     }
 
     #[test]

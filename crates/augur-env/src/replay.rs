@@ -27,6 +27,9 @@ pub struct ReplayOptions {
     pub tests: Vec<PathBuf>,
     /// Extra clang flags.
     pub cflags: Vec<String>,
+    /// Libraries the program links natively (`-lm`, `-lresolv`, `-Lpath`, files), after
+    /// its sources.
+    pub libs: Vec<String>,
     /// Concrete program arguments (as given after `--` to `augur run`).
     pub program_args: Vec<String>,
     /// Per-test time limit.
@@ -261,7 +264,13 @@ impl NativeProgram {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let prog = NativeProgram { dir, argv0 };
-        native::compile(&opts.inputs, &opts.cflags, &runtime, &prog.binary())?;
+        native::compile(
+            &opts.inputs,
+            &opts.cflags,
+            &opts.libs,
+            &runtime,
+            &prog.binary(),
+        )?;
         Ok(prog)
     }
 

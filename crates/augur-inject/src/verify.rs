@@ -25,6 +25,7 @@ impl Build {
             inputs: sources,
             tests: Vec::new(),
             cflags: cflags.to_vec(),
+            libs: Vec::new(),
             program_args: args.to_vec(),
             timeout,
         };

@@ -92,6 +92,7 @@ fn first_error_line(stderr: &[u8]) -> String {
 pub fn compile(
     inputs: &[PathBuf],
     cflags: &[String],
+    libs: &[String],
     runtime_dir: &Path,
     out: &Path,
 ) -> Result<(), String> {
@@ -104,6 +105,7 @@ pub fn compile(
         .args(cflags)
         .args(inputs)
         .arg(runtime_dir.join("replay").join("replay.c"))
+        .args(libs)
         .args(NATIVE_LINK_FLAGS)
         .arg("-o")
         .arg(out);
@@ -288,7 +290,7 @@ int main(void) {
         .unwrap();
         let bin = dir.path().join("three");
         let runtime = crate::runtime::runtime_dir().unwrap();
-        compile(&[src], &[], &runtime, &bin).unwrap();
+        compile(&[src], &[], &[], &runtime, &bin).unwrap();
         let env = Environment::default();
         let run_with = |second: u8| {
             let objects = vec![
@@ -327,7 +329,7 @@ int main(void) {
         std::fs::write(&src, ECHO).unwrap();
         let bin = dir.path().join("echo");
         let runtime = crate::runtime::runtime_dir().unwrap();
-        compile(&[src], &[], &runtime, &bin).unwrap();
+        compile(&[src], &[], &[], &runtime, &bin).unwrap();
         let objects = vec![
             obj("x", &[5, 0, 0, 0]),
             obj("n_args", &[2, 0, 0, 0]),
