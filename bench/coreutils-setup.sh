@@ -1,14 +1,25 @@
 # Sourced by bench/coreutils.sh: fetch GNU coreutils' Debian source and build it three times
 # under $work: bitcode (wllvm, for augur) and native gcc --coverage (for gcov on replayed tests),
 # and natively with ASan and UBSan (to check that reported errors reproduce).
-# Every step is skipped when already done.
+# Every step is skipped when already done. Python tools (wllvm) go into a virtual environment
+# of their own ($AUGUR_BENCH_VENV, default bench/.venv), never into the system's Python; apt-get
+# waits for the dpkg lock; the builds say every 30 s how far they are.
+
+# apt-get as root (sudo otherwise), waiting up to 10 minutes for the dpkg lock that another
+# apt-get or unattended-upgrades may hold.
+apt_get() {
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@"
+}
 
 # Debian's deb-src line, mirroring debian.sources (same URIs, suites, components).
 ensure_deb_src() {
     local list=/etc/apt/sources.list.d/augur-deb-src.sources
     if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ /etc/apt/sources.list; then
+        echo "coreutils: adding Debian's deb-src line ($list)" >&2
         sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources >"$list"
-        apt-get update -qq
+        apt-get -o DPkg::Lock::Timeout=600 update -qq
     fi
 }
 
@@ -16,8 +27,9 @@ ensure_deb_src() {
 fetch_source() {
     [ -x "$work/src/configure" ] && return
     ensure_deb_src
+    echo "coreutils: fetching the Debian source of coreutils into $work/fetch" >&2
     mkdir -p "$work/fetch"
-    (cd "$work/fetch" && apt-get source -qq coreutils >/dev/null)
+    (cd "$work/fetch" && apt-get -o DPkg::Lock::Timeout=600 source -qq coreutils >/dev/null)
     local dir
     dir=$(find "$work/fetch" -maxdepth 1 -type d -name 'coreutils-*' | head -1)
     rm -rf "$work/src"
@@ -29,6 +41,43 @@ configure_off=(--disable-nls --disable-acl --disable-xattr --disable-libcap --wi
     --without-libgmp --without-openssl --disable-libsmack --without-libintl-prefix
     --without-libiconv-prefix)
 
+# wllvm (extract-bc, ...) in a virtual environment of its own, put first on PATH: Debian 12's
+# Python refuses `pip install` into the system ("externally-managed-environment"). python3 -m
+# venv needs Debian's python3-venv, installed when missing.
+ensure_wllvm() {
+    local venv=${AUGUR_BENCH_VENV:-$here/.venv}
+    if [ ! -x "$venv/bin/extract-bc" ]; then
+        if ! python3 -m venv "$venv" 2>/dev/null; then
+            echo "coreutils: installing python3-venv (for wllvm's virtual environment)" >&2
+            apt_get install -y -qq python3-venv >/dev/null
+            rm -rf "$venv"
+            python3 -m venv "$venv"
+        fi
+        echo "coreutils: installing wllvm into $venv" >&2
+        "$venv/bin/python" -m pip install -q wllvm
+    fi
+    export PATH="$venv/bin:$PATH"
+}
+
+# with_heartbeat NAME DIR COMMAND...: run COMMAND; every 30 s while it runs, say how many
+# object files DIR holds so far.
+with_heartbeat() {
+    local name=$1 dir=$2
+    shift 2
+    "$@" &
+    local pid=$! start=$SECONDS last=$SECONDS status=0
+    while kill -0 "$pid" 2>/dev/null; do
+        sleep 2
+        if [ $((SECONDS - last)) -ge 30 ]; then
+            last=$SECONDS
+            echo "coreutils: still building $name: $(find "$dir" -name '*.o' | wc -l)" \
+                "object files so far ($((SECONDS - start)) s)" >&2
+        fi
+    done
+    wait "$pid" || status=$?
+    return $status
+}
+
 # build NAME CC CFLAGS CONFIGURE_OPTIONS [ENV...]: configure and make one copy of the tree
 # in $work/NAME (again when the command changed: .built holds it).
 build() {
@@ -36,26 +85,31 @@ build() {
     shift 4
     local stamp="$cc $cflags $options ${configure_off[*]}"
     [ -f "$work/$name/.built" ] && [ "$(cat "$work/$name/.built")" = "$stamp" ] && return
-    echo "coreutils: building $name (a few minutes)" >&2
+    echo "coreutils: building $name (a few minutes): configure" >&2
     rm -rf "$work/$name"
     cp -a "$work/src" "$work/$name"
-    (
-        cd "$work/$name"
-        # shellcheck disable=SC2086 # options are words
-        env "$@" FORCE_UNSAFE_CONFIGURE=1 CC="$cc" CFLAGS="$cflags" \
-            ./configure -q "${configure_off[@]}" $options >configure.log 2>&1
-        env "$@" make -j2 >make.log 2>&1
-    ) || {
+    local failed=0
+    # shellcheck disable=SC2086 # options are words
+    (cd "$work/$name" && env "$@" FORCE_UNSAFE_CONFIGURE=1 CC="$cc" CFLAGS="$cflags" \
+        ./configure -q "${configure_off[@]}" $options >configure.log 2>&1) || failed=1
+    if [ $failed = 0 ]; then
+        echo "coreutils: building $name: make (a line every 30 s)" >&2
+        with_heartbeat "$name" "$work/$name" \
+            sh -c 'cd "$1" && shift && env "$@" make -j2 >make.log 2>&1' sh "$work/$name" "$@" ||
+            failed=1
+    fi
+    [ $failed = 0 ] || {
         echo "coreutils: the $name build failed, see $work/$name/{configure,make}.log" >&2
         exit 2
     }
     echo "$stamp" >"$work/$name/.built"
+    echo "coreutils: built $name: $(find "$work/$name" -name '*.o' | wc -l) object files" >&2
 }
 
 setup_coreutils() {
     mkdir -p "$work"
     fetch_source
-    command -v extract-bc >/dev/null || pip install -q wllvm
+    ensure_wllvm
     local wllvm_env=(LLVM_COMPILER=clang LLVM_CC_NAME=clang-14 LLVM_LINK_NAME=llvm-link-14)
     # gnulib's regex (glibc's own code) compiled into the programs, so that the bitcode
     # holds re_compile_pattern, re_search, ... as a KLEE user's build would.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # augur explain benchmark: prints trace, slice, conjunct, query, time and memory figures of
-# `augur explain` (release build) on the README's examples and on a loop over standard
+# `augur explain` (release build) on docs/explain.md's examples and on a loop over standard
 # input of growing size (bench/explain/classes.c against a copy whose digit test stops at 8).
 # Usage: bench/explain.sh
 source "$(dirname "$0")/setup.sh"

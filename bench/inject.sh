@@ -12,7 +12,7 @@ bugs=${2:-2}
 if ! command -v afl-fuzz >/dev/null; then
   echo "bench/inject.sh: installing AFL++ (Debian package afl++)" >&2
   sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
-  $sudo apt-get install -y -qq afl++ >/dev/null
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq afl++ >/dev/null
 fi
 aflcc=$(command -v afl-clang-fast || command -v afl-cc)
 export AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1

@@ -42,8 +42,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}" >&2
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  # Wait up to 10 minutes for the dpkg lock (another apt-get, unattended-upgrades).
+  $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+    install -y -qq "${missing[@]}" >/dev/null
 fi
 export AUGUR_LLVM
 if [ "$AUGUR_LLVM" = 19 ]; then

@@ -1,17 +1,69 @@
 #!/usr/bin/env bash
-# Set up (if needed) and run every test: formatting and lints (cargo fmt --check, clippy with
-# warnings as errors), the libc models against glibc, then the workspace (unit and
-# end-to-end tests); ends with one line totalling the cargo tests.
+# Set up (if needed) and run every test (CI runs this, nothing else):
+# 1. on LLVM 14: formatting and lints (cargo fmt --check, clippy with warnings as errors), the
+#    libc models against glibc, then the workspace (unit and end-to-end tests);
+# 2. on LLVM 19 (in target-llvm19/): the libc models against glibc built with clang-19, and
+#    the end-to-end test files of LLVM19_TESTS below, those most tied to the LLVM version.
+# Ends with one line per LLVM totalling its cargo tests, and their sum.
+# AUGUR_TEST_LLVM19=0 leaves out part 2 (for local runs). With AUGUR_LLVM set, the script
+# runs part 1 on that LLVM alone (AUGUR_LLVM=19: the whole suite on LLVM 19).
+# docs/llvm.md, "What CI runs", says the same and how long part 2 takes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# LLVM 14 unless AUGUR_LLVM says otherwise (CI runs this on LLVM 14: see README, "Building
-# for LLVM 19", for what passes on 19).
+llvm19=1
+if [ -n "${AUGUR_LLVM:-}" ] || [ "${AUGUR_TEST_LLVM19:-1}" = 0 ]; then
+  llvm19=0
+fi
 export AUGUR_LLVM=${AUGUR_LLVM:-14}
+# The end-to-end test files run on LLVM 19 (crates/augur-cli/tests/NAME.rs): the LLVM version
+# and its bitcode, the C language's constructs, error kinds and their locations, x87 long
+# doubles, native replay, record/repro (pointee types from C prototypes), libc files and
+# the symbolic environment, all over the libc models built by clang-19.
+LLVM19_TESTS=(llvm_version language error_kinds long_double replay repro libc_files
+  environment)
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+status=0
+
+# count LOG LABEL: one line totalling the `test result:` lines of a cargo test log.
+count() {
+  awk -v label="$2" '/^test result:/ { p += $4; f += $6 }
+    END { printf "cargo tests%s: %d passed, %d failed\n", label, p, f }' "$1"
+}
+
 source scripts/deps.sh
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -q -- -D warnings
 bash runtime/libc/tests/run.sh
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-cargo test --workspace 2>&1 | tee "$log"
-awk '/^test result:/ { p += $4; f += $6 } END { printf "cargo tests: %d passed, %d failed\n", p, f }' "$log"
+touch "$logs/first" "$logs/llvm19"
+cargo test --workspace 2>&1 | tee "$logs/first" || status=1
+
+if [ "$llvm19" = 1 ]; then
+  echo "== LLVM 19: the libc models against glibc, and cargo test -p augur-cli" \
+    "--test ${LLVM19_TESTS[*]}"
+  start=$SECONDS
+  set +e
+  (
+    set -e
+    export AUGUR_LLVM=19
+    # Its own target directory, so that the two builds do not rebuild each other.
+    if [ -n "${CARGO_TARGET_DIR:-}" ]; then
+      export CARGO_TARGET_DIR=$CARGO_TARGET_DIR-llvm19
+    fi
+    source scripts/deps.sh
+    bash runtime/libc/tests/run.sh
+    args=()
+    for t in "${LLVM19_TESTS[@]}"; do args+=(--test "$t"); done
+    cargo test -p augur-cli "${args[@]}" 2>&1 | tee "$logs/llvm19"
+  )
+  [ $? = 0 ] || status=1
+  set -e
+  echo "LLVM 19 part: $((SECONDS - start)) s"
+  count "$logs/first" ", LLVM $AUGUR_LLVM"
+  count "$logs/llvm19" ", LLVM 19"
+  cat "$logs/first" "$logs/llvm19" >"$logs/all"
+  count "$logs/all" ", both LLVMs"
+else
+  count "$logs/first" ", LLVM $AUGUR_LLVM"
+fi
+exit "$status"

@@ -34,29 +34,39 @@ struct Cli {
     command: Command,
 }
 
+/// Each command's `--help` ends with the page of `docs/` that describes it (checked by
+/// `tests/docs.rs`).
 #[derive(Subcommand)]
 #[allow(clippy::large_enum_variant)] // parsed once: boxing would buy nothing
 enum Command {
     /// Explore every path of a program: one test per path, every error with its input.
+    #[command(after_help = "Documentation: docs/run.md")]
     Run(run::RunArgs),
     /// Replay tests on the program compiled natively (with sanitizers): check each outcome.
+    #[command(after_help = "Documentation: docs/replay.md")]
     Replay(replay::ReplayArgs),
     /// Tell N revisions of a program apart: differential tests, classes, a decision tree.
+    #[command(after_help = "Documentation: docs/diff.md")]
     Diff(diff::DiffArgs),
     /// Explain why a program fails on an input, against a reference program: the source
     /// lines behind the difference.
+    #[command(after_help = "Documentation: docs/explain.md")]
     Explain(explain::ExplainArgs),
     /// Inject rare, deep bugs along seed paths, each verified natively with its
     /// triggering input: a bug corpus.
+    #[command(after_help = "Documentation: docs/inject.md")]
     Inject(inject::InjectArgs),
     /// Build a program natively, instrumented to log what its hard-to-resolve functions
     /// return (`--list`: the functions and why; `--show LOG`: a log).
+    #[command(after_help = "Documentation: docs/repro.md")]
     Record(record::RecordArgs),
     /// Find an input that reproduces a crash from its report (stack trace) and the log of
     /// `augur record`'s binary; verify it natively.
+    #[command(after_help = "Documentation: docs/repro.md")]
     Repro(repro::ReproArgs),
     /// Merge the output directories of one exploration's shards (and of its split) into
     /// one: tests renumbered, summaries summed, coverage united, errors deduplicated.
+    #[command(after_help = "Documentation: docs/run.md#all-cores-many-machines-shards")]
     Merge(merge::MergeArgs),
 }
 

@@ -146,7 +146,7 @@ fn explain(golden: &str, buggy: &str, args: &[&str]) -> Explained {
     explain_named(("golden.c", "buggy.c"), golden, buggy, args)
 }
 
-/// The paper's arp example (the README's): the golden and the buggy program. The buggy
+/// The paper's arp example (docs/explain.md's): the golden and the buggy program. The buggy
 /// one's wrong option check (`-A` taken for `-H`) leaves the hardware type NULL.
 fn arp() -> (String, String) {
     (
@@ -158,7 +158,7 @@ fn arp() -> (String, String) {
 /// The wrong option check of the buggy arp.
 const ARP_CHECK: &str = "argv[i][1] == 'H' || argv[i][1] == 'A'";
 
-/// A source file of the repository (the README's examples, the benchmarks), so the tests
+/// A source file of the repository (the examples of docs/, the benchmarks), so the tests
 /// check the very programs users are shown.
 fn repo_file(rel: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -413,7 +413,7 @@ fn make_symbolic_objects_come_from_the_test() {
 
 #[test]
 fn printed_integer_is_the_postcondition() {
-    // The README's second example: a discount divided by 5 instead of 10.
+    // docs/explain.md's second example: a discount divided by 5 instead of 10.
     let golden = repo_file("examples/explain/discount-golden.c");
     let buggy = repo_file("examples/explain/discount-buggy.c");
     let r = explain(&golden, &buggy, &["--", "30", "5"]);

@@ -79,7 +79,7 @@ pub fn newer_bitcode_error(file: &str, producer: &str) -> String {
     format!(
         "{file}: bitcode from LLVM {producer}, newer than the LLVM {LLVM_VERSION} this augur \
          was built for (compile it with clang-{LLVM_VERSION}, or build augur for a newer LLVM: \
-         see README, \"Building for LLVM 19\")"
+         see docs/llvm.md)"
     )
 }
 
