@@ -2,19 +2,31 @@
 # Fetch Debian's musl source (apt-get source, adding a deb-src line for Debian's archive
 # when there is none) and build it to bitcode with clang-$AUGUR_LLVM into
 # .deps/musl-llvm$AUGUR_LLVM (runtime/musl/build.sh), unless that build is up to date
-# with runtime/musl. Sourced by scripts/deps.sh after the compilers are installed.
+# with runtime/musl. For LLVM 19 an up-to-date LLVM 14 build is used instead when there is
+# one (LLVM 19 reads LLVM 14's bitcode; augur-env's musl_dir() finds it). Sourced by
+# scripts/deps.sh after the compilers are installed.
 set -euo pipefail
 augur_musl_build() {
-  local root v out src stamp
+  local root v out src
   root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
   v=$AUGUR_LLVM
   out=$root/.deps/musl-llvm$v
   src=$root/.deps/musl-src
-  stamp=$( (cat "$root"/runtime/musl/build.sh "$root"/runtime/musl/*.c \
-    "$root"/runtime/musl/arch/*.h "$root"/runtime/musl/arch/bits/*.h; "clang-$v" --version) |
-    sha256sum | cut -c1-16)
-  if [ -e "$out/musl.bc" ] && [ -e "$out/musl-fp80.bc" ] &&
-    [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
+  # stamp VERSION: what a build by clang-VERSION of today's runtime/musl is stamped with.
+  stamp() {
+    (cat "$root"/runtime/musl/build.sh "$root"/runtime/musl/*.c \
+      "$root"/runtime/musl/arch/*.h "$root"/runtime/musl/arch/bits/*.h
+      "clang-$1" --version 2>/dev/null || echo "no clang-$1") | sha256sum | cut -c1-16
+  }
+  # up_to_date DIR VERSION
+  up_to_date() {
+    [ -e "$1/musl.bc" ] && [ -e "$1/musl-fp80.bc" ] && [ "$(cat "$1/stamp" 2>/dev/null)" = "$(stamp "$2")" ]
+  }
+  if up_to_date "$out" "$v"; then
+    return 0
+  fi
+  if [ "$v" != 14 ] && up_to_date "$root/.deps/musl-llvm14" 14; then
+    echo "augur: musl: using LLVM 14's bitcode build (.deps/musl-llvm14)" >&2
     return 0
   fi
   if ! compgen -G "$src/musl-*/VERSION" >/dev/null; then
@@ -33,6 +45,6 @@ augur_musl_build() {
   local musl
   musl=$(dirname "$(compgen -G "$src/musl-*/VERSION" | head -1)")
   bash "$root/runtime/musl/build.sh" "$musl" "$out" "clang-$v" "llvm-link-$v"
-  echo "$stamp" >"$out/stamp"
+  stamp "$v" >"$out/stamp"
 }
 augur_musl_build

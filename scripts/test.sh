@@ -18,8 +18,8 @@ export AUGUR_LLVM=${AUGUR_LLVM:-14}
 # The end-to-end test files run on LLVM 19 (crates/augur-cli/tests/NAME.rs): the LLVM version
 # and its bitcode, the C language's constructs, error kinds and their locations, x87 long
 # doubles, native replay, record/repro (pointee types from C prototypes), libc files and
-# the symbolic environment, all over the libc models built by clang-19.
-LLVM19_TESTS=(llvm_version language error_kinds long_double replay repro libc_files
+# the symbolic environment, musl and the OS model, all over the libc models built by clang-19.
+LLVM19_TESTS=(llvm_version language error_kinds long_double replay repro libc_files libc_system
   environment)
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT

@@ -133,15 +133,20 @@ pub fn libc_bitcode(dir: &Path, x87_long_double: bool) -> Result<PathBuf, String
     Ok(linked)
 }
 
-/// Where `runtime/musl/build.sh` put musl's bitcode for this build's LLVM:
-/// `AUGUR_MUSL_DIR` when set, else `.deps/musl-llvmN` in augur's source tree (where
-/// `scripts/deps.sh` builds it).
+/// Where `runtime/musl/build.sh` put musl's bitcode: `AUGUR_MUSL_DIR` when set, else
+/// `.deps/musl-llvmN` in augur's source tree (where `scripts/deps.sh` builds it) for this
+/// build's LLVM, or for LLVM 14 when only that one was built (LLVM reads older bitcode).
 pub fn musl_dir() -> PathBuf {
-    match std::env::var_os("AUGUR_MUSL_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../.deps")
-            .join(format!("musl-llvm{}", augur_ir::LLVM_VERSION)),
+    if let Some(dir) = std::env::var_os("AUGUR_MUSL_DIR") {
+        return PathBuf::from(dir);
+    }
+    let deps = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.deps");
+    let own = deps.join(format!("musl-llvm{}", augur_ir::LLVM_VERSION));
+    let older = deps.join("musl-llvm14");
+    if own.join("stamp").exists() || !older.join("stamp").exists() {
+        own
+    } else {
+        older
     }
 }
 
