@@ -44,6 +44,10 @@ int augur_sys_chdir(const char *path);
  * -1 with ERANGE when size is too small. */
 long augur_sys_getcwd(char *buf, unsigned long size);
 
+/* A pipe: its read end's descriptor in fds[0], its write end's in fds[1]; 0,
+ * or -1 with EMFILE. */
+int augur_sys_pipe(int fds[2]);
+
 /* End the path as `unsupported` with the message `what` (the models cannot answer). */
 void augur_sys_unsupported(const char *what) __attribute__((noreturn));
 

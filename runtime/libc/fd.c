@@ -198,11 +198,12 @@ long lseek64(int fd, long off, int whence) { return lseek(fd, off, whence); }
 /* ---- stat ------------------------------------------------------------------ */
 
 #define S_IFCHR 0020000
+#define S_IFIFO 0010000
 #define S_IFREG 0100000
 #define FIXED_TIME 1704067200L /* time.c's clock */
 
 /* Fill st for an object of `kind` (1 regular file, 2 /dev/null, 3 a directory:
- * info from __augur_directory). */
+ * info from __augur_directory, 4 a pipe). */
 static int fill_stat(int kind, const unsigned long info[3], struct stat *st)
 {
     if (kind < 0)
@@ -218,6 +219,10 @@ static int fill_stat(int kind, const unsigned long info[3], struct stat *st)
         st->st_mode = S_IFREG | 0644;
         st->st_size = (long)info[0];
         st->st_blocks = ((long)info[0] + 511) / 512;
+    } else if (kind == 4) {
+        st->st_dev = 0xc; /* pipefs */
+        st->st_ino = info[1];
+        st->st_mode = S_IFIFO | 0600;
     } else if (kind == 3) {
         st->st_dev = 0x801;
         st->st_nlink = info[0];
@@ -562,3 +567,22 @@ int usleep(unsigned int usec)
     (void)usec;
     return 0;
 }
+
+/* ---- pipes ---------------------------------------------------------------- */
+
+/* pipe2(fds, flags): a pipe within the process (augur-env/src/pipes.rs), its read end
+ * in fds[0], its write end in fds[1]. */
+int pipe2(int fds[2], int flags)
+{
+    if (flags & ~(O_CLOEXEC | O_NONBLOCK)) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (augur_sys_pipe(fds) != 0)
+        return -1;
+    if (opened(fds[0], AUGUR_O_RDONLY | flags) < 0 || opened(fds[1], AUGUR_O_WRONLY | flags) < 0)
+        return -1;
+    return 0;
+}
+
+int pipe(int fds[2]) { return pipe2(fds, 0); }

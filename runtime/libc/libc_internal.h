@@ -197,6 +197,8 @@
 #define write model_write
 #define close model_close
 #define open model_open
+#define pipe model_pipe
+#define pipe2 model_pipe2
 #define getopt model_getopt
 #define getopt_long model_getopt_long
 #define getopt_long_only model_getopt_long_only

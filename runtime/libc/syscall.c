@@ -68,13 +68,14 @@ int renameat(int fromfd, const char *from, int tofd, const char *to);
 int renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned flags);
 int chdir(const char *path);
 int fchdir(int fd);
+int pipe2(int fds[2], int flags);
 long time(long *t);
 
 /* x86-64 system call numbers. */
 enum {
     SYS_read = 0, SYS_write = 1, SYS_open = 2, SYS_close = 3, SYS_stat = 4, SYS_fstat = 5,
     SYS_lstat = 6, SYS_lseek = 8, SYS_rt_sigprocmask = 14, SYS_ioctl = 16, SYS_pread64 = 17, SYS_pwrite64 = 18,
-    SYS_readv = 19, SYS_writev = 20, SYS_access = 21, SYS_sched_yield = 24, SYS_dup = 32,
+    SYS_readv = 19, SYS_writev = 20, SYS_access = 21, SYS_pipe = 22, SYS_sched_yield = 24, SYS_dup = 32,
     SYS_dup2 = 33, SYS_nanosleep = 35, SYS_getpid = 39, SYS_socket = 41,
     SYS_socketpair = 53, SYS_clone = 56, SYS_fork = 57, SYS_vfork = 58, SYS_execve = 59,
     SYS_wait4 = 61, SYS_kill = 62, SYS_fcntl = 72, SYS_fsync = 74, SYS_fdatasync = 75,
@@ -84,7 +85,7 @@ enum {
     SYS_getegid = 108, SYS_getppid = 110, SYS_setrlimit = 160, SYS_gettid = 186,
     SYS_time = 201, SYS_sched_getaffinity = 204, SYS_clock_gettime = 228,
     SYS_clock_nanosleep = 230, SYS_waitid = 247, SYS_openat = 257, SYS_mkdirat = 258, SYS_newfstatat = 262,
-    SYS_unlinkat = 263, SYS_renameat = 264, SYS_readlinkat = 267, SYS_renameat2 = 316, SYS_faccessat = 269, SYS_dup3 = 292,
+    SYS_unlinkat = 263, SYS_renameat = 264, SYS_readlinkat = 267, SYS_renameat2 = 316, SYS_faccessat = 269, SYS_dup3 = 292, SYS_pipe2 = 293,
     SYS_prlimit64 = 302, SYS_getrandom = 318, SYS_execveat = 322, SYS_statx = 332,
     SYS_clone3 = 435, SYS_faccessat2 = 439,
 };
@@ -220,6 +221,10 @@ long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
         return kernel(unlinkat(AT_FDCWD, (const char *)a, 0));
     case SYS_unlinkat:
         return kernel(unlinkat((int)a, (const char *)b, (int)c));
+    case SYS_pipe:
+        return kernel(pipe2((int *)a, 0));
+    case SYS_pipe2:
+        return kernel(pipe2((int *)a, (int)b));
     case SYS_getcwd:
         return kernel(augur_sys_getcwd((char *)a, (unsigned long)b));
     case SYS_chdir:

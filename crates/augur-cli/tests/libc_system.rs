@@ -133,3 +133,18 @@ fn replay_links_the_libraries_the_program_links() {
     assert_eq!(status, Some(0), "{stdout}");
     assert!(stdout.contains("1 passed, 0 failed"), "{stdout}");
 }
+
+#[test]
+fn a_pipe_carries_bytes_within_the_process() {
+    let src = &program("libc_system/a_pipe_carries_bytes_within_the_process.c");
+    let r = run_c(src, &[]);
+    let expected = "ends 3 4\nwrite 11\nread 5\ngot hello\nfifo 1\nlseek -1 errno 29\n\
+                    wrong end -1 errno 9\nrest 6\neof 0\n";
+    assert_eq!(
+        r.exits_with_stdout(),
+        vec![(0, expected.to_string())],
+        "{}",
+        r.stderr
+    );
+    r.assert_native_replay_passes();
+}

@@ -27,6 +27,25 @@ pub enum Descriptor {
         /// Index in [`EnvData::offsets`].
         offset: usize,
     },
+    /// One end of pipe number `pipe`.
+    Pipe {
+        /// Index in [`EnvData::pipes`].
+        pipe: usize,
+        /// The write end (else the read end).
+        write: bool,
+    },
+}
+
+/// A pipe (pipes.rs): the bytes written and not yet read, and how many descriptors refer
+/// to each of its ends.
+#[derive(Clone, Debug, Default)]
+pub struct Pipe {
+    /// Written, not yet read, oldest first.
+    pub unread: Vec<Byte>,
+    /// Descriptors open on the read end.
+    pub readers: usize,
+    /// Descriptors open on the write end.
+    pub writers: usize,
 }
 
 /// The per-path state of the modelled environment.
@@ -39,8 +58,10 @@ pub struct EnvData {
     pub files: Vec<(String, Contents)>,
     /// The current directory, as a name inside the working directory (`""`: itself).
     pub cwd: String,
-    /// Open descriptors, indexed by fd.
+    /// Open descriptors, indexed by fd (changed through [`EnvData::set_fd`]).
     pub fds: Vec<Option<Descriptor>>,
+    /// Pipes made by pipe(), by number.
+    pub pipes: Vec<Pipe>,
     /// The offset of each open file description (standard input's first).
     pub offsets: Vec<u64>,
     /// Address of the path's errno cell, once allocated.
@@ -75,10 +96,33 @@ impl EnvData {
                 Some(Descriptor::Stdout),
                 Some(Descriptor::Stderr),
             ],
+            pipes: Vec::new(),
             offsets: vec![0],
             errno_addr: None,
             jump_targets: Vec::new(),
         }
+    }
+}
+
+impl EnvData {
+    /// Descriptor `fd` now refers to `d` (or is closed), keeping the pipes' counts of
+    /// their ends.
+    pub fn set_fd(&mut self, fd: usize, d: Option<Descriptor>) {
+        if self.fds.len() <= fd {
+            self.fds.resize(fd + 1, None);
+        }
+        for (old, step) in [(self.fds[fd].clone(), -1isize), (d.clone(), 1)] {
+            if let Some(Descriptor::Pipe { pipe, write }) = old {
+                let p = &mut self.pipes[pipe];
+                let count = if write {
+                    &mut p.writers
+                } else {
+                    &mut p.readers
+                };
+                *count = count.saturating_add_signed(step);
+            }
+        }
+        self.fds[fd] = d;
     }
 }
 

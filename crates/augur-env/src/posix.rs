@@ -34,6 +34,11 @@ const O_CREAT: u64 = 0o100;
 const O_EXCL: u64 = 0o200;
 const O_TRUNC: u64 = 0o1000;
 
+/// What `augur_sys_stat` says a descriptor is: a regular file, `/dev/null`, a pipe.
+const REGULAR: i64 = 1;
+const CHAR_DEVICE: i64 = 2;
+const FIFO: i64 = 4;
+
 /// The most descriptors a path may have open (sysconf(_SC_OPEN_MAX) in the models).
 const MAX_FDS: usize = 1024;
 
@@ -49,6 +54,7 @@ pub fn register(t: &mut HandlerTable) {
     t.add("augur_sys_unlink", Signature::of(&[Ptr]), unlink);
     t.add("augur_sys_truncate", Signature::of(&[Int, Int]), truncate);
     t.add("augur_sys_unsupported", Signature::of(&[Ptr]), unsupported);
+    t.add("augur_sys_pipe", Signature::of(&[Ptr]), crate::pipes::pipe);
     t.add("augur_errno_location", Signature::of(&[]), errno_location);
     t.add("_exit", Signature::of(&[Int]), exit_now);
     t.add("_Exit", Signature::of(&[Int]), exit_now);
@@ -115,6 +121,10 @@ fn write(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let r = ex.resolve(st, &c.args[1], n, false)?;
     let bytes = ex.read_bytes(st, &r, n);
     match env(st).fds[fd] {
+        Some(Descriptor::Pipe { pipe, write: true }) => {
+            return crate::pipes::write(ex, st, pipe, bytes, w);
+        }
+        Some(Descriptor::Pipe { write: false, .. }) => return Ok(fail(st, EBADF, w)),
         Some(Descriptor::Stdout) => st.write_output(false, bytes),
         Some(Descriptor::Stderr) => st.write_output(true, bytes),
         Some(Descriptor::File { file, offset }) => {
@@ -152,6 +162,9 @@ fn read(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let (contents, offset): (Contents, usize) = match e.fds[fd] {
         Some(Descriptor::Stdin(offset)) => (e.stdin.clone(), offset),
         Some(Descriptor::File { file, offset }) => (e.files[file].1.clone(), offset),
+        Some(Descriptor::Pipe { pipe, write: false }) => {
+            return crate::pipes::read(ex, st, pipe, &c.args[1], n, w);
+        }
         _ => {
             return Ok(fail(st, EBADF, w));
         }
@@ -169,13 +182,10 @@ fn read(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
 }
 
 /// The lowest free descriptor at or above `min` now refers to `d`; None when all are taken.
-fn install(st: &mut State, d: Descriptor, min: usize) -> Option<usize> {
+pub(crate) fn install(st: &mut State, d: Descriptor, min: usize) -> Option<usize> {
     let fds = &mut env_mut(st).fds;
     let fd = (min..MAX_FDS).find(|&i| fds.get(i).is_none_or(Option::is_none))?;
-    if fds.len() <= fd {
-        fds.resize(fd + 1, None);
-    }
-    fds[fd] = Some(d);
+    env_mut(st).set_fd(fd, Some(d));
     Some(fd)
 }
 
@@ -245,6 +255,7 @@ fn lseek(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         Some(Descriptor::Stdin(offset)) => (Some(offset), e.offsets[offset], e.stdin.len()),
         Some(Descriptor::Stdout) => (None, st.stdout().len() as u64, st.stdout().len()),
         Some(Descriptor::Stderr) | None => (None, st.stderr().len() as u64, st.stderr().len()),
+        Some(Descriptor::Pipe { .. }) => return Ok(fail(st, ESPIPE, w)),
     };
     let base = match whence {
         0 => 0,
@@ -286,12 +297,15 @@ fn dup(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
 
 /// `augur_sys_stat(fd, path, out)`: what `path` (when not NULL) or else `fd` is: 1 a
 /// regular file (`out[0]` = its size, `out[1]` = its number, the same for every
-/// descriptor of the file), 2 a character device (`/dev/null`), -1 with errno.
+/// descriptor of the file), 2 a character device (`/dev/null`), 4 a pipe (`out[0]` = the
+/// bytes in it), -1 with errno.
 fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let by_path = ex.concretize(st, &c.args[1])? != 0;
-    // Standard input, output and error are numbered after the modelled files.
+    // Standard input, output and error are numbered after the modelled files, pipes
+    // after them.
     let n = env(st).files.len() as u64;
+    let mut kind = REGULAR;
     let (size, number) = if by_path {
         let path = ex.read_c_string(st, &c.args[1], 4096)?;
         let name = match namespace::resolve(&env(st).cwd, &path) {
@@ -312,10 +326,14 @@ fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         let e = env(st);
         match e.fds[fd] {
             Some(Descriptor::File { file, .. }) => (e.files[file].1.len(), file as u64),
-            Some(Descriptor::Stdin(_)) if e.stdin.is_empty() => return Ok(ret(2, w)),
+            Some(Descriptor::Stdin(_)) if e.stdin.is_empty() => return Ok(ret(CHAR_DEVICE, w)),
             Some(Descriptor::Stdin(_)) => (e.stdin.len(), n),
             Some(Descriptor::Stdout) => (st.stdout().len(), n + 1),
             Some(Descriptor::Stderr) | None => (st.stderr().len(), n + 2),
+            Some(Descriptor::Pipe { pipe, .. }) => {
+                kind = FIFO;
+                (e.pipes[pipe].unread.len(), n + 3 + pipe as u64)
+            }
         }
     };
     let r = ex.resolve(st, &c.args[2], 16, true)?;
@@ -325,14 +343,14 @@ fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         .map(Byte::C)
         .collect();
     ex.write_bytes(st, &r, &bytes);
-    Ok(ret(1, w))
+    Ok(ret(kind, w))
 }
 
 fn close(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     match descriptor(ex, st, &c.args[0])? {
         Some(fd) => {
-            env_mut(st).fds[fd] = None;
+            env_mut(st).set_fd(fd, None);
             Ok(ret(0, w))
         }
         None => Ok(fail(st, EBADF, w)),

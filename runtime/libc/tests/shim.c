@@ -171,3 +171,9 @@ long augur_sys_path(const char *path, char *out, unsigned long cap)
     out[n] = '\0';
     return 0;
 }
+
+/* As the engine's augur_sys_pipe: a real pipe. */
+int augur_sys_pipe(int fds[2])
+{
+    return pipe(fds);
+}
