@@ -57,8 +57,7 @@ impl Rewriter<'_> {
                     return true;
                 }
                 None => format!(
-                    "inline assembly `{}` with outputs of other types than its inputs is not \
-                     supported",
+                    "inline assembly `{}` is not supported with these operand types",
                     call.c_form()
                 ),
             },
@@ -99,7 +98,9 @@ impl Rewriter<'_> {
     }
 
     /// The values of the direct outputs of `inst`, a call of inline assembly of `kind`,
-    /// built right before it; None if an output's type does not match its input's.
+    /// built right before it; None if the operands' types are not those the rewrite knows
+    /// (a tied input of another type than its output, a counter half that is not `i32` or
+    /// `i64`).
     fn replacement(&mut self, inst: LLVMValueRef, kind: AsmKind) -> Option<Vec<LLVMValueRef>> {
         self.position_before(inst, inst);
         let output_types = self.output_types(inst);
