@@ -65,6 +65,10 @@ pub struct State {
     pub(crate) path: ForkPath,
     /// The example values the solver gave the path ([`crate::Executor::example`]).
     pub(crate) examples: Trail<u128>,
+    /// Input bytes the solver's models gave the path, the latest over the earlier (each
+    /// model covers the constraints related to its query): what a test of the path is
+    /// first tried with (`executor/test_inputs.rs`).
+    pub(crate) example_inputs: Rc<Assignment>,
     /// Instructions executed on this path.
     pub(crate) instructions: u64,
     /// Coverage generation at which this state last covered a new instruction.
@@ -93,6 +97,16 @@ pub struct SeedInput {
 }
 
 impl State {
+    /// Lay a solver's model for this path over its example inputs (arrays it assigns
+    /// replace theirs).
+    pub(crate) fn learn_inputs(&mut self, model: Option<Assignment>) {
+        if let Some(model) = model {
+            Rc::make_mut(&mut self.example_inputs)
+                .arrays
+                .extend(model.arrays);
+        }
+    }
+
     /// Id (new for each fork child).
     #[inline]
     pub fn id(&self) -> StateId {

@@ -36,11 +36,12 @@ impl Executor {
             return Ok(if c != 0 { Split::True } else { Split::False });
         }
         let not = self.pool.not(cond);
-        let (can_t, can_f) = if st.seed.is_some() {
+        let (can_t, can_f, mut models) = if st.seed.is_some() {
             let taken = self.pool.eval(cond, &st.seed_values) != 0;
-            (taken, !taken)
+            (taken, !taken, [None, None])
         } else {
-            self.query(|s, p| s.branch_feasibility(p, &st.constraints, cond))?
+            let models = self.query(|s, p| s.branch_models(p, &st.constraints, cond))?;
+            (models[0].is_some(), models[1].is_some(), models)
         };
         let feasible: Vec<(usize, ExprId)> = [(0, cond, can_t), (1, not, can_f)]
             .into_iter()
@@ -48,6 +49,10 @@ impl Executor {
             .map(|(i, c, _)| (i, c))
             .collect();
         let mut forked = self.fork_feasible(st, feasible)?;
+        st.learn_inputs(models[forked.taken].take());
+        for (i, other) in &mut forked.others {
+            other.learn_inputs(models[*i].take());
+        }
         Ok(match (forked.taken, forked.others.pop()) {
             (_, Some((_, other))) => Split::Both(Box::new(other)),
             (0, None) => Split::True,
