@@ -123,9 +123,23 @@ impl SolverChain {
         constraints: &[ExprId],
         cond: ExprId,
     ) -> Result<bool, SolverError> {
+        Ok(self.model_with(pool, constraints, cond)?.is_some())
+    }
+
+    /// A model of `cond` and the constraints related to it; None if `cond` cannot be true
+    /// under `constraints`.
+    pub fn model_with(
+        &mut self,
+        pool: &mut ExprPool,
+        constraints: &[ExprId],
+        cond: ExprId,
+    ) -> Result<Option<Assignment>, SolverError> {
         let mut query = self.related(pool, constraints, &[cond]);
         query.push(cond);
-        Ok(matches!(self.check(pool, &query)?, SatResult::Sat(_)))
+        Ok(match self.check(pool, &query)? {
+            SatResult::Sat(model) => Some(model),
+            SatResult::Unsat => None,
+        })
     }
 
     /// Must `cond` be true under `constraints`?

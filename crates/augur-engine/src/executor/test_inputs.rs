@@ -39,11 +39,11 @@ impl Executor {
         partial: bool,
         arrays: &[ArrayId],
     ) -> TestInputs {
-        let examples = &*st.example_inputs;
-        let followed = satisfied_prefix(&self.pool, &st.constraints, examples);
+        let examples = st.example_assignment();
+        let followed = satisfied_prefix(&self.pool, &st.constraints, &examples);
         let whole = followed == st.constraints.len();
         if partial && whole {
-            return TestInputs::Whole(examples.clone());
+            return TestInputs::Whole(examples);
         }
         let saved = self.solver.deadline();
         if partial {
@@ -56,7 +56,7 @@ impl Executor {
         self.solver.set_deadline(saved);
         match model {
             Ok(m) => TestInputs::Whole(m),
-            Err(_) if whole => TestInputs::Whole(examples.clone()),
+            Err(_) if whole => TestInputs::Whole(examples),
             Err(e) => {
                 tracing::warn!("no test for a path: solver: {e}");
                 // No inputs at all follow the empty prefix too.
@@ -65,7 +65,7 @@ impl Executor {
                 let (inputs, satisfied) = if zeros > followed {
                     (none, zeros)
                 } else {
-                    (examples.clone(), followed)
+                    (examples, followed)
                 };
                 let prefix = PrefixOnly {
                     satisfied,
