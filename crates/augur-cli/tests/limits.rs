@@ -1,9 +1,9 @@
-//! Limits that hold: numbers out of range are usage errors, and `--max-time` bounds a run
-//! even when Z3 is given a query it cannot finish.
+//! Limits that hold: numbers out of range are usage errors, `--max-time` bounds a run
+//! even when Z3 is given a query it cannot finish, and paths a limit stops still get tests.
 
 mod common;
 
-use common::{augur, run_c};
+use common::{augur, object_bytes, program, run_c, Run};
 use std::time::{Duration, Instant};
 
 /// `x * y == n` for a 122-bit `n` over two symbolic 64-bit factors above 1 (both must
@@ -129,6 +129,7 @@ fn max_time_holds_when_z3_cannot_finish_a_query() {
     assert_eq!(r.status, 0, "{}", r.stderr);
     assert!(r.summary.is_object(), "{}", r.stderr);
     assert!(!r.tests.is_empty(), "{}", r.stderr);
+    assert_eq!(r.summary["partial_without_test"], 0, "{}", r.stderr);
     assert!(r.summary["solver"]["timeouts"].as_u64().unwrap() >= 1);
     assert_eq!(r.summary["solver"]["wrong_models"], 0);
     r.assert_native_replay_passes();
@@ -159,4 +160,65 @@ fn inject_keeps_to_max_time_when_z3_cannot_finish_a_query() {
     assert!(took < WALL_BOUND, "took {took:?}: {stderr}");
     assert_eq!(code, 0, "{stderr}");
     assert!(dir.path().join("corpus/summary.json").is_file(), "{stderr}");
+}
+
+/// `augur run` of the endless program `name` with `stdin` symbolic bytes, stopped by
+/// `--max-time 2` with no solver layer to answer from a cache (so Z3 can no longer be asked
+/// once the time is up): `paths` partial paths, each with a test.
+fn stopped_run(name: &str, stdin: &str, paths: u64) -> Run {
+    let src = &program(&format!("limits/{name}.c"));
+    let args = [
+        "--sym-stdin",
+        stdin,
+        "--max-time",
+        "2",
+        "--solver-layers",
+        "none",
+    ];
+    let r = run_c(src, &args);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert_eq!(r.summary["paths_partial"], paths, "{}", r.stderr);
+    assert_eq!(r.summary["partial_without_test"], 0, "{}", r.stderr);
+    assert_eq!(r.summary["tests"], paths, "{}", r.stderr);
+    r.assert_native_replay_passes();
+    r
+}
+
+/// Both paths of an endless loop are stopped: their tests come from the inputs the solver
+/// gave each path at its fork.
+#[test]
+fn stopped_paths_get_tests_from_their_examples() {
+    let r = stopped_run("stopped_paths_get_tests_from_their_examples", "4", 2);
+    let mut seen: Vec<(bool, &str)> = r
+        .tests
+        .iter()
+        .map(|t| {
+            assert_eq!(t["outcome"]["reason"], "max-time reached");
+            let a = object_bytes(t, "stdin")[0] == b'a';
+            (a, t["stdout"].as_str().unwrap())
+        })
+        .collect();
+    seen.sort();
+    assert_eq!(seen, [(false, ""), (true, "a\n")]);
+}
+
+/// The one path's last constraint was added without a model (an assumption) and cannot be
+/// solved once the time is up: rather than end with no test, the run writes one whose
+/// inputs (the path's example) follow the first two of its three constraints, marked so.
+#[test]
+fn a_run_with_no_inputs_for_its_path_writes_a_prefix_test() {
+    let r = stopped_run(
+        "a_run_with_no_inputs_for_its_path_writes_a_prefix_test",
+        "2",
+        1,
+    );
+    let t = &r.tests[0];
+    assert_eq!(
+        t["outcome"]["reason"],
+        "max-time reached; inputs found for only the first 2 of its 3 path constraints"
+    );
+    assert_eq!(t["prefix_only"]["satisfied"], 2);
+    assert_eq!(t["prefix_only"]["constraints"], 3);
+    assert!(object_bytes(t, "stdin")[0] > 5, "{t}");
+    assert_eq!(t["stdout"], "big\n");
 }

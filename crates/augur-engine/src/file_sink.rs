@@ -205,6 +205,7 @@ mod tests {
             outcome: Outcome::Exit(i as i64),
             instructions: 7,
             havocked: vec![],
+            prefix: None,
         }
     }
 

@@ -57,6 +57,6 @@ pub use output::{escape_bytes, lcov_text, summary_json, write_summary};
 pub use output_dir::prepare_output_dir;
 pub use state::{Frame, SeedInput, State, StateId, Symbolic};
 pub use stats::{is_user_file, peak_rss_mib, Coverage, ErrorSummary, RunStats};
-pub use testcase::{MemorySink, TestCase, TestSink};
+pub use testcase::{MemorySink, PrefixOnly, TestCase, TestSink};
 pub use testcomp::{metadata_xml, TestCompSink};
 pub use value::Value;

@@ -45,6 +45,9 @@ pub fn test_json(t: &TestCase) -> Json {
     if !t.havocked.is_empty() {
         j["havocked"] = json!(t.havocked);
     }
+    if let Some(p) = &t.prefix {
+        j["prefix_only"] = json!({"satisfied": p.satisfied, "constraints": p.constraints});
+    }
     j
 }
 

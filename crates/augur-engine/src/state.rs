@@ -10,6 +10,7 @@ use crate::memory::{Byte, Memory};
 use crate::value::Value;
 use augur_expr::{ArrayId, Assignment, ExprId};
 use augur_ir::{BlockId, FuncId, Reg};
+use rustc_hash::FxHashMap;
 use std::rc::Rc;
 
 /// One activation record.
@@ -65,6 +66,12 @@ pub struct State {
     pub(crate) path: ForkPath,
     /// The example values the solver gave the path ([`crate::Executor::example`]).
     pub(crate) examples: Trail<u128>,
+    /// Input bytes the solver's models gave the path at its forks and example values, by
+    /// array, the latest over the earlier (each model covers the constraints related to
+    /// its query; an assumption's constraint gives none): what a test of the path is first
+    /// tried with (`executor/test_inputs.rs`). Shared on fork, bytes and all, until a side
+    /// learns a model.
+    pub(crate) example_inputs: Rc<FxHashMap<ArrayId, Rc<Vec<u8>>>>,
     /// Instructions executed on this path.
     pub(crate) instructions: u64,
     /// Coverage generation at which this state last covered a new instruction.
@@ -93,6 +100,28 @@ pub struct SeedInput {
 }
 
 impl State {
+    /// Lay a solver's model for this path over its example inputs (arrays it assigns
+    /// replace theirs).
+    pub(crate) fn learn_inputs(&mut self, model: Option<Assignment>) {
+        if let Some(model) = model {
+            let inputs = Rc::make_mut(&mut self.example_inputs);
+            for (array, bytes) in model.arrays {
+                inputs.insert(array, Rc::new(bytes));
+            }
+        }
+    }
+
+    /// The path's example inputs as an assignment.
+    pub(crate) fn example_assignment(&self) -> Assignment {
+        Assignment {
+            arrays: self
+                .example_inputs
+                .iter()
+                .map(|(a, bytes)| (*a, bytes.to_vec()))
+                .collect(),
+        }
+    }
+
     /// Id (new for each fork child).
     #[inline]
     pub fn id(&self) -> StateId {

@@ -18,6 +18,18 @@ pub struct TestCase {
     /// External functions whose results were havocked on the path (`--externals havoc`):
     /// the test depends on values no real library may return.
     pub havocked: Vec<String>,
+    /// Set when the inputs follow only a prefix of the path (no inputs for the whole path
+    /// were found, and the run would have ended without a test otherwise).
+    pub prefix: Option<PrefixOnly>,
+}
+
+/// How much of its path condition a prefix-only test's inputs satisfy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrefixOnly {
+    /// The path constraints, from the first, that the inputs satisfy.
+    pub satisfied: usize,
+    /// The path constraints.
+    pub constraints: usize,
 }
 
 /// Receives every finished path as soon as it is found.

@@ -104,6 +104,7 @@ mod tests {
             outcome: Outcome::Exit(0),
             havocked: Vec::new(),
             instructions: 0,
+            prefix: None,
         };
         let xml = testcase_xml(&t);
         assert!(

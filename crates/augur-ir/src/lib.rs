@@ -30,12 +30,14 @@ pub use wide_consts::{rewrite_file, split_wide_constants, uses_x87_long_double, 
 ///
 /// Integer constants wider than 64 bits, which `llvm-ir` would truncate, and `long double`
 /// (x86_fp80) constants, whose value it drops, are first rebuilt from 64-bit words by
-/// [`rewrite_file`]; the rewritten module is written next to the input
-/// as `<stem>.wide.bc` (only when there was something to rewrite) and read from there.
+/// [`rewrite_file`], which also replaces the inline assembly real C code uses (`cpuid`,
+/// identity moves, barriers, `bswap`, `rdtsc`) by IR; the rewritten module is written next
+/// to the input as `<stem>.wide.bc` (only when there was something to rewrite) and read
+/// from there. Any other inline assembly is lowered with why it cannot run.
 pub fn load_program(path: &std::path::Path) -> Result<Program, IrError> {
     let stem = path.file_stem().unwrap_or_default().to_string_lossy();
     let wide = path.with_file_name(format!("{stem}.wide.bc"));
-    let (stats, declared) = wide_consts::rewrite(path, &wide, false)?;
+    let (stats, facts) = wide_consts::rewrite(path, &wide, false)?;
     if stats.unrewritten > 0 {
         tracing::warn!(
             "{}: {} integer constant(s) wider than 64 bits or long double constant(s) in \
@@ -59,6 +61,6 @@ pub fn load_program(path: &std::path::Path) -> Result<Program, IrError> {
         path
     };
     let module = read_module(source)?;
-    lower::lower_module_declared(&module, &declared)
+    lower::lower_module_with(&module, &facts)
         .map_err(|e| IrError(format!("{}: {e}", path.display())))
 }

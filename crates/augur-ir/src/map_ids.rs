@@ -108,7 +108,7 @@ impl Inst {
                 match callee {
                     Callee::Direct(f) => *f = m.func(*f),
                     Callee::Indirect(o) => operand(m, o),
-                    Callee::Asm => {}
+                    Callee::Asm(_) => {}
                 }
                 for a in args {
                     operand(m, a);

@@ -275,8 +275,10 @@ pub enum Callee {
     Direct(FuncId),
     /// A function pointer.
     Indirect(Operand),
-    /// Inline assembly (not supported by the interpreter).
-    Asm,
+    /// Inline assembly the rewrite before lowering left (the interpreter runs none): why
+    /// it cannot run, naming its assembly (None if the module was lowered without that
+    /// rewrite).
+    Asm(Option<Box<str>>),
 }
 
 /// One lowered instruction. Every instruction carries a source location in
@@ -538,7 +540,7 @@ impl Inst {
             Inst::Call { callee, args, .. } => {
                 let target = match callee {
                     Callee::Indirect(op) => Some(op),
-                    Callee::Direct(_) | Callee::Asm => None,
+                    Callee::Direct(_) | Callee::Asm(_) => None,
                 };
                 target.into_iter().chain(args.iter()).collect()
             }

@@ -33,14 +33,16 @@
 //! counted, so that the caller can warn.
 
 //!
-//! The same pass replaces `cpuid` inline assembly by zeros (`cpuid.rs`), and, built for
-//! LLVM 19, rewrites constant GEPs to byte offsets (`byte_geps.rs`: with opaque pointers
-//! `llvm-ir` does not tell their source element type).
+//! The same pass replaces the inline assembly that real C code uses (`cpuid`, identity
+//! moves, barriers, `bswap`, `rdtsc`) by the IR it amounts to, and records why any other
+//! cannot run (`inline_asm.rs`); and, built for LLVM 19, it rewrites constant GEPs to byte
+//! offsets (`byte_geps.rs`: with opaque pointers `llvm-ir` does not tell their source
+//! element type).
 
 #[cfg(augur_llvm19)]
 mod byte_geps;
-mod cpuid;
 mod globals;
+mod inline_asm;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -56,6 +58,7 @@ use llvm_sys::ir_reader::LLVMParseIRInContext;
 use llvm_sys::prelude::*;
 use llvm_sys::{LLVMDiagnosticSeverity, LLVMIntPredicate, LLVMTypeKind};
 
+pub(crate) use self::inline_asm::AsmLeft;
 use crate::IrError;
 
 /// What one rewrite did.
@@ -65,8 +68,9 @@ pub struct WideStats {
     pub rewritten_operands: usize,
     /// `switch` case values remapped to small ones.
     pub rewritten_cases: usize,
-    /// `cpuid` inline-assembly calls replaced by zeros.
-    pub folded_cpuid: usize,
+    /// Inline-assembly calls replaced by IR (`cpuid`, identity moves, barriers, `bswap`,
+    /// `rdtsc`).
+    pub rewritten_asm: usize,
     /// Globals whose initializer held wide constants, replaced by byte-exact images.
     pub rewritten_globals: usize,
     /// Constant GEPs rewritten to byte offsets (LLVM 19 builds only).
@@ -85,7 +89,7 @@ impl WideStats {
         self.rewritten_operands
             + self.rewritten_cases
             + self.rewritten_globals
-            + self.folded_cpuid
+            + self.rewritten_asm
             + self.byte_geps
             > 0
     }
@@ -111,18 +115,28 @@ pub fn rewrite_file(input: &Path, output: &Path, always_write: bool) -> Result<W
 /// otherwise).
 pub(crate) type DeclaredSizes = HashMap<String, u64>;
 
-/// [`rewrite_file`], also returning the module's [`DeclaredSizes`].
+/// What the lowering needs to know of a module that `llvm-ir` does not tell.
+#[derive(Debug, Default)]
+pub(crate) struct ModuleFacts {
+    /// The sizes of declared globals (read with opaque pointers only).
+    #[cfg_attr(not(augur_llvm19), allow(dead_code))]
+    pub declared: DeclaredSizes,
+    /// Why each inline-assembly call left in the rewritten module cannot run.
+    pub asm_left: AsmLeft,
+}
+
+/// [`rewrite_file`], also returning the [`ModuleFacts`] of the rewritten module.
 pub(crate) fn rewrite(
     input: &Path,
     output: &Path,
     always_write: bool,
-) -> Result<(WideStats, DeclaredSizes), IrError> {
+) -> Result<(WideStats, ModuleFacts), IrError> {
     let module = LoadedModule::parse(input).map_err(|e| crate::compile::not_valid(input, &e))?;
     #[cfg(augur_llvm19)]
     let declared = byte_geps::declared_sizes(&module);
     #[cfg(not(augur_llvm19))]
     let declared = DeclaredSizes::new();
-    let stats = Rewriter::new(&module).run();
+    let (stats, asm_left) = Rewriter::new(&module).run();
     if stats.changed() {
         // A failure here is a bug of this pass: say so rather than hand on broken IR.
         module.verify().map_err(|e| {
@@ -137,7 +151,7 @@ pub(crate) fn rewrite(
             .write_bitcode(output)
             .map_err(|e| IrError(format!("{}: cannot write bitcode: {e}", output.display())))?;
     }
-    Ok((stats, declared))
+    Ok((stats, ModuleFacts { declared, asm_left }))
 }
 
 /// Does the module at `path` (bitcode, or textual IR if `.ll`) use the `x86_fp80` type,
@@ -410,6 +424,8 @@ struct Rewriter<'m> {
     stats: WideStats,
     /// Number of wide constants inside a constant (by identity; constants are uniqued).
     memo: HashMap<LLVMValueRef, usize>,
+    /// Why each inline-assembly call left cannot run.
+    asm_left: AsmLeft,
 }
 
 impl<'m> Rewriter<'m> {
@@ -421,10 +437,11 @@ impl<'m> Rewriter<'m> {
             builder,
             stats: WideStats::default(),
             memo: HashMap::new(),
+            asm_left: AsmLeft::new(),
         }
     }
 
-    fn run(mut self) -> WideStats {
+    fn run(mut self) -> (WideStats, AsmLeft) {
         #[cfg(augur_llvm19)]
         {
             let geps = self.byte_geps();
@@ -432,12 +449,11 @@ impl<'m> Rewriter<'m> {
             self.stats.geps_left = geps.left;
         }
         for f in self.functions() {
+            let name = self.name_of(f);
             for bb in self.blocks(f) {
                 // Snapshot first: rewriting inserts instructions.
                 for inst in self.instructions(bb) {
-                    if self.fold_cpuid(inst) {
-                        self.stats.folded_cpuid += 1;
-                    } else {
+                    if !self.rewrite_inline_asm(&name, inst) {
                         self.rewrite_instruction(inst);
                     }
                 }
@@ -459,7 +475,17 @@ impl<'m> Rewriter<'m> {
                 self.stats.unrewritten += lost;
             }
         }
-        self.stats
+        (self.stats, self.asm_left)
+    }
+
+    fn name_of(&self, f: LLVMValueRef) -> String {
+        let mut len = 0;
+        // SAFETY: `f` is a function of the module (invariant); the name is `len` bytes
+        // that the module owns.
+        unsafe {
+            let p = LLVMGetValueName2(f, &mut len);
+            String::from_utf8_lossy(std::slice::from_raw_parts(p.cast(), len)).into_owned()
+        }
     }
 
     fn functions(&self) -> Vec<LLVMValueRef> {

@@ -123,9 +123,23 @@ impl SolverChain {
         constraints: &[ExprId],
         cond: ExprId,
     ) -> Result<bool, SolverError> {
+        Ok(self.model_with(pool, constraints, cond)?.is_some())
+    }
+
+    /// A model of `cond` and the constraints related to it; None if `cond` cannot be true
+    /// under `constraints`.
+    pub fn model_with(
+        &mut self,
+        pool: &mut ExprPool,
+        constraints: &[ExprId],
+        cond: ExprId,
+    ) -> Result<Option<Assignment>, SolverError> {
         let mut query = self.related(pool, constraints, &[cond]);
         query.push(cond);
-        Ok(matches!(self.check(pool, &query)?, SatResult::Sat(_)))
+        Ok(match self.check(pool, &query)? {
+            SatResult::Sat(model) => Some(model),
+            SatResult::Unsat => None,
+        })
     }
 
     /// Must `cond` be true under `constraints`?
@@ -148,21 +162,38 @@ impl SolverChain {
         constraints: &[ExprId],
         cond: ExprId,
     ) -> Result<(bool, bool), SolverError> {
+        let [t, f] = self.branch_models(pool, constraints, cond)?;
+        Ok((t.is_some(), f.is_some()))
+    }
+
+    /// [`SolverChain::branch_feasibility`] with, for each feasible side (true, false), a
+    /// model of the related constraints and that side.
+    pub fn branch_models(
+        &mut self,
+        pool: &mut ExprPool,
+        constraints: &[ExprId],
+        cond: ExprId,
+    ) -> Result<[Option<Assignment>; 2], SolverError> {
         let mut query = self.related(pool, constraints, &[cond]);
         let SatResult::Sat(model) = self.check(pool, &query)? else {
-            return Ok((false, false));
+            return Ok([None, None]);
         };
         let holds = pool.eval(cond, &model) == 1;
         query.push(if holds { pool.not(cond) } else { cond });
         let other = match self.check(pool, &query) {
-            Ok(answer) => matches!(answer, SatResult::Sat(_)),
+            Ok(SatResult::Sat(m)) => Some(m),
+            Ok(SatResult::Unsat) => None,
             // The side the model settles is feasible whatever Z3 says of the other: a side
             // Z3 cannot decide in time is left unexplored (counted in the timeouts) and the
             // path goes on, where KLEE ends it.
-            Err(SolverError::Timeout) => false,
+            Err(SolverError::Timeout) => None,
             Err(e) => return Err(e),
         };
-        Ok(if holds { (true, other) } else { (other, true) })
+        Ok(if holds {
+            [Some(model), other]
+        } else {
+            [other, Some(model)]
+        })
     }
 
     /// A model of `constraints` assigning every array in `arrays` (arrays the constraints
@@ -192,14 +223,30 @@ impl SolverChain {
         constraints: &[ExprId],
         e: ExprId,
     ) -> Result<u128, SolverError> {
+        Ok(self.value_with_model(pool, constraints, e)?.0)
+    }
+
+    /// [`SolverChain::value`] with the model of the related constraints it was read from
+    /// (None if `e` is a constant).
+    pub fn value_with_model(
+        &mut self,
+        pool: &mut ExprPool,
+        constraints: &[ExprId],
+        e: ExprId,
+    ) -> Result<(u128, Option<Assignment>), SolverError> {
         if let Some(v) = pool.as_const(e) {
-            return Ok(v);
+            return Ok((v, None));
         }
         let query = self.related(pool, constraints, &[e]);
         match self.check(pool, &query)? {
-            SatResult::Sat(model) => Ok(pool.eval(e, &model)),
+            SatResult::Sat(model) => Ok((pool.eval(e, &model), Some(model))),
             SatResult::Unsat => Err(infeasible()),
         }
+    }
+
+    /// The time no Z3 check runs past (see [`SolverChain::set_deadline`]).
+    pub fn deadline(&self) -> Option<std::time::Instant> {
+        self.deadline.get()
     }
 }
 

@@ -38,12 +38,9 @@ pub(super) fn call(
                 }
             }
         }
-        Callee::Asm => {
-            return Err(ex.error(
-                st,
-                ErrorKind::Unsupported,
-                "inline assembly is not supported".into(),
-            ))
+        Callee::Asm(why) => {
+            let why = why.as_deref().unwrap_or("inline assembly is not supported");
+            return Err(ex.error(st, ErrorKind::Unsupported, why.into()));
         }
     };
     invoke(ex, st, dst, f, args, ret_ty)

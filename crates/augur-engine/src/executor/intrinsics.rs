@@ -1,7 +1,7 @@
 //! `llvm.*` intrinsics: memory (memcpy/memmove/memset), varargs, stack save/restore,
 //! overflow arithmetic, bit manipulation, min/max/abs, funnel shifts, pointer masks, float
-//! classes and math on concrete floating point. Integer intrinsics are built as expressions,
-//! which fold to constants when their operands are concrete.
+//! classes, math on concrete floating point and the time-stamp counter. Integer intrinsics
+//! are built as expressions, which fold to constants when their operands are concrete.
 
 use super::{Exec, Executor, Flow};
 use crate::memory::Byte;
@@ -84,6 +84,14 @@ pub(super) fn call(
             let e = bits(&mut ex.pool, family, &xs);
             Some(Value::from_expr(&ex.pool, e))
         }
+        // The time-stamp counter (`__rdtsc()`, `__rdtscp()`, inline `rdtsc` rewritten
+        // before lowering): see `time_stamp`.
+        "readcyclecounter" => Some(time_stamp(st)),
+        "x86" if name == "llvm.x86.rdtsc" => Some(time_stamp(st)),
+        // `rdtscp` also reads the processor's TSC_AUX: 0.
+        "x86" if name == "llvm.x86.rdtscp" => {
+            Some(Value::Agg(Rc::new(vec![time_stamp(st), Value::con(0, 32)])))
+        }
         "fabs" | "floor" | "ceil" | "sqrt" | "trunc" | "round" | "rint" | "nearbyint"
         | "copysign" | "fma" | "fmuladd" | "minnum" | "maxnum" | "pow" | "exp" | "exp2" | "log"
         | "log2" | "log10" | "sin" | "cos" => Some(math(ex, st, family, args, ret_ty)?),
@@ -99,6 +107,13 @@ pub(super) fn call(
         st.set(d, v);
     }
     Ok(Flow::Continue)
+}
+
+/// The time-stamp counter: the instructions the path has executed, so that the count is
+/// the same in every run of the path and grows as a real one does. (A native run reads the
+/// real counter: a test whose output depends on it does not replay exactly.)
+fn time_stamp(st: &State) -> Value {
+    Value::con(st.instructions as u128, 64)
 }
 
 fn scalar_width(ex: &Executor, ty: TyId) -> u32 {

@@ -14,6 +14,7 @@ mod globals;
 mod intrinsics;
 mod ints;
 mod step;
+mod test_inputs;
 
 pub use access::{Offset, Resolved};
 pub use step::{Forked, Split};
@@ -39,6 +40,7 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use test_inputs::{KeptPrefixTest, TestInputs};
 
 /// Result of executing part of a path: `Err` ends the path with that outcome.
 pub type Exec<T> = Result<T, Outcome>;
@@ -84,6 +86,9 @@ pub struct Executor {
     extensions: Vec<Option<Box<dyn Extension>>>,
     entry_return: Option<FuncId>,
     intercepted_by: Vec<Option<u16>>,
+    /// The prefix-only test following most of its path, written if the run ends with no
+    /// other test.
+    prefix_test: Option<KeptPrefixTest>,
 }
 
 /// How many of `live` states to stop when `used` MiB are in use under a limit of `limit`
@@ -181,6 +186,7 @@ impl Executor {
             intercepted_by: vec![None; program_len],
             extensions: Vec::new(),
             entry_return: None,
+            prefix_test: None,
         }
     }
 
@@ -313,13 +319,16 @@ impl Executor {
         let deadline = Instant::now() + budget;
         self.solver.set_deadline(Some(deadline));
         for st in rest {
-            if Instant::now() < deadline {
+            // Past the budget, a path is still ended with a test while the run has none
+            // (its inputs are then the path's example inputs, or a prefix's).
+            if Instant::now() < deadline || self.stats.tests == 0 {
                 self.finish(st, Outcome::Partial(reason.clone()));
             } else {
                 self.stats.paths_partial += 1;
                 self.stats.partial_without_test += 1;
             }
         }
+        self.write_prefix_test();
         // A driver asking more of the solver after the run (diff's pairing) sets its own.
         self.solver.set_deadline(self.opts.solver.deadline);
         self.stats.time_s = self.elapsed();
@@ -483,7 +492,12 @@ impl Executor {
         let value = match self.opts.path_examples.get(st.examples.len()) {
             Some(v) => *v,
             None if st.seed.is_some() => self.pool.eval(e, &st.seed_values),
-            None => self.query(|s, p| s.value(p, &st.constraints, e))?,
+            None => {
+                let (value, model) =
+                    self.query(|s, p| s.value_with_model(p, &st.constraints, e))?;
+                st.learn_inputs(model);
+                value
+            }
         };
         st.examples = st.examples.then(value);
         Ok(value)
@@ -635,17 +649,13 @@ impl Executor {
             return;
         }
         let arrays: Vec<ArrayId> = st.symbolics.iter().map(|s| s.array).collect();
-        let model = if st.seed.is_some() {
-            Ok(st.seed_values.clone())
+        let partial = matches!(outcome, Outcome::Partial(_));
+        let (model, prefix) = if st.seed.is_some() {
+            (st.seed_values.clone(), None)
         } else {
-            let constraints = st.constraints.clone();
-            self.solver.model(&mut self.pool, &constraints, &arrays)
-        };
-        let model = match model {
-            Ok(m) => m,
-            Err(e) => {
-                tracing::warn!("no test for a path: solver: {e}");
-                return;
+            match self.test_inputs(&st, partial, &arrays) {
+                TestInputs::Whole(m) => (m, None),
+                TestInputs::Prefix(m, prefix) => (m, Some(prefix)),
             }
         };
         let objects = st
@@ -666,14 +676,26 @@ impl Executor {
                 })
                 .collect()
         };
+        let outcome = with_havoc_note(outcome, &st.havocked);
         let test = TestCase {
             objects,
             stdout: concrete(&st.stdout),
             stderr: concrete(&st.stderr),
-            outcome: with_havoc_note(outcome, &st.havocked),
+            outcome: match &prefix {
+                Some(p) => test_inputs::prefix_outcome(&outcome, p),
+                None => outcome,
+            },
             instructions: st.instructions,
             havocked: st.havocked.iter().map(|f| f.to_string()).collect(),
+            prefix,
         };
+        if test.prefix.is_some() {
+            if partial {
+                self.stats.partial_without_test += 1;
+            }
+            self.keep_prefix_test(test, partial);
+            return;
+        }
         self.stats.tests += 1;
         if let Outcome::Error(e) = &test.outcome {
             self.stats.record_error(e);
@@ -703,6 +725,7 @@ impl Executor {
             symbolics: Vec::new(),
             path: Default::default(),
             examples: Default::default(),
+            example_inputs: Default::default(),
             instructions: 0,
             cov_gen: 0,
             covered_new: false,

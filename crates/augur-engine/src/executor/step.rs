@@ -6,7 +6,7 @@ use crate::memory::function_addr;
 use crate::outcome::{ErrorKind, Outcome};
 use crate::state::State;
 use crate::value::Value;
-use augur_expr::ExprId;
+use augur_expr::{Assignment, ExprId};
 use augur_ir::{AddrBase, BlockId, Const, Inst, Operand, Reg};
 use std::rc::Rc;
 
@@ -28,6 +28,15 @@ pub struct Forked {
     pub others: Vec<(usize, State)>,
 }
 
+/// Give `st` and the states forked off it the solver's model (by case index) of the case
+/// each took, if any, as example inputs.
+fn learn_forked(st: &mut State, forked: &mut Forked, models: &mut [Option<Assignment>]) {
+    st.learn_inputs(models[forked.taken].take());
+    for (i, other) in &mut forked.others {
+        other.learn_inputs(models[*i].take());
+    }
+}
+
 impl Executor {
     /// Split `st` on `cond` in place (see [`Split`]): [`Executor::fork`] over `cond` and its
     /// negation, asking the solver about both sides in one query.
@@ -36,11 +45,12 @@ impl Executor {
             return Ok(if c != 0 { Split::True } else { Split::False });
         }
         let not = self.pool.not(cond);
-        let (can_t, can_f) = if st.seed.is_some() {
+        let (can_t, can_f, mut models) = if st.seed.is_some() {
             let taken = self.pool.eval(cond, &st.seed_values) != 0;
-            (taken, !taken)
+            (taken, !taken, [None, None])
         } else {
-            self.query(|s, p| s.branch_feasibility(p, &st.constraints, cond))?
+            let models = self.query(|s, p| s.branch_models(p, &st.constraints, cond))?;
+            (models[0].is_some(), models[1].is_some(), models)
         };
         let feasible: Vec<(usize, ExprId)> = [(0, cond, can_t), (1, not, can_f)]
             .into_iter()
@@ -48,6 +58,7 @@ impl Executor {
             .map(|(i, c, _)| (i, c))
             .collect();
         let mut forked = self.fork_feasible(st, feasible)?;
+        learn_forked(st, &mut forked, &mut models);
         Ok(match (forked.taken, forked.others.pop()) {
             (_, Some((_, other))) => Split::Both(Box::new(other)),
             (0, None) => Split::True,
@@ -65,17 +76,24 @@ impl Executor {
     /// `Err(Dropped)` when no case is feasible.
     pub fn fork(&mut self, st: &mut State, cases: &[ExprId]) -> Exec<Forked> {
         let mut feasible = Vec::new();
+        let mut models = Vec::with_capacity(cases.len());
         for (i, &c) in cases.iter().enumerate() {
-            let ok = match self.pool.as_const(c) {
-                Some(v) => v != 0,
-                None if st.seed.is_some() => self.pool.eval(c, &st.seed_values) != 0,
-                None => self.query(|s, p| s.may_be_true(p, &st.constraints, c))?,
+            let (ok, model) = match self.pool.as_const(c) {
+                Some(v) => (v != 0, None),
+                None if st.seed.is_some() => (self.pool.eval(c, &st.seed_values) != 0, None),
+                None => {
+                    let model = self.query(|s, p| s.model_with(p, &st.constraints, c))?;
+                    (model.is_some(), model)
+                }
             };
+            models.push(model);
             if ok {
                 feasible.push((i, c));
             }
         }
-        self.fork_feasible(st, feasible)
+        let mut forked = self.fork_feasible(st, feasible)?;
+        learn_forked(st, &mut forked, &mut models);
+        Ok(forked)
     }
 
     /// The fork itself, over cases known to be feasible. Each state records the index of

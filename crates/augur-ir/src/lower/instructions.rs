@@ -53,6 +53,8 @@ impl Lowerer<'_> {
         let mut scope = FnScope {
             regs: FxHashMap::default(),
             blocks: FxHashMap::default(),
+            asm_left: self.facts.asm_left.get(&f.name).map_or(&[], Vec::as_slice),
+            asm_seen: Default::default(),
         };
         for (i, p) in f.parameters.iter().enumerate() {
             scope.regs.insert(p.name.clone(), Reg(i as u32));
@@ -316,7 +318,7 @@ impl Lowerer<'_> {
 
     fn call(&mut self, c: &li::Call, s: &FnScope) -> Result<Option<Inst>, String> {
         let callee = match &c.function {
-            Either::Left(_) => Callee::Asm,
+            Either::Left(_) => Callee::Asm(s.next_asm()),
             Either::Right(op) => match self.operand(op, s)? {
                 Operand::Const(b) => match *b {
                     Const::Addr {

@@ -7,6 +7,7 @@ mod instructions;
 
 use crate::layout::Layout;
 use crate::program::*;
+use crate::wide_consts::ModuleFacts;
 #[cfg(not(augur_llvm19))]
 use llvm_ir::Type;
 use llvm_ir::{ConstantRef, DebugLoc, Module, Name};
@@ -29,18 +30,16 @@ fn name_str(n: &Name) -> String {
 
 /// Lower a whole module.
 pub fn lower_module(module: &Module) -> Result<Program, String> {
-    lower_module_declared(module, &Default::default())
+    lower_module_with(module, &Default::default())
 }
 
-/// Lower a whole module, given the sizes of the globals it declares without defining them
-/// (by name), which `llvm-ir` does not tell with opaque pointers (LLVM 15 and later).
-pub(crate) fn lower_module_declared(
-    module: &Module,
-    declared: &std::collections::HashMap<String, u64>,
-) -> Result<Program, String> {
+/// Lower a whole module, given what `llvm-ir` does not tell of it: the sizes of the globals
+/// it declares without defining them (with opaque pointers, LLVM 15 and later) and why
+/// each inline-assembly call left cannot run.
+pub(crate) fn lower_module_with(module: &Module, facts: &ModuleFacts) -> Result<Program, String> {
     let mut cx = Lowerer {
         module,
-        declared,
+        facts,
         layout: Layout::new(&module.types, &module.data_layout),
         prog: Program::default(),
         loc_ids: FxHashMap::default(),
@@ -66,9 +65,9 @@ pub(crate) fn lower_module_declared(
 
 struct Lowerer<'m> {
     module: &'m Module,
-    /// Sizes of declared globals (read with opaque pointers only).
-    #[cfg_attr(not(augur_llvm19), allow(dead_code))]
-    declared: &'m std::collections::HashMap<String, u64>,
+    /// What `llvm-ir` does not tell (declared globals' sizes are read with opaque
+    /// pointers only).
+    facts: &'m ModuleFacts,
     layout: Layout<'m>,
     prog: Program,
     loc_ids: FxHashMap<(FileId, u32, u32), LocId>,
@@ -77,12 +76,16 @@ struct Lowerer<'m> {
 }
 
 /// Per-function name resolution.
-struct FnScope {
+struct FnScope<'m> {
     regs: FxHashMap<Name, Reg>,
     blocks: FxHashMap<Name, BlockId>,
+    /// Why each inline-assembly call of the function cannot run, in order.
+    asm_left: &'m [String],
+    /// Inline-assembly calls lowered so far.
+    asm_seen: std::cell::Cell<usize>,
 }
 
-impl FnScope {
+impl FnScope<'_> {
     fn reg(&self, n: &Name) -> Result<Reg, String> {
         self.regs
             .get(n)
@@ -94,6 +97,12 @@ impl FnScope {
             .get(n)
             .copied()
             .ok_or_else(|| format!("unknown block %{}", name_str(n)))
+    }
+
+    /// Why the next inline-assembly call of the function cannot run, if known.
+    fn next_asm(&self) -> Option<Box<str>> {
+        let i = self.asm_seen.replace(self.asm_seen.get() + 1);
+        self.asm_left.get(i).map(|why| why.as_str().into())
     }
 }
 
@@ -114,7 +123,7 @@ impl<'m> Lowerer<'m> {
             return Ok(self.module.type_of(init));
         }
         #[cfg(augur_llvm19)]
-        if let Some(&size) = self.declared.get(name) {
+        if let Some(&size) = self.facts.declared.get(name) {
             let types = &self.module.types;
             return Ok(types.array_of(types.i8(), size as usize));
         }
