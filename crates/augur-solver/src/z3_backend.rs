@@ -226,7 +226,7 @@ impl Z3Backend {
             // on a loaded machine, where first tries often run out of time).
             (result, found) = self.second_try(pool, constraints, left);
             if result == z3::SatResult::Unknown {
-                // Stopped by the model search or the watchdog: a fresh solver next time.
+                // Out of time, or the model search won: a fresh solver next time.
                 let reason = self.solver.reason_unknown();
                 self.restart();
                 if found.is_none() {
@@ -266,9 +266,8 @@ impl Z3Backend {
             Some(query) => {
                 let seeds: Vec<Vec<u8>> =
                     self.last_model.iter().map(|m| query.input_of(m)).collect();
-                let interrupter = self.solver.interrupter();
                 let (result, found) =
-                    race(&query, &seeds, interrupter, || self.check_for(time_left));
+                    race(&query, &seeds, time_left, |limit| self.check_for(limit));
                 (result, found.map(|input| query.assignment(&input)))
             }
             None => (self.check_for(time_left), None),
