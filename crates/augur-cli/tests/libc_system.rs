@@ -125,10 +125,11 @@ fn replay_links_the_libraries_the_program_links() {
             String::from_utf8_lossy(&o.stdout).into_owned(),
         )
     };
-    // Without libcrypt the sanitizers' crypt has nothing to call.
+    // Without libcrypt the native program does not link (clang 19), or the sanitizers'
+    // crypt has nothing to call (clang 14): no test passes.
     let (status, stdout) = replay(&[]);
-    assert_eq!(status, Some(1), "{stdout}");
-    assert!(stdout.contains("0 passed, 1 failed"), "{stdout}");
+    assert_ne!(status, Some(0), "{stdout}");
+    assert!(!stdout.contains("1 passed"), "{stdout}");
     let (status, stdout) = replay(&["--libs", "-lcrypt"]);
     assert_eq!(status, Some(0), "{stdout}");
     assert!(stdout.contains("1 passed, 0 failed"), "{stdout}");
