@@ -1,5 +1,5 @@
 //! Z3 and a model search side by side on one query: Z3 on the calling thread, the search
-//! ([`crate::model_search`]) on another core. Z3 checks in slices of growing length, each
+//! ([`crate::model_search`]) on another core. Z3 checks in slices of doubling length, each
 //! ended by Z3's own timeout; between slices the race ends if the search has found a
 //! model, and Z3's answer stops the search.
 //!
@@ -15,11 +15,10 @@ use augur_expr::CompiledQuery;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// Z3's first slice; each next one is twice as long, up to [`LONGEST_SLICE`].
+/// Z3's first slice; each next one is twice as long (a slice may start the query afresh:
+/// the restarts then cost at most half of Z3's time, and a model the search found waits at
+/// most as long as the search has run).
 const FIRST_SLICE: Duration = Duration::from_millis(100);
-
-/// The longest slice: how long a model the search found may wait at most.
-const LONGEST_SLICE: Duration = Duration::from_secs(1);
 
 /// Runs `z3_check(limit)` (a check that stops after `limit`, answering unknown) in slices
 /// for at most `time_left`, while searching for a model of `query` from `seeds`. Returns
@@ -50,7 +49,7 @@ pub(crate) fn race(
             if answer != z3::SatResult::Unknown {
                 break answer;
             }
-            slice = (slice * 2).min(LONGEST_SLICE);
+            slice *= 2;
         };
         z3_done.store(true, Ordering::Release);
         let found = searcher.join().expect("the model search does not panic");

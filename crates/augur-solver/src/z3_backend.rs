@@ -221,9 +221,8 @@ impl Z3Backend {
                 self.stats.borrow_mut().time_s += start.elapsed().as_secs_f64();
                 return Err(self.unknown(reason, start.elapsed(), limit));
             }
-            // The first try stopped at its own timeout; the second goes on, on the same
-            // solver (a fresh one would start the query from scratch, again and again
-            // on a loaded machine, where first tries often run out of time).
+            // The first try stopped at its own timeout; the second starts again on fresh
+            // solvers, in slices growing so that restarts waste at most half of it.
             (result, found) = self.second_try(pool, constraints, left);
             if result == z3::SatResult::Unknown {
                 // Out of time, or the model search won: a fresh solver next time.
@@ -266,12 +265,27 @@ impl Z3Backend {
             Some(query) => {
                 let seeds: Vec<Vec<u8>> =
                     self.last_model.iter().map(|m| query.input_of(m)).collect();
-                let (result, found) =
-                    race(&query, &seeds, time_left, |limit| self.check_for(limit));
+                let (result, found) = race(&query, &seeds, time_left, |limit| {
+                    self.fresh_check(pool, constraints, limit)
+                });
                 (result, found.map(|input| query.assignment(&input)))
             }
-            None => (self.check_for(time_left), None),
+            None => (self.fresh_check(pool, constraints, time_left), None),
         }
+    }
+
+    /// Check `constraints` for at most `limit` on a fresh solver: Z3 4.8.12's incremental
+    /// solver, checked again after a check that ran out of time, was seen answering unsat
+    /// where a fresh solver finds a model (`--solver-cross-check` under load).
+    fn fresh_check(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        limit: Duration,
+    ) -> z3::SatResult {
+        self.restart();
+        self.assert_scopes(pool, constraints);
+        self.check_for(limit)
     }
 }
 
