@@ -72,8 +72,17 @@ build() { # DIR OUT LONG_DOUBLE_FLAG
     # String functions that read a word at a time (may_alias words, under __GNUC__) may
     # read past the end of a string: harmless natively within a page, out of bounds for
     # the engine's objects. Without __GNUC__ they read a byte at a time.
+    # The regex engine under other names: programs built against glibc's <regex.h> (its
+    # regex_t, an int regoff_t) call runtime/libc/regex.c, which calls these. Its
+    # multibyte reads use musl's own mbtowc, byte-transparent in the C locale as glibc's
+    # regex is (the models' mbtowc, glibc's, fails on bytes from 0x80).
+    case "$f" in
+      src/regex/regcomp.c | src/regex/regexec.c | src/regex/tre-mem.c | src/multibyte/mbtowc.c)
+        extra=(-Dregcomp=__musl_regcomp -Dregexec=__musl_regexec -Dregfree=__musl_regfree
+          -Dmbtowc=__musl_mbtowc) ;;
+    esac
     case "$f" in /*) path=$f ;; *) path=$src/$f ;; esac
-    if grep -q may_alias "$path"; then extra=(-U__GNUC__); fi
+    if grep -q may_alias "$path"; then extra+=(-U__GNUC__); fi
     (cd "$src" && "$clang" "${flags[@]}" "${extra[@]}" "$f" -o "$bc") &
     n=$((n + 1))
     if [ $((n % jobs)) -eq 0 ]; then wait -n || true; fi

@@ -149,3 +149,18 @@ fn a_pipe_carries_bytes_within_the_process() {
     );
     r.assert_native_replay_passes();
 }
+
+#[test]
+fn regular_expressions_have_glibcs_types() {
+    let src = &program("libc_system/regular_expressions_have_glibcs_types.c");
+    let r = run_c(src, &[]);
+    let expected = "regcomp 0 nsub 2\nregexec 0: 2-8 2-5 6-8\nnomatch 1\nhigh byte 0\n\
+                    error 7 Unmatched [, [^, [:, [., or [=\n";
+    assert_eq!(
+        r.exits_with_stdout(),
+        vec![(0, expected.to_string())],
+        "{}",
+        r.stderr
+    );
+    r.assert_native_replay_passes();
+}
