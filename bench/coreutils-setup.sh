@@ -3,26 +3,7 @@
 # and natively with ASan and UBSan (to check that reported errors reproduce).
 # Every step is skipped when already done.
 
-# Debian's deb-src line, mirroring debian.sources (same URIs, suites, components).
-ensure_deb_src() {
-    local list=/etc/apt/sources.list.d/augur-deb-src.sources
-    if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ /etc/apt/sources.list; then
-        sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources >"$list"
-        apt-get update -qq
-    fi
-}
-
-# The source tree, unpacked once under $work/src.
-fetch_source() {
-    [ -x "$work/src/configure" ] && return
-    ensure_deb_src
-    mkdir -p "$work/fetch"
-    (cd "$work/fetch" && apt-get source -qq coreutils >/dev/null)
-    local dir
-    dir=$(find "$work/fetch" -maxdepth 1 -type d -name 'coreutils-*' | head -1)
-    rm -rf "$work/src"
-    cp -a "$dir" "$work/src"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/package-bench.sh"
 
 # Features augur does not model, turned off (unknown options only make configure warn).
 configure_off=(--disable-nls --disable-acl --disable-xattr --disable-libcap --without-selinux
@@ -54,9 +35,8 @@ build() {
 
 setup_coreutils() {
     mkdir -p "$work"
-    fetch_source
-    command -v extract-bc >/dev/null || pip install -q wllvm
-    local wllvm_env=(LLVM_COMPILER=clang LLVM_CC_NAME=clang-14 LLVM_LINK_NAME=llvm-link-14)
+    fetch_deb_source coreutils configure
+    ensure_wllvm
     # gnulib's regex (glibc's own code) compiled into the programs, so that the bitcode
     # holds re_compile_pattern, re_search, ... as a KLEE user's build would.
     build bc wllvm "-O0 -g -Xclang -disable-O0-optnone -fno-discard-value-names \
