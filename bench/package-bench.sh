@@ -16,12 +16,15 @@ ensure_deb_src() {
 fetch_deb_source() {
     local package=$1 file=$2
     [ -e "$work/src/$file" ] && return
-    ensure_deb_src
-    echo "$package: fetching Debian's source" >&2
-    mkdir -p "$work/fetch"
-    (cd "$work/fetch" && apt-get -o DPkg::Lock::Timeout=600 source -qq "$package" >/dev/null)
     local dir
-    dir=$(find "$work/fetch" -maxdepth 1 -type d -name "$package-*" | head -1)
+    dir=$(find "$work/fetch" -maxdepth 1 -type d -name "$package-*" 2>/dev/null | head -1)
+    if [ -z "$dir" ]; then
+        ensure_deb_src
+        echo "$package: fetching Debian's source" >&2
+        mkdir -p "$work/fetch"
+        (cd "$work/fetch" && apt-get -o DPkg::Lock::Timeout=600 source -qq "$package" >/dev/null)
+        dir=$(find "$work/fetch" -maxdepth 1 -type d -name "$package-*" | head -1)
+    fi
     rm -rf "$work/src"
     cp -a "$dir" "$work/src"
 }
