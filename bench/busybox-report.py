@@ -45,8 +45,15 @@ def stop_name(kind, message):
     return "unsupported", message
 
 
+# Seconds a test may run on the gcov build; a test killed then leaves no gcov data.
+GCOV_TIMEOUT = 5
+# After this many timeouts the applet's tests of partial paths are not run (`yes`).
+GCOV_TIMEOUTS = 3
+
+
 def run_gcov(binary, applet, test):
-    """Run the gcov build on one test, argv[0] the applet, in a fresh directory."""
+    """Run the gcov build on one test, argv[0] the applet, in a fresh directory; False when
+    it timed out."""
     argv, stdin, files = coreutils.environment(test["objects"])
     env = dict(os.environ, LC_ALL="C")
     with tempfile.TemporaryDirectory() as cwd:
@@ -58,9 +65,10 @@ def run_gcov(binary, applet, test):
         try:
             subprocess.run([applet.encode()] + argv, executable=binary, input=stdin,
                            cwd=cwd, env=env, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, timeout=coreutils.TIMEOUT)
+                           stderr=subprocess.DEVNULL, timeout=GCOV_TIMEOUT)
         except subprocess.TimeoutExpired:
-            pass
+            return False
+    return True
 
 
 def applet_sources(build, applet):
@@ -122,9 +130,16 @@ def row(work, applet, out):
             os.remove(gcda)
     binary = os.path.join(build, "busybox_unstripped")
     if os.path.exists(binary):
+        timeouts = not_run = 0
         for test in tests:
-            run_gcov(binary, applet, test)
+            if timeouts >= GCOV_TIMEOUTS and test["outcome"].get("kind") == "partial":
+                not_run += 1
+            elif not run_gcov(binary, applet, test):
+                timeouts += 1
         coverage = line_coverage(build, objects) if objects else "no .gcno"
+        if timeouts:
+            coverage += f" ({timeouts} tests timed out natively"
+            coverage += f", {not_run} partial not run)" if not_run else ")"
     else:
         coverage = "no gcov build"
     # Every test's outcome (summary.json keeps one error per place: the system call
@@ -160,7 +175,21 @@ def row(work, applet, out):
             f.write(failure + "\n")
 
 
+def as_built(work):
+    """How the tests of the run on busybox.bc as built (inline assembly kept) ended."""
+    ends = collections.Counter()
+    for path in glob.glob(os.path.join(work, "out", "as-built", "test*.json")):
+        with open(path) as f:
+            outcome = json.load(f)["outcome"]
+        where = f" ({os.path.basename(outcome['file'])}:{outcome['line']})" \
+            if outcome.get("file") else ""
+        ends[f"{outcome.get('error') or outcome.get('kind')}: "
+             f"{outcome.get('message', '')}{where}"] += 1
+    return "; ".join(f"{n} test(s) {e}" for e, n in ends.items()) or "no test"
+
+
 def table(work, applets):
+    print(f"busybox.bc as built, {applets[0]} with no argument: {as_built(work)}")
     print("| applet | gcov lines of its source | tests | paths | program errors "
           "| tests stopped by augur's limits | distinct stops | replay | augur problem |")
     print("|---|---|---|---|---|---|---|---|---|")
