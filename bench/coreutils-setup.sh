@@ -2,62 +2,15 @@
 # under $work: bitcode (wllvm, for augur) and native gcc --coverage (for gcov on replayed tests),
 # and natively with ASan and UBSan (to check that reported errors reproduce).
 # Every step is skipped when already done. Python tools (wllvm) go into a virtual environment
-# of their own ($AUGUR_BENCH_VENV, default bench/.venv), never into the system's Python; apt-get
-# waits for the dpkg lock; the builds say every 30 s how far they are.
+# of their own ($work/venv, package-bench.sh), never into the system's Python; apt-get waits
+# for the dpkg lock; the builds say every 30 s how far they are.
 
-# apt-get as root (sudo otherwise), waiting up to 10 minutes for the dpkg lock that another
-# apt-get or unattended-upgrades may hold.
-apt_get() {
-    local sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo=sudo
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@"
-}
-
-# Debian's deb-src line, mirroring debian.sources (same URIs, suites, components).
-ensure_deb_src() {
-    local list=/etc/apt/sources.list.d/augur-deb-src.sources
-    if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ /etc/apt/sources.list; then
-        echo "coreutils: adding Debian's deb-src line ($list)" >&2
-        sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources >"$list"
-        apt-get -o DPkg::Lock::Timeout=600 update -qq
-    fi
-}
-
-# The source tree, unpacked once under $work/src.
-fetch_source() {
-    [ -x "$work/src/configure" ] && return
-    ensure_deb_src
-    echo "coreutils: fetching the Debian source of coreutils into $work/fetch" >&2
-    mkdir -p "$work/fetch"
-    (cd "$work/fetch" && apt-get -o DPkg::Lock::Timeout=600 source -qq coreutils >/dev/null)
-    local dir
-    dir=$(find "$work/fetch" -maxdepth 1 -type d -name 'coreutils-*' | head -1)
-    rm -rf "$work/src"
-    cp -a "$dir" "$work/src"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/package-bench.sh"
 
 # Features augur does not model, turned off (unknown options only make configure warn).
 configure_off=(--disable-nls --disable-acl --disable-xattr --disable-libcap --without-selinux
     --without-libgmp --without-openssl --disable-libsmack --without-libintl-prefix
     --without-libiconv-prefix)
-
-# wllvm (extract-bc, ...) in a virtual environment of its own, put first on PATH: Debian 12's
-# Python refuses `pip install` into the system ("externally-managed-environment"). python3 -m
-# venv needs Debian's python3-venv, installed when missing.
-ensure_wllvm() {
-    local venv=${AUGUR_BENCH_VENV:-$here/.venv}
-    if [ ! -x "$venv/bin/extract-bc" ]; then
-        if ! python3 -m venv "$venv" 2>/dev/null; then
-            echo "coreutils: installing python3-venv (for wllvm's virtual environment)" >&2
-            apt_get install -y -qq python3-venv >/dev/null
-            rm -rf "$venv"
-            python3 -m venv "$venv"
-        fi
-        echo "coreutils: installing wllvm into $venv" >&2
-        "$venv/bin/python" -m pip install -q wllvm
-    fi
-    export PATH="$venv/bin:$PATH"
-}
 
 # with_heartbeat NAME DIR COMMAND...: run COMMAND; every 30 s while it runs, say how many
 # object files DIR holds so far.
@@ -108,14 +61,12 @@ build() {
 
 setup_coreutils() {
     mkdir -p "$work"
-    fetch_source
+    fetch_deb_source coreutils configure
     ensure_wllvm
-    local wllvm_env=(LLVM_COMPILER=clang LLVM_CC_NAME=clang-14 LLVM_LINK_NAME=llvm-link-14)
     # gnulib's regex (glibc's own code) compiled into the programs, so that the bitcode
     # holds re_compile_pattern, re_search, ... as a KLEE user's build would.
     build bc wllvm "-O0 -g -Xclang -disable-O0-optnone -fno-discard-value-names \
--D__NO_STRING_INLINES -D_FORTIFY_SOURCE=0 -U__OPTIMIZE__" --with-included-regex \
-        "${wllvm_env[@]}"
+-D__NO_STRING_INLINES -D_FORTIFY_SOURCE=0 -U__OPTIMIZE__" --with-included-regex
     build gcov gcc "-O0 -g --coverage" --with-included-regex
     build asan gcc "-O0 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
         --with-included-regex ASAN_OPTIONS=detect_leaks=0

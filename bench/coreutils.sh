@@ -23,12 +23,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 source "$here/coreutils-setup.sh"
 setup_coreutils
-augur=${AUGUR:-}
-if [ -z "$augur" ]; then
-    (cd "$here/.." && export AUGUR_LLVM=14 && source scripts/deps.sh >/dev/null && cargo build --release -q -p augur-cli)
-    augur=$here/../target/release/augur
-fi
-export LLVM_COMPILER=clang LLVM_CC_NAME=clang-14 LLVM_LINK_NAME=llvm-link-14
+ensure_augur
 
 echo "budget ${budget}s per program"
 echo "| program | gcov lines of its source | tests | paths | errors | reproduce" \

@@ -1,0 +1,61 @@
+# Sourced by the benchmarks on Debian source packages (bench/coreutils-setup.sh,
+# bench/busybox.sh): fetching the source, wllvm, augur's release binary. Each function uses
+# $work, the benchmark's cache directory, and skips what is already done.
+
+# Debian's deb-src line, mirroring debian.sources (same URIs, suites, components).
+ensure_deb_src() {
+    local list=/etc/apt/sources.list.d/augur-deb-src.sources
+    if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ /etc/apt/sources.list; then
+        sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources >"$list"
+        apt-get -o DPkg::Lock::Timeout=600 update -qq
+    fi
+}
+
+# fetch_deb_source PACKAGE FILE: `apt-get source PACKAGE` (Debian's patches applied) into
+# $work/fetch, its tree copied once to $work/src (skipped when $work/src/FILE exists).
+fetch_deb_source() {
+    local package=$1 file=$2
+    [ -e "$work/src/$file" ] && return
+    local dir
+    dir=$(find "$work/fetch" -maxdepth 1 -type d -name "$package-*" 2>/dev/null | head -1)
+    if [ -z "$dir" ]; then
+        ensure_deb_src
+        echo "$package: fetching Debian's source" >&2
+        mkdir -p "$work/fetch"
+        (cd "$work/fetch" && apt-get -o DPkg::Lock::Timeout=600 source -qq "$package" >/dev/null)
+        dir=$(find "$work/fetch" -maxdepth 1 -type d -name "$package-*" | head -1)
+    fi
+    rm -rf "$work/src"
+    cp -a "$dir" "$work/src"
+}
+
+# wllvm and extract-bc from a Python virtual environment in $work/venv (never the system
+# Python's packages), put first on PATH, set up to compile with clang-14.
+ensure_wllvm() {
+    if [ ! -x "$work/venv/bin/extract-bc" ]; then
+        if ! python3 -m venv "$work/venv" 2>/dev/null; then
+            echo "installing python3-venv (for wllvm's virtual environment)" >&2
+            local sudo=""
+            [ "$(id -u)" -eq 0 ] || sudo=sudo
+            $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+                install -y -qq python3-venv >/dev/null
+            rm -rf "$work/venv"
+            python3 -m venv "$work/venv"
+        fi
+        echo "installing wllvm into $work/venv" >&2
+        "$work/venv/bin/pip" install -q wllvm
+    fi
+    export PATH="$work/venv/bin:$PATH"
+    export LLVM_COMPILER=clang LLVM_CC_NAME=clang-14 LLVM_LINK_NAME=llvm-link-14
+}
+
+# augur's release binary: $AUGUR when set, else built from this source tree ($here/..).
+ensure_augur() {
+    augur=${AUGUR:-}
+    if [ -z "$augur" ]; then
+        echo "building augur (release)" >&2
+        (cd "$here/.." && export AUGUR_LLVM=14 && source scripts/deps.sh >/dev/null &&
+            nice -n 10 cargo build --release -q -p augur-cli)
+        augur=$here/../target/release/augur
+    fi
+}
