@@ -1,6 +1,7 @@
 /*
  * glibc.c - glibc's own interfaces that musl (runtime/musl) lacks or defines
- * otherwise, for programs built against glibc's headers: GNU basename (musl's
+ * otherwise, for programs built against glibc's headers: dirname (musl's gives
+ * "/" for "//"), GNU basename (musl's
  * is POSIX's, which glibc's <libgen.h> names __xpg_basename), glibc's random
  * number generators (rand, random, rand_r: musl's give other sequences, and the
  * native replay runs glibc's), and the malloc tuning calls (mallopt,
@@ -37,6 +38,35 @@ char *__xpg_basename(char *path)
     while (p > path && p[-1] != '/')
         p--;
     return p;
+}
+
+/* dirname (<libgen.h>), as glibc's: the path up to its last component, cut in
+ * place; "." when there is no slash; "/" for a path under the root, except
+ * that a path beginning with exactly two slashes keeps both ("//"). */
+char *dirname(char *path)
+{
+    char *slash = path != NULL ? strrchr(path, '/') : NULL;
+    char *p;
+    if (slash != NULL && slash != path && slash[1] == '\0') {
+        /* trailing slashes: the component before them */
+        for (p = slash; p != path && p[-1] == '/'; p--)
+            ;
+        if (p != path) {
+            slash = p - 1;
+            while (slash != path && *slash != '/')
+                slash--;
+            if (*slash != '/')
+                slash = NULL;
+        }
+    }
+    if (slash == NULL)
+        return ".";
+    for (p = slash; p != path && p[-1] == '/'; p--)
+        ;
+    if (p == path)
+        p = slash == path + 1 ? path + 2 : path + 1;
+    *p = '\0';
+    return path;
 }
 
 /* mallopt(param, value): accepted (1), as glibc accepts its known parameters. */

@@ -39,6 +39,7 @@
 #define strrchr model_strrchr
 /* glibc.c */
 #define basename model_basename
+#define dirname model_dirname
 #define __xpg_basename model___xpg_basename
 #define mallopt model_mallopt
 #define malloc_trim model_malloc_trim

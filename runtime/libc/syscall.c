@@ -76,7 +76,7 @@ enum {
     SYS_read = 0, SYS_write = 1, SYS_open = 2, SYS_close = 3, SYS_stat = 4, SYS_fstat = 5,
     SYS_lstat = 6, SYS_lseek = 8, SYS_rt_sigprocmask = 14, SYS_ioctl = 16, SYS_pread64 = 17, SYS_pwrite64 = 18,
     SYS_readv = 19, SYS_writev = 20, SYS_access = 21, SYS_pipe = 22, SYS_sched_yield = 24, SYS_dup = 32,
-    SYS_dup2 = 33, SYS_nanosleep = 35, SYS_getpid = 39, SYS_socket = 41,
+    SYS_dup2 = 33, SYS_nanosleep = 35, SYS_getpid = 39, SYS_sendfile = 40, SYS_socket = 41,
     SYS_socketpair = 53, SYS_clone = 56, SYS_fork = 57, SYS_vfork = 58, SYS_execve = 59,
     SYS_wait4 = 61, SYS_kill = 62, SYS_fcntl = 72, SYS_fsync = 74, SYS_fdatasync = 75,
     SYS_ftruncate = 77, SYS_getcwd = 79, SYS_chdir = 80, SYS_fchdir = 81, SYS_rename = 82,
@@ -113,6 +113,31 @@ static long vectored(int write_, int fd, const struct iovec_ *iov, long count)
             return total > 0 ? total : -(long)errno;
         total += n;
         if ((size_t)n < iov[i].len)
+            break;
+    }
+    return total;
+}
+
+/* sendfile(out, in, offset, count) as reads and writes of at most 4 KiB: from
+ * *offset (then moved on, in's own offset unchanged) or from in's offset. */
+static long sendfile_(int out, int in, long *offset, size_t count)
+{
+    char buf[4096];
+    long total = 0;
+    while (count > 0) {
+        size_t want = count < sizeof buf ? count : sizeof buf;
+        long n = offset != NULL ? pread(in, buf, want, *offset) : read(in, buf, want);
+        long w;
+        if (n <= 0)
+            return n < 0 && total == 0 ? -(long)errno : total;
+        w = write(out, buf, (size_t)n);
+        if (w < 0)
+            return total == 0 ? -(long)errno : total;
+        if (offset != NULL)
+            *offset += w;
+        total += w;
+        count -= (size_t)w;
+        if (w < n)
             break;
     }
     return total;
@@ -298,6 +323,8 @@ long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
         return prlimit(a, (int)b, (const void *)c, (void *)d);
     case SYS_getrandom:
         return kernel(getrandom((void *)a, (size_t)b, (unsigned)c));
+    case SYS_sendfile:
+        return sendfile_((int)a, (int)b, (long *)c, (size_t)d);
     case SYS_rt_sigprocmask:
         return rt_sigprocmask((int)a, (const unsigned long *)b, (unsigned long *)c, (size_t)d);
     case SYS_kill:

@@ -164,3 +164,17 @@ fn regular_expressions_have_glibcs_types() {
     );
     r.assert_native_replay_passes();
 }
+
+#[test]
+fn sendfile_copies_between_descriptors() {
+    let src = &program("libc_system/sendfile_copies_between_descriptors.c");
+    let r = run_c(src, &[]);
+    let expected = "hello sendfile\n\n15\nsend\n4\nat 10 offset 15\ndirname //\n";
+    assert_eq!(
+        r.exits_with_stdout(),
+        vec![(0, expected.to_string())],
+        "{}",
+        r.stderr
+    );
+    r.assert_native_replay_passes();
+}

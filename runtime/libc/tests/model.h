@@ -24,6 +24,7 @@ int model_strncmp(const char *, const char *, size_t);
 char *model_strchr(const char *, int);
 char *model_strrchr(const char *, int);
 char *model_basename(const char *);
+char *model_dirname(char *);
 char *model___xpg_basename(char *);
 char *model_strstr(const char *, const char *);
 size_t model_strspn(const char *, const char *);

@@ -16,7 +16,8 @@ static void test_basenames(void)
 {
     extern char *__xpg_basename(char *);
     static const char *const paths[] = {"", "a", "/", "//", "///", "a/", "a//", "/a", "/a/b",
-                                        "a/b/", "a/b//c", "/a//", "..", "./x/", "//a//b//"};
+                                        "a/b/", "a/b//c", "/a//", "..", "./x/", "//a//b//",
+                                        "//a", "///a", "//a/", "a///", "//", "a//b"};
     size_t i;
     for (i = 0; i < sizeof paths / sizeof paths[0]; i++) {
         char g[32], m[32];
@@ -27,6 +28,15 @@ static void test_basenames(void)
               "__xpg_basename(\"%s\"): glibc leaves \"%s\", the model \"%s\"", paths[i], g, m);
     }
     CHECK(strcmp(model___xpg_basename(NULL), ".") == 0, "__xpg_basename(NULL)");
+    for (i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        extern char *dirname(char *);
+        char g[32], m[32];
+        strcpy(g, paths[i]);
+        strcpy(m, paths[i]);
+        CHECK(strcmp(dirname(g), model_dirname(m)) == 0, "dirname(\"%s\"): glibc %s, the model %s",
+              paths[i], dirname(strcpy(g, paths[i])), model_dirname(strcpy(m, paths[i])));
+    }
+    CHECK(strcmp(model_dirname(NULL), ".") == 0, "dirname(NULL)");
 }
 
 /* glibc's rand, random and rand_r sequences, from several seeds. */
