@@ -6,6 +6,19 @@
 mod common;
 use common::*;
 
+/// `augur run` of the program `rel` (no options) finds one path, which exits 0 printing
+/// `stdout`, and the native replay agrees.
+fn exits_with_and_replays(rel: &str, stdout: &str) {
+    let r = run_c(&program(rel), &[]);
+    assert_eq!(
+        r.exits_with_stdout(),
+        vec![(0, stdout.to_string())],
+        "{}",
+        r.stderr
+    );
+    r.assert_native_replay_passes();
+}
+
 #[test]
 fn functions_beyond_the_models_run_and_replay() {
     let src = &program("libc_system/functions_beyond_the_models_run_and_replay.c");
@@ -72,35 +85,23 @@ fn an_unmodelled_system_call_ends_the_path_by_number() {
 
 #[test]
 fn directories_are_made_entered_renamed_and_removed() {
-    let src = &program("libc_system/directories_are_made_entered_renamed_and_removed.c");
-    let r = run_c(src, &[]);
-    let expected = "mkdir 0\nmkdir again -1 errno 17\nmkdir deep -1 errno 2\nmkdir sub 0\n\
+    exits_with_and_replays(
+        "libc_system/directories_are_made_entered_renamed_and_removed.c",
+        "mkdir 0\nmkdir again -1 errno 17\nmkdir deep -1 errno 2\nmkdir sub 0\n\
                     chdir 0\ncwd /augur/work/d\n.: . .. f.txt sub\nrmdir busy -1 errno 39\n\
                     rename 0\nchdir up 0\ncwd /augur/work\nstat g 0 size 6 dir 1\n\
                     rename dir 0\ne: . .. sub\nremove dir -1 errno 39\nrmdir sub 0\n\
                     remove dir 0\nrmdir gone -1 errno 2\nchdir file -1 errno 20\n\
-                    unlink dir 1\nabs /augur/work\nabsolute stat 0\n";
-    assert_eq!(
-        r.exits_with_stdout(),
-        vec![(0, expected.to_string())],
-        "{}",
-        r.stderr
+                    unlink dir 1\nabs /augur/work\nabsolute stat 0\n",
     );
-    // Natively the same, the replay's working directory shown as /augur/work.
-    r.assert_native_replay_passes();
 }
 
 #[test]
 fn rand_gives_glibcs_sequence() {
-    let src = &program("libc_system/rand_gives_glibcs_sequence.c");
-    let r = run_c(src, &[]);
-    assert_eq!(
-        r.exits_with_stdout(),
-        vec![(0, "1804289383 846930886\n71876166 708592740\n".to_string())],
-        "{}",
-        r.stderr
+    exits_with_and_replays(
+        "libc_system/rand_gives_glibcs_sequence.c",
+        "1804289383 846930886\n71876166 708592740\n",
     );
-    r.assert_native_replay_passes();
 }
 
 #[test]
@@ -137,44 +138,26 @@ fn replay_links_the_libraries_the_program_links() {
 
 #[test]
 fn a_pipe_carries_bytes_within_the_process() {
-    let src = &program("libc_system/a_pipe_carries_bytes_within_the_process.c");
-    let r = run_c(src, &[]);
-    let expected = "ends 3 4\nwrite 11\nread 5\ngot hello\nfifo 1\nlseek -1 errno 29\n\
-                    wrong end -1 errno 9\nrest 6\neof 0\n";
-    assert_eq!(
-        r.exits_with_stdout(),
-        vec![(0, expected.to_string())],
-        "{}",
-        r.stderr
+    exits_with_and_replays(
+        "libc_system/a_pipe_carries_bytes_within_the_process.c",
+        "ends 3 4\nwrite 11\nread 5\ngot hello\nfifo 1\nlseek -1 errno 29\n\
+                    wrong end -1 errno 9\nrest 6\neof 0\n",
     );
-    r.assert_native_replay_passes();
 }
 
 #[test]
 fn regular_expressions_have_glibcs_types() {
-    let src = &program("libc_system/regular_expressions_have_glibcs_types.c");
-    let r = run_c(src, &[]);
-    let expected = "regcomp 0 nsub 2\nregexec 0: 2-8 2-5 6-8\nnomatch 1\nhigh byte 0\n\
-                    error 7 Unmatched [, [^, [:, [., or [=\n";
-    assert_eq!(
-        r.exits_with_stdout(),
-        vec![(0, expected.to_string())],
-        "{}",
-        r.stderr
+    exits_with_and_replays(
+        "libc_system/regular_expressions_have_glibcs_types.c",
+        "regcomp 0 nsub 2\nregexec 0: 2-8 2-5 6-8\nnomatch 1\nhigh byte 0\n\
+                    error 7 Unmatched [, [^, [:, [., or [=\n",
     );
-    r.assert_native_replay_passes();
 }
 
 #[test]
 fn sendfile_copies_between_descriptors() {
-    let src = &program("libc_system/sendfile_copies_between_descriptors.c");
-    let r = run_c(src, &[]);
-    let expected = "hello sendfile\n\n15\nsend\n4\nat 10 offset 15\ndirname //\n";
-    assert_eq!(
-        r.exits_with_stdout(),
-        vec![(0, expected.to_string())],
-        "{}",
-        r.stderr
+    exits_with_and_replays(
+        "libc_system/sendfile_copies_between_descriptors.c",
+        "hello sendfile\n\n15\nsend\n4\nat 10 offset 15\ndirname //\n",
     );
-    r.assert_native_replay_passes();
 }
