@@ -78,7 +78,7 @@ enum {
     SYS_readv = 19, SYS_writev = 20, SYS_access = 21, SYS_pipe = 22, SYS_sched_yield = 24, SYS_dup = 32,
     SYS_dup2 = 33, SYS_nanosleep = 35, SYS_getpid = 39, SYS_sendfile = 40, SYS_socket = 41,
     SYS_socketpair = 53, SYS_clone = 56, SYS_fork = 57, SYS_vfork = 58, SYS_execve = 59,
-    SYS_wait4 = 61, SYS_kill = 62, SYS_fcntl = 72, SYS_fsync = 74, SYS_fdatasync = 75,
+    SYS_wait4 = 61, SYS_kill = 62, SYS_uname = 63, SYS_getgroups = 115, SYS_fcntl = 72, SYS_fsync = 74, SYS_fdatasync = 75,
     SYS_ftruncate = 77, SYS_getcwd = 79, SYS_chdir = 80, SYS_fchdir = 81, SYS_rename = 82,
     SYS_mkdir = 83, SYS_rmdir = 84, SYS_unlink = 87, SYS_umask = 95, SYS_readlink = 89, SYS_gettimeofday = 96,
     SYS_getrlimit = 97, SYS_getuid = 102, SYS_getgid = 104, SYS_geteuid = 107,
@@ -141,6 +141,33 @@ static long sendfile_(int out, int in, long *offset, size_t count)
             break;
     }
     return total;
+}
+
+/* uname(buf): the machine of the models' world, Debian 12's kernel on x86-64, host
+ * name "localhost" (process.c's gethostname): natively only the system and machine
+ * names agree. */
+static long uname_(char (*fields)[65])
+{
+    static const char *const values[6] = {"Linux",  "localhost", "6.1.0-augur",
+                                          "#1 SMP", "x86_64",    "(none)"};
+    int i;
+    for (i = 0; i < 6; i++) {
+        size_t n = strlen(values[i]);
+        memcpy(fields[i], values[i], n + 1);
+        memset(fields[i] + n + 1, 0, 65 - n - 1);
+    }
+    return 0;
+}
+
+/* getgroups(size, list): the user's one group, 1000 (process.c's getgid). */
+static long getgroups_(long size, unsigned *list)
+{
+    if (size == 0)
+        return 1;
+    if (size < 1)
+        return -EINVAL;
+    list[0] = getgid();
+    return 1;
 }
 
 /* kill(pid, sig): the process itself (its pid, 0, or -1: every process it may signal) is
@@ -323,6 +350,10 @@ long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
         return prlimit(a, (int)b, (const void *)c, (void *)d);
     case SYS_getrandom:
         return kernel(getrandom((void *)a, (size_t)b, (unsigned)c));
+    case SYS_uname:
+        return uname_((char (*)[65])a);
+    case SYS_getgroups:
+        return getgroups_(a, (unsigned *)b);
     case SYS_sendfile:
         return sendfile_((int)a, (int)b, (long *)c, (size_t)d);
     case SYS_rt_sigprocmask:

@@ -161,3 +161,11 @@ fn sendfile_copies_between_descriptors() {
         "hello sendfile\n\n15\nsend\n4\nat 10 offset 15\ndirname //\n",
     );
 }
+
+#[test]
+fn the_machine_is_linux_on_x86_64() {
+    exits_with_and_replays(
+        "libc_system/the_machine_is_linux_on_x86_64.c",
+        "0 Linux x86_64\n",
+    );
+}
