@@ -124,7 +124,7 @@ fn has_entries(env: &EnvData, name: &str) -> bool {
 }
 
 /// A name a new entry may take: its parent is a directory and nothing has the name.
-fn creatable(env: &EnvData, name: &str) -> Result<(), u32> {
+pub fn creatable(env: &EnvData, name: &str) -> Result<(), u32> {
     if !is_dir(env, parent(name)) {
         return Err(if is_file(env, parent(name)) {
             ENOTDIR

