@@ -15,8 +15,9 @@ long augur_sys_write(int fd, const void *buf, unsigned long n);
  * Returns the number of bytes read, 0 at end of file, -1 on error. */
 long augur_sys_read(int fd, void *buf, unsigned long n);
 /* Open a modelled file; flags use the Linux O_* values (O_CREAT, O_EXCL and
- * O_TRUNC are honoured: files written are read back).  -1 with errno. */
-int augur_sys_open(const char *path, int flags);
+ * O_TRUNC are honoured: files written are read back; a file O_CREAT makes has
+ * permission bits mode less the creation mask).  -1 with errno. */
+int augur_sys_open(const char *path, int flags, unsigned mode);
 int augur_sys_close(int fd);
 /* Reposition fd (whence 0 SET, 1 CUR, 2 END); the new offset, or -1 with
  * errno (EBADF, EINVAL, ESPIPE for a move away from the end of stdout/stderr). */
@@ -34,15 +35,23 @@ int augur_sys_truncate(int fd, long len);
  * itself), resolved from the current directory as Linux resolves paths, in
  * out (cap bytes): 0; 1 for the working directory's parent; -1 outside. */
 long augur_sys_path(const char *path, char *out, unsigned long cap);
-/* Make, remove, rename directories and files, change the current directory:
- * 0, or -1 with errno, as Linux's mkdir, rmdir, rename, chdir. */
-int augur_sys_mkdir(const char *path);
+/* Make (with mode less the creation mask), remove, rename directories and
+ * files, change the current directory: 0, or -1 with errno, as Linux's mkdir,
+ * rmdir, rename, chdir. */
+int augur_sys_mkdir(const char *path, unsigned mode);
 int augur_sys_rmdir(const char *path);
 int augur_sys_rename(const char *from, const char *to);
 int augur_sys_chdir(const char *path);
 /* The current directory's absolute name in buf: its length with the NUL, or
  * -1 with ERANGE when size is too small. */
 long augur_sys_getcwd(char *buf, unsigned long size);
+
+/* File modes: the creation mask becomes mask (the old one is returned); the
+ * permission bits of path (when not NULL) or else fd's file become mode (0, or
+ * -1 with errno); the permission bits of path or fd's file (-1 with errno). */
+unsigned augur_sys_umask(unsigned mask);
+int augur_sys_chmod(int fd, const char *path, unsigned mode);
+int augur_sys_mode(int fd, const char *path);
 
 /* A pipe: its read end's descriptor in fds[0], its write end's in fds[1]; 0,
  * or -1 with EMFILE. */

@@ -12,7 +12,8 @@
  * names here are its, relative to the working directory).  A directory lists
  * ".", ".." and then its files and subdirectories in the order the files were
  * created (the native order is the file system's: programs that sort, as ls
- * does, agree).  Directories have mode 0755 (0700 for ".."), inode numbers
+ * does, agree).  Directories have the modes chmod gives them (augur-env's
+ * modes.rs; 0755 at first, 0700 for "..", 01777 for /tmp), inode numbers
  * of their own, and cannot be opened as descriptors: dirfd() is -1 (ENOTSUP).
  * For `--max-fail`, opendir and closedir make the system calls glibc's do (an
  * open, an fstat of it, and a close: closing again when the fstat fails), so
@@ -128,7 +129,7 @@ int __augur_directory(const char *path, unsigned long info[3])
         return 0;
     info[0] = 2 + subdirectories(dir);
     info[1] = dir[0] == '\0' ? CWD_INO : 500 + (unsigned long)first;
-    info[2] = 0755;
+    info[2] = (unsigned long)augur_sys_mode(-1, path);
     return 1;
 }
 

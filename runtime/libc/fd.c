@@ -20,6 +20,7 @@
 
 #define FD_MAX 1024
 #define O_ACCMODE 03
+#define O_TMPFILE 020000000 /* the bit of Linux's O_TMPFILE that is its own */
 #define O_NONBLOCK 04000
 #define O_CLOEXEC 02000000
 #define AT_FDCWD (-100)
@@ -70,24 +71,39 @@ static int kind_of(int fd, unsigned long info[2])
     return augur_sys_stat(fd, NULL, info);
 }
 
-static int open_file(const char *path, int flags)
+static int open_file(const char *path, int flags, unsigned mode)
 {
-    return opened(augur_sys_open(path, flags), flags);
+    return opened(augur_sys_open(path, flags, mode), flags);
 }
+
+/* The mode argument of an open that creates: read only with O_CREAT or
+ * O_TMPFILE, as Linux does. */
+#define CREATION_MODE(flags, last)                                                 \
+    unsigned mode = 0;                                                             \
+    if ((flags) & (AUGUR_O_CREAT | O_TMPFILE)) {                                   \
+        va_list ap;                                                                \
+        va_start(ap, last);                                                        \
+        mode = va_arg(ap, unsigned);                                               \
+        va_end(ap);                                                                \
+    }
 
 int open(const char *path, int flags, ...)
 {
+    CREATION_MODE(flags, flags)
     if (injected(AUGUR_FAIL_OPEN) < 0)
         return -1;
-    return open_file(path, flags);
+    return open_file(path, flags, mode);
 }
 
-int open64(const char *path, int flags, ...) { return open(path, flags); }
+int open64(const char *path, int flags, ...)
+{
+    CREATION_MODE(flags, flags)
+    return open(path, flags, mode);
+}
 
 int creat(const char *path, unsigned int mode)
 {
-    (void)mode;
-    return open(path, AUGUR_O_WRONLY | AUGUR_O_CREAT | AUGUR_O_TRUNC);
+    return open(path, AUGUR_O_WRONLY | AUGUR_O_CREAT | AUGUR_O_TRUNC, mode);
 }
 
 /* The check for a directory descriptor: AT_FDCWD and absolute paths need none. */
@@ -103,12 +119,17 @@ static int at_dir(int dirfd, const char *path)
 
 int openat(int dirfd, const char *path, int flags, ...)
 {
+    CREATION_MODE(flags, flags)
     if (injected(AUGUR_FAIL_OPEN) < 0 || at_dir(dirfd, path) < 0)
         return -1;
-    return open_file(path, flags);
+    return open_file(path, flags, mode);
 }
 
-int openat64(int dirfd, const char *path, int flags, ...) { return openat(dirfd, path, flags); }
+int openat64(int dirfd, const char *path, int flags, ...)
+{
+    CREATION_MODE(flags, flags)
+    return openat(dirfd, path, flags, mode);
+}
 
 long read(int fd, void *buf, size_t n)
 {
@@ -202,8 +223,9 @@ long lseek64(int fd, long off, int whence) { return lseek(fd, off, whence); }
 #define S_IFREG 0100000
 #define FIXED_TIME 1704067200L /* time.c's clock */
 
-/* Fill st for an object of `kind` (1 regular file, 2 /dev/null, 3 a directory:
- * info from __augur_directory, 4 a pipe). */
+/* Fill st for an object of `kind` (1 regular file: info its size, number and
+ * permission bits, 2 /dev/null, 3 a directory: info from __augur_directory,
+ * 4 a pipe). */
 static int fill_stat(int kind, const unsigned long info[3], struct stat *st)
 {
     if (kind < 0)
@@ -216,7 +238,7 @@ static int fill_stat(int kind, const unsigned long info[3], struct stat *st)
     if (kind == 1) {
         st->st_dev = 0x801;
         st->st_ino = 1000 + info[1];
-        st->st_mode = S_IFREG | 0644;
+        st->st_mode = S_IFREG | (unsigned int)info[2];
         st->st_size = (long)info[0];
         st->st_blocks = ((long)info[0] + 511) / 512;
     } else if (kind == 4) {
@@ -242,15 +264,20 @@ static int fill_stat(int kind, const unsigned long info[3], struct stat *st)
 
 static int stat_fd(int fd, struct stat *st)
 {
-    unsigned long info[2] = {0, 0};
-    return fill_stat(kind_of(fd, info), info, st);
+    unsigned long info[3] = {0, 0, 0};
+    int kind = kind_of(fd, info);
+    if (kind == 1)
+        info[2] = (unsigned long)augur_sys_mode(fd, NULL);
+    return fill_stat(kind, info, st);
 }
 
 static int stat_path(const char *path, struct stat *st)
 {
     unsigned long info[3] = {0, 0, 0};
     int kind = augur_sys_stat(-1, path, info);
-    if (kind < 0 && __augur_directory(path, info))
+    if (kind == 1)
+        info[2] = (unsigned long)augur_sys_mode(-1, path);
+    else if (kind < 0 && __augur_directory(path, info))
         kind = 3;
     return fill_stat(kind, info, st);
 }
@@ -526,7 +553,7 @@ int mkostemps(char *template, int suffix_len, int flags)
         unsigned long v = ++counter;
         for (i = 0; i < 6; i++, v /= 62)
             x[i] = letters[v % 62];
-        fd = open(template, (flags & ~O_ACCMODE) | AUGUR_O_RDWR | AUGUR_O_CREAT | 0200);
+        fd = open(template, (flags & ~O_ACCMODE) | AUGUR_O_RDWR | AUGUR_O_CREAT | 0200, 0600);
         if (fd >= 0 || errno != EEXIST)
             return fd;
     }

@@ -3,8 +3,8 @@
  * rmdir, rename, chdir, getcwd (and their *at and f* forms), over the engine's
  * primitives (augur-env/src/namespace.rs), which resolve paths from the
  * current directory as Linux does.  The working directory's absolute name is
- * /augur/work (`augur replay` shows the native one by that name).  A
- * directory's mode is always 0755 (mkdir's mode and the umask are not kept).
+ * /augur/work (`augur replay` shows the native one by that name).  mkdir's
+ * mode passes through the creation mask (augur-env/src/modes.rs).
  */
 #include "libc_internal.h"
 
@@ -30,8 +30,7 @@ static int from_cwd(int dirfd, const char *path)
 
 int mkdir(const char *path, unsigned mode)
 {
-    (void)mode;
-    return augur_sys_mkdir(path);
+    return augur_sys_mkdir(path, mode);
 }
 
 int mkdirat(int dirfd, const char *path, unsigned mode)

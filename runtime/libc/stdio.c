@@ -137,7 +137,7 @@ FILE *fopen(const char *path, const char *mode)
     FILE *f;
     if (parse_mode(mode, &oflags, &fflags) < 0)
         return NULL;
-    fd = open(path, oflags);
+    fd = open(path, oflags, 0666);
     if (fd < 0)
         return NULL;
     f = fdopen(fd, mode);
@@ -160,7 +160,7 @@ FILE *freopen(const char *path, const char *mode, FILE *f)
     if (path != NULL) {
         int nfd;
         close(fd);
-        nfd = open(path, oflags);
+        nfd = open(path, oflags, 0666);
         if (nfd < 0) {
             f->_fileno = -1;
             fclose(f);

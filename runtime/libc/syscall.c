@@ -70,6 +70,16 @@ int chdir(const char *path);
 int fchdir(int fd);
 int pipe2(int fds[2], int flags);
 long time(long *t);
+unsigned umask(unsigned mask);
+int chmod(const char *path, unsigned mode);
+int fchmod(int fd, unsigned mode);
+int fchmodat(int dirfd, const char *path, unsigned mode, int flags);
+int chown(const char *path, unsigned uid, unsigned gid);
+int lchown(const char *path, unsigned uid, unsigned gid);
+int fchown(int fd, unsigned uid, unsigned gid);
+int fchownat(int dirfd, const char *path, unsigned uid, unsigned gid, int flags);
+int statfs(const char *path, void *out);
+int fstatfs(int fd, void *out);
 
 /* x86-64 system call numbers. */
 enum {
@@ -80,7 +90,9 @@ enum {
     SYS_socketpair = 53, SYS_clone = 56, SYS_fork = 57, SYS_vfork = 58, SYS_execve = 59,
     SYS_wait4 = 61, SYS_kill = 62, SYS_uname = 63, SYS_getgroups = 115, SYS_fcntl = 72, SYS_fsync = 74, SYS_fdatasync = 75,
     SYS_ftruncate = 77, SYS_getcwd = 79, SYS_chdir = 80, SYS_fchdir = 81, SYS_rename = 82,
-    SYS_mkdir = 83, SYS_rmdir = 84, SYS_unlink = 87, SYS_umask = 95, SYS_readlink = 89, SYS_gettimeofday = 96,
+    SYS_mkdir = 83, SYS_rmdir = 84, SYS_unlink = 87, SYS_readlink = 89, SYS_chmod = 90, SYS_fchmod = 91,
+    SYS_chown = 92, SYS_fchown = 93, SYS_lchown = 94, SYS_umask = 95, SYS_gettimeofday = 96,
+    SYS_statfs = 137, SYS_fstatfs = 138, SYS_fchownat = 260, SYS_fchmodat = 268, SYS_fchmodat2 = 452,
     SYS_getrlimit = 97, SYS_getuid = 102, SYS_getgid = 104, SYS_geteuid = 107,
     SYS_getegid = 108, SYS_getppid = 110, SYS_setrlimit = 160, SYS_gettid = 186,
     SYS_time = 201, SYS_sched_getaffinity = 204, SYS_clock_gettime = 228,
@@ -295,12 +307,28 @@ long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
         return kernel(renameat((int)a, (const char *)b, (int)c, (const char *)d));
     case SYS_renameat2:
         return kernel(renameat2((int)a, (const char *)b, (int)c, (const char *)d, (unsigned)e));
-    case SYS_umask: { /* kept, though nothing is created with a mode (fsnames.c) */
-        static long mask = 022;
-        long old = mask;
-        mask = a & 0777;
-        return old;
-    }
+    case SYS_umask:
+        return umask((unsigned)a);
+    case SYS_chmod:
+        return kernel(chmod((const char *)a, (unsigned)b));
+    case SYS_fchmod:
+        return kernel(fchmod((int)a, (unsigned)b));
+    case SYS_fchmodat:
+        return kernel(fchmodat((int)a, (const char *)b, (unsigned)c, 0));
+    case SYS_fchmodat2:
+        return kernel(fchmodat((int)a, (const char *)b, (unsigned)c, (int)d));
+    case SYS_chown:
+        return kernel(chown((const char *)a, (unsigned)b, (unsigned)c));
+    case SYS_lchown:
+        return kernel(lchown((const char *)a, (unsigned)b, (unsigned)c));
+    case SYS_fchown:
+        return kernel(fchown((int)a, (unsigned)b, (unsigned)c));
+    case SYS_fchownat:
+        return kernel(fchownat((int)a, (const char *)b, (unsigned)c, (unsigned)d, (int)e));
+    case SYS_statfs:
+        return kernel(statfs((const char *)a, (void *)b));
+    case SYS_fstatfs:
+        return kernel(fstatfs((int)a, (void *)b));
     case SYS_dup:
         return kernel(dup((int)a));
     case SYS_dup2:

@@ -34,11 +34,15 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 #include "../fixed_random.h"
+#include "../fixed_volume.h"
 
 #define REPLAY_EXIT_NO_OBJECT 96
 #define REPLAY_EXIT_ASSUME 97
@@ -589,4 +593,68 @@ int kill(pid_t pid, int sig) {
   if (pid != self && pid != 0 && pid != -1 && pid != -self)
     return refused(ESRCH);
   return sig == 0 ? 0 : raise(sig);
+}
+
+/* ---- The modelled machine (runtime/libc/attrs.c) ----------------------------------
+ *
+ * The analysis runs the program with umask 022, as a user who is not root (1000, group
+ * 1000), on one ext4 volume of 1 GiB, half free. The native run is made the same: the
+ * mask is set before main, chown to another owner or group fails with EPERM whoever
+ * runs the replay, and statfs describes that volume for any path or descriptor that
+ * exists. */
+
+__attribute__((constructor)) static void modelled_umask(void) { umask(022); }
+
+#define MODEL_USER 1000u
+
+/* The analysis' user may keep a file's owner and group (each -1 or the user's). */
+static int other_owner(uid_t uid, gid_t gid) {
+  return (uid != (uid_t)-1 && uid != MODEL_USER) || (gid != (gid_t)-1 && gid != MODEL_USER);
+}
+int chown(const char *path, uid_t uid, gid_t gid) {
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return -1;
+  return other_owner(uid, gid) ? refused(EPERM) : 0;
+}
+int lchown(const char *path, uid_t uid, gid_t gid) { return chown(path, uid, gid); }
+int fchown(int fd, uid_t uid, gid_t gid) {
+  struct stat st;
+  if (fstat(fd, &st) != 0)
+    return -1;
+  return other_owner(uid, gid) ? refused(EPERM) : 0;
+}
+int fchownat(int dirfd, const char *path, uid_t uid, gid_t gid, int flags) {
+  struct stat st;
+  if (fstatat(dirfd, path, &st, flags) != 0)
+    return -1;
+  return other_owner(uid, gid) ? refused(EPERM) : 0;
+}
+
+/* The modelled volume, as statfs and as statvfs give it. */
+static int model_volume(struct statfs *out) {
+  AUGUR_FIXED_VOLUME(out);
+  return 0;
+}
+static int model_volume_vfs(struct statvfs *out) {
+  struct statfs fs;
+  model_volume(&fs);
+  AUGUR_VOLUME_AS_VFS(&fs, out);
+  return 0;
+}
+int statfs(const char *path, struct statfs *out) {
+  struct stat st;
+  return stat(path, &st) != 0 ? -1 : model_volume(out);
+}
+int fstatfs(int fd, struct statfs *out) {
+  struct stat st;
+  return fstat(fd, &st) != 0 ? -1 : model_volume(out);
+}
+int statvfs(const char *path, struct statvfs *out) {
+  struct stat st;
+  return stat(path, &st) != 0 ? -1 : model_volume_vfs(out);
+}
+int fstatvfs(int fd, struct statvfs *out) {
+  struct stat st;
+  return fstat(fd, &st) != 0 ? -1 : model_volume_vfs(out);
 }

@@ -169,3 +169,25 @@ fn the_machine_is_linux_on_x86_64() {
         "0 Linux x86_64\n",
     );
 }
+
+#[test]
+fn files_have_modes_owners_and_a_file_system() {
+    let src = &program("libc_system/files_have_modes_owners_and_a_file_system.c");
+    let r = run_c(src, &["--sym-files", "1", "2"]);
+    assert_eq!(
+        r.exits_with_stdout(),
+        vec![(
+            0,
+            "umask was 22\numask was 77\nprivate: file 600\nbox: dir 700\n\
+             box/open: dir 755\nA: file 644\nchmod 0\nprivate: file 4751\nfchmod 0\n\
+             fstat 604\nchmod missing -1 errno 2\nchmod dir 0\ncrate: dir 700\n\
+             crate/open: dir 755\nchown own 0\nchown root -1 errno 1\nfchown own 0\n\
+             statfs 0 type ef53 bsize 4096\nfstatfs 0 blocks 262144\n\
+             statvfs 0 bavail 131072 flag 1000 namemax 255\nstatfs missing -1 errno 2\n"
+                .to_string()
+        )],
+        "{}",
+        r.stderr
+    );
+    r.assert_native_replay_passes();
+}

@@ -10,6 +10,7 @@ mod failures;
 mod intrinsics;
 mod jumps;
 mod meta;
+mod modes;
 mod names;
 mod namespace;
 mod os_state;
@@ -52,6 +53,7 @@ pub fn handlers() -> HandlerTable {
     failures::register(&mut t);
     names::register(&mut t);
     paths::register(&mut t);
+    modes::register(&mut t);
     jumps::register(&mut t);
     meta::register(&mut t);
     t

@@ -263,15 +263,7 @@ pub fn cwd_path(env: &EnvData) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::rc::Rc;
-
-    fn world(files: &[&str]) -> EnvData {
-        let files = files
-            .iter()
-            .map(|f| (f.to_string(), Contents::from(Vec::new())))
-            .collect();
-        EnvData::new(Rc::from(Vec::new()), files)
-    }
+    use crate::os_state::world;
 
     fn names(env: &EnvData) -> Vec<&str> {
         env.files

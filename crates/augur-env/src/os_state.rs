@@ -5,6 +5,7 @@
 
 use augur_engine::{Byte, State};
 use augur_ir::FuncId;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// The contents of a modelled input (standard input or a file), shared between states.
@@ -68,6 +69,10 @@ pub struct EnvData {
     pub errno_addr: Option<u64>,
     /// `setjmp` targets by jmp_buf address: where `longjmp` resumes.
     pub jump_targets: Vec<JumpTarget>,
+    /// The file-mode creation mask (modes.rs).
+    pub umask: u32,
+    /// Permission bits that are not the default, by entry of `files` (modes.rs).
+    pub modes: BTreeMap<usize, u32>,
 }
 
 /// Where a `longjmp` through the jmp_buf at `buf` resumes: the frame of its `setjmp`
@@ -100,6 +105,8 @@ impl EnvData {
             offsets: vec![0],
             errno_addr: None,
             jump_targets: Vec::new(),
+            umask: crate::modes::UMASK,
+            modes: BTreeMap::new(),
         }
     }
 }
@@ -152,4 +159,14 @@ pub fn env(st: &State) -> &EnvData {
 #[inline]
 pub fn env_mut(st: &mut State) -> &mut EnvData {
     st.ext_mut().get_or_default()
+}
+
+/// A world of empty files with these names and an empty standard input (for unit tests).
+#[cfg(test)]
+pub(crate) fn world(files: &[&str]) -> EnvData {
+    let files = files
+        .iter()
+        .map(|f| (f.to_string(), Contents::from(Vec::new())))
+        .collect();
+    EnvData::new(Contents::from(Vec::new()), files)
 }

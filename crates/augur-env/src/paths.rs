@@ -2,6 +2,7 @@
 //! resolving a path, mkdir, rmdir, rename, chdir and getcwd, over `namespace.rs`.
 //! Each returns 0 (getcwd: the name's length with its NUL) or -1 with errno set.
 
+use crate::modes;
 use crate::namespace::{self, Resolved};
 use crate::os_state::{env, env_mut, EnvData};
 use crate::posix::{fail, ret, width};
@@ -17,7 +18,7 @@ const PATH_MAX: usize = 4096;
 /// Register the primitives.
 pub fn register(t: &mut HandlerTable) {
     t.add("augur_sys_path", Signature::of(&[Ptr, Ptr, Int]), path);
-    t.add("augur_sys_mkdir", Signature::of(&[Ptr]), mkdir);
+    t.add("augur_sys_mkdir", Signature::of(&[Ptr, Int]), mkdir);
     t.add("augur_sys_rmdir", Signature::of(&[Ptr]), rmdir);
     t.add("augur_sys_chdir", Signature::of(&[Ptr]), chdir);
     t.add("augur_sys_rename", Signature::of(&[Ptr, Ptr]), rename);
@@ -69,8 +70,24 @@ fn change(
     })
 }
 
+/// `augur_sys_mkdir(path, mode)`: a new directory whose permission bits are `mode` less
+/// the creation mask.
 fn mkdir(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
-    change(ex, st, c, |e, p| namespace::mkdir(e, &p[0]), 1)
+    let mode = ex.concretize(st, &c.args[1])? as u32;
+    change(
+        ex,
+        st,
+        c,
+        |e, p| {
+            namespace::mkdir(e, &p[0])?;
+            let bits = modes::created(e, mode);
+            if bits != modes::DIR_MODE {
+                e.modes.insert(e.files.len() - 1, bits);
+            }
+            Ok(())
+        },
+        1,
+    )
 }
 
 fn rmdir(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {

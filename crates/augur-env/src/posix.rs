@@ -45,7 +45,7 @@ const MAX_FDS: usize = 1024;
 pub fn register(t: &mut HandlerTable) {
     t.add("augur_sys_write", Signature::of(&[Int, Ptr, Int]), write);
     t.add("augur_sys_read", Signature::of(&[Int, Ptr, Int]), read);
-    t.add("augur_sys_open", Signature::of(&[Ptr, Int]), open);
+    t.add("augur_sys_open", Signature::of(&[Ptr, Int, Int]), open);
     t.add("augur_sys_close", Signature::of(&[Int]), close);
     t.add("augur_sys_lseek", Signature::of(&[Int, Int, Int]), lseek);
     t.add("augur_sys_dup", Signature::of(&[Int, Int]), dup);
@@ -102,7 +102,8 @@ fn exit_now(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> 
     Err(Outcome::Exit(code as u32 as i32 as i64))
 }
 
-fn descriptor(ex: &mut Executor, st: &mut State, v: &Value) -> Exec<Option<usize>> {
+/// The open descriptor `v` names, or None.
+pub(crate) fn descriptor(ex: &mut Executor, st: &mut State, v: &Value) -> Exec<Option<usize>> {
     let fd = ex.concretize(st, v)? as u32 as i32;
     let fds = &env(st).fds;
     Ok((fd >= 0 && (fd as usize) < fds.len() && fds[fd as usize].is_some()).then_some(fd as usize))
@@ -188,10 +189,13 @@ pub(crate) fn install(st: &mut State, d: Descriptor, min: usize) -> Option<usize
     Some(fd)
 }
 
+/// `augur_sys_open(path, flags, mode)`: a descriptor on the file `path` names; a file
+/// O_CREAT makes has permission bits `mode` less the creation mask.
 fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let path = ex.read_c_string(st, &c.args[0], 4096)?;
     let flags = ex.concretize(st, &c.args[1])? as u64;
+    let mode = ex.concretize(st, &c.args[2])? as u32;
     if path.is_empty() {
         // Linux: the empty path names nothing, even with O_CREAT.
         return Ok(fail(st, ENOENT, w));
@@ -218,6 +222,10 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
                 return Ok(fail(st, errno as u128, w));
             }
             e.files.push((name, Contents::from(Vec::new())));
+            let bits = crate::modes::created(e, mode);
+            if bits != crate::modes::FILE_MODE {
+                e.modes.insert(e.files.len() - 1, bits);
+            }
             e.files.len() - 1
         }
         None => {

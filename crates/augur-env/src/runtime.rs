@@ -13,6 +13,10 @@ const FILES: &[(&str, &str)] = &[
         "fixed_random.h",
         include_str!("../../../runtime/fixed_random.h"),
     ),
+    (
+        "fixed_volume.h",
+        include_str!("../../../runtime/fixed_volume.h"),
+    ),
     ("klee/klee.h", include_str!("../../../runtime/klee/klee.h")),
     (
         "replay/replay.c",

@@ -45,9 +45,17 @@ long augur_sys_read(int fd, void *buf, unsigned long n)
     return read(fd, buf, n);
 }
 
-int augur_sys_open(const char *path, int flags)
+int augur_sys_open(const char *path, int flags, unsigned mode)
 {
-    return open(path, flags, 0644);
+    return open(path, flags, mode);
+}
+
+int augur_sys_mode(int fd, const char *path)
+{
+    struct stat st;
+    if ((path != NULL ? stat(path, &st) : fstat(fd, &st)) < 0)
+        return -1;
+    return (int)(st.st_mode & 07777);
 }
 
 int augur_sys_close(int fd)

@@ -4,6 +4,7 @@
 use super::environment::{check_file_name, Environment};
 use augur_engine::KTest;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -152,13 +153,23 @@ fn prepare(root: &Path, spec: &RunSpec) -> Result<PathBuf, String> {
     std::fs::write(root.join("stdin"), spec.env.stdin.as_deref().unwrap_or(&[])).map_err(io)?;
     let cwd = root.join("cwd");
     std::fs::create_dir(&cwd).map_err(io)?;
+    // The modes the analysis gives files and directories (augur-env's modes.rs), whatever
+    // this process's umask.
+    let mode = |path: &Path, bits: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(bits)).map_err(io)
+    };
+    mode(&cwd, crate::modes::DIR_MODE)?;
     for (name, bytes) in &spec.env.files {
         check_file_name(name)?;
         let path = cwd.join(name);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(io)?;
+            for dir in parent.ancestors().take_while(|d| *d != cwd) {
+                mode(dir, crate::modes::DIR_MODE)?;
+            }
         }
         std::fs::write(&path, bytes).map_err(io)?;
+        mode(&path, crate::modes::FILE_MODE)?;
     }
     Ok(cwd)
 }

@@ -1,0 +1,150 @@
+/*
+ * attrs.c - what files are beyond their contents: modes (umask, chmod and its
+ * f/at forms), owners (chown and its f/l/at forms), and the file system they
+ * are on (statfs, fstatfs, and statvfs and fstatvfs as glibc derives them).
+ *
+ * - Modes are kept by the engine (augur-env/src/modes.rs): chmod's bits are
+ *   what stat reports after; open's and mkdir's modes pass through the
+ *   creation mask.  They are not enforced (the user may read and write what
+ *   exists, as root does natively).
+ * - The user owns every file (process.c's user 1000, group 1000) and, not
+ *   being root, may only "give" a file to itself: chown to any other owner or
+ *   group fails with EPERM, as it does natively for a user who is not root.
+ * - The file system is one ext4 volume of 1 GiB, half free; `augur replay`
+ *   makes the native statfs answer the same (runtime/replay/replay.c).
+ */
+#include "libc_internal.h"
+#include "../fixed_volume.h"
+
+#define EPERM 1
+#define EBADF 9
+#define ENOTDIR 20
+#define EINVAL 22
+#define AT_FDCWD (-100)
+#define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_EMPTY_PATH 0x1000
+#define USER_ID 1000u /* process.c's */
+#define NO_CHANGE ((unsigned)-1)
+
+/* Whether dirfd may stand for the current directory with this path: AT_FDCWD or
+ * an absolute path; otherwise errno is set (directories have no descriptors). */
+static int from_cwd(int dirfd, const char *path)
+{
+    struct stat st;
+    if (dirfd == AT_FDCWD || path[0] == '/')
+        return 1;
+    errno = fstat(dirfd, &st) < 0 ? EBADF : ENOTDIR;
+    return 0;
+}
+
+unsigned umask(unsigned mask) { return augur_sys_umask(mask); }
+
+int chmod(const char *path, unsigned mode) { return augur_sys_chmod(-1, path, mode); }
+
+int fchmod(int fd, unsigned mode) { return augur_sys_chmod(fd, NULL, mode); }
+
+int fchmodat(int dirfd, const char *path, unsigned mode, int flags)
+{
+    if (flags & ~AT_SYMLINK_NOFOLLOW) {
+        errno = EINVAL;
+        return -1;
+    }
+    /* There are no symbolic links: AT_SYMLINK_NOFOLLOW changes nothing. */
+    return from_cwd(dirfd, path) ? chmod(path, mode) : -1;
+}
+
+/* The user may keep the owner and group as they are (each -1 or the user's). */
+static int owners(unsigned uid, unsigned gid)
+{
+    if ((uid != NO_CHANGE && uid != USER_ID) || (gid != NO_CHANGE && gid != USER_ID)) {
+        errno = EPERM;
+        return -1;
+    }
+    return 0;
+}
+
+int chown(const char *path, unsigned uid, unsigned gid)
+{
+    struct stat st;
+    return stat(path, &st) < 0 ? -1 : owners(uid, gid);
+}
+
+int lchown(const char *path, unsigned uid, unsigned gid) { return chown(path, uid, gid); }
+
+int fchown(int fd, unsigned uid, unsigned gid)
+{
+    struct stat st;
+    return fstat(fd, &st) < 0 ? -1 : owners(uid, gid);
+}
+
+int fchownat(int dirfd, const char *path, unsigned uid, unsigned gid, int flags)
+{
+    if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (path[0] == '\0' && (flags & AT_EMPTY_PATH))
+        return fchown(dirfd, uid, gid);
+    return from_cwd(dirfd, path) ? chown(path, uid, gid) : -1;
+}
+
+/* The kernel's struct statfs on x86-64 (glibc's and musl's). */
+struct statfs {
+    long f_type, f_bsize;
+    unsigned long f_blocks, f_bfree, f_bavail, f_files, f_ffree;
+    int f_fsid[2];
+    long f_namelen, f_frsize, f_flags, f_spare[4];
+};
+
+/* The one modelled volume (replay.c's native statfs answers the same). */
+static int volume(struct statfs *out)
+{
+    AUGUR_FIXED_VOLUME(out);
+    return 0;
+}
+
+int statfs(const char *path, struct statfs *out)
+{
+    struct stat st;
+    return stat(path, &st) < 0 ? -1 : volume(out);
+}
+
+int fstatfs(int fd, struct statfs *out)
+{
+    struct stat st;
+    return fstat(fd, &st) < 0 ? -1 : volume(out);
+}
+
+int statfs64(const char *path, struct statfs *out) { return statfs(path, out); }
+int fstatfs64(int fd, struct statfs *out) { return fstatfs(fd, out); }
+
+/* glibc's struct statvfs on x86-64. */
+struct statvfs {
+    unsigned long f_bsize, f_frsize, f_blocks, f_bfree, f_bavail, f_files, f_ffree, f_favail;
+    unsigned long f_fsid, f_flag, f_namemax;
+    int f_spare[6];
+};
+
+/* statvfs from statfs, as glibc makes it. */
+static int as_vfs(int r, const struct statfs *fs, struct statvfs *out)
+{
+    if (r < 0)
+        return r;
+    AUGUR_VOLUME_AS_VFS(fs, out);
+    return 0;
+}
+
+int statvfs(const char *path, struct statvfs *out)
+{
+    struct statfs fs;
+    return as_vfs(statfs(path, &fs), &fs, out);
+}
+
+int fstatvfs(int fd, struct statvfs *out)
+{
+    struct statfs fs;
+    return as_vfs(fstatfs(fd, &fs), &fs, out);
+}
+
+int statvfs64(const char *path, struct statvfs *out) { return statvfs(path, out); }
+int fstatvfs64(int fd, struct statvfs *out) { return fstatvfs(fd, out); }
