@@ -82,6 +82,38 @@ int main(void) {
     }
 }
 
+/// Bitcode built outside augur (no sanitizer in its build, as wllvm makes a project's) is
+/// instrumented for the native run all the same: its memory errors show natively.
+#[test]
+fn memory_errors_in_bitcode_built_without_sanitizers_replay() {
+    let (dir, bc) = x87_bitcode(
+        r#"
+#include <stdlib.h>
+void augur_make_symbolic(void *p, unsigned long n, const char *name);
+int main(void) {
+  int x; augur_make_symbolic(&x, sizeof x, "x");
+  int a[4] = {0};
+  char *h = malloc(8);
+  if (x > 10 && x < 20) a[x - 8] = 1;
+  if (x == 6) h[x + 2] = 1;
+  free(h);
+  return a[0];
+}
+"#,
+    );
+    let r = run_file(dir, bc, &[]);
+    assert_eq!(r.errors("out-of-bounds").len(), 2, "{}", r.stderr);
+    let p = replay_run(&r);
+    let last = format!("{} passed, 0 failed", r.tests.len());
+    assert_eq!(
+        (p.status, p.stdout.lines().last()),
+        (0, Some(last.as_str())),
+        "stdout: {}\nstderr: {}",
+        p.stdout,
+        p.stderr
+    );
+}
+
 #[test]
 fn svcomp_reach_error_declared_only() {
     let r = all_pass(

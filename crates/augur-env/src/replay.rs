@@ -9,6 +9,7 @@
 pub mod environment;
 pub mod judge;
 pub mod native;
+mod sanitized_ir;
 
 use augur_engine::KTest;
 use environment::environment;

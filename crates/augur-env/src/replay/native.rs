@@ -89,7 +89,8 @@ fn first_error_line(stderr: &[u8]) -> String {
 }
 
 /// Compile `inputs` (C, .bc or .ll) with the replay runtime of `runtime_dir` into the
-/// executable `out`.
+/// executable `out`. IR inputs are instrumented as C is (see `sanitized_ir.rs`), through
+/// copies written next to `out`.
 pub fn compile(
     inputs: &[PathBuf],
     cflags: &[String],
@@ -98,13 +99,21 @@ pub fn compile(
     out: &Path,
 ) -> Result<(), String> {
     let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+    let inputs = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, input)| {
+            let copy = out.with_extension(format!("input{i}.ll"));
+            super::sanitized_ir::sanitizable(input, &copy)
+        })
+        .collect::<Result<Vec<PathBuf>, String>>()?;
     let clang = augur_ir::llvm::clang();
     let mut cmd = augur_ir::llvm::clang_command();
     cmd.args(NATIVE_CFLAGS)
         .arg("-I")
         .arg(runtime_dir)
         .args(cflags)
-        .args(inputs)
+        .args(&inputs)
         .arg(runtime_dir.join("replay").join("replay.c"))
         .args(libs)
         .args(NATIVE_LINK_FLAGS)
