@@ -2,7 +2,7 @@
 # Install what augur needs on Debian 12 when it is missing, for one LLVM version N: clang-N
 # and llvm-link-N (to compile C to LLVM N bitcode), llvm-N-dev (llvm-sys links libLLVM-N),
 # libz3-dev and libclang-rt-N-dev (AddressSanitizer/UBSan for the native builds of `augur
-# replay`). Sourced by the other scripts.
+# replay`), make and cmake (project builds through `augur cc`). Sourced by the other scripts.
 #
 # N is AUGUR_LLVM (14 or 19) when it is set, else the newest supported LLVM the machine has
 # (19, then 14), else 14 (Debian 12's clang). It says which, and exports what the build of
@@ -38,6 +38,11 @@ command -v "llvm-link-$v" >/dev/null || missing+=("llvm-$v")
 [ -e /usr/include/z3.h ] || missing+=(libz3-dev)
 compgen -G "/usr/lib/llvm-$v/lib/clang/*/lib/linux/libclang_rt.asan-x86_64.a" >/dev/null ||
   missing+=("libclang-rt-$v-dev")
+# The builds `augur cc` takes part in (docs/projects.md; tests/projects.rs): Make, CMake,
+# and libcrypt's headers for the test project.
+command -v make >/dev/null || missing+=(make)
+command -v cmake >/dev/null || missing+=(cmake)
+[ -e /usr/include/crypt.h ] || missing+=(libcrypt-dev)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}" >&2
   SUDO=""

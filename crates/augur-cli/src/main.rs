@@ -7,6 +7,7 @@ mod inject;
 mod merge;
 mod numbers;
 mod progress;
+mod project;
 mod record;
 mod replay;
 mod repro;
@@ -68,6 +69,13 @@ enum Command {
     /// one: tests renumbered, summaries summed, coverage united, errors deduplicated.
     #[command(after_help = "Documentation: docs/run.md#all-cores-many-machines-shards")]
     Merge(merge::MergeArgs),
+    /// A C compiler for a project's own build (`make CC='augur cc'`): builds natively as
+    /// clang does and records each source's bitcode for `augur extract-bc`.
+    #[command(after_help = "Documentation: docs/projects.md")]
+    Cc(project::CcArgs),
+    /// Link the bitcode of a program built with `augur cc` into one file to analyse.
+    #[command(after_help = "Documentation: docs/projects.md")]
+    ExtractBc(project::ExtractArgs),
 }
 
 fn main() -> ExitCode {
@@ -79,7 +87,14 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .without_time()
         .init();
-    let cli = match Cli::try_parse() {
+    // Installed as `augur-cc` (a link to augur), it is the compiler itself, for builds
+    // that want one word in CC.
+    let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if std::path::Path::new(&argv[0]).file_name() == Some("augur-cc".as_ref()) {
+        let args = argv.drain(1..).map(|a| a.to_string_lossy().into_owned());
+        return ExitCode::from(augur_env::project::cc(&args.collect::<Vec<_>>()) as u8);
+    }
+    let cli = match Cli::try_parse_from(argv) {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -96,6 +111,8 @@ fn main() -> ExitCode {
         Command::Record(args) => record::run(args),
         Command::Repro(args) => repro::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Cc(args) => return ExitCode::from(project::cc(args) as u8),
+        Command::ExtractBc(args) => project::extract(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

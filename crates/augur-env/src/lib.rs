@@ -19,6 +19,7 @@ mod pipes;
 mod posix;
 mod process;
 mod program;
+pub mod project;
 mod replay;
 mod runtime;
 mod svcomp;

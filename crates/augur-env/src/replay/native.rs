@@ -78,7 +78,7 @@ fn parse_outputs(text: &str) -> Vec<(String, Vec<u8>)> {
 }
 
 /// The first line of `stderr` containing "error" (or the first line).
-fn first_error_line(stderr: &[u8]) -> String {
+pub(crate) fn first_error_line(stderr: &[u8]) -> String {
     let text = String::from_utf8_lossy(stderr);
     text.lines()
         .find(|l| l.contains("error"))
@@ -89,8 +89,9 @@ fn first_error_line(stderr: &[u8]) -> String {
 }
 
 /// Compile `inputs` (C, .bc or .ll) with the replay runtime of `runtime_dir` into the
-/// executable `out`. IR inputs are instrumented as C is (see `sanitized_ir.rs`), through
-/// copies written next to `out`.
+/// executable `out`, linking `libs` and those the IR inputs name (`augur extract-bc`'s).
+/// IR inputs are instrumented as C is (see `sanitized_ir.rs`), through copies written next
+/// to `out`.
 pub fn compile(
     inputs: &[PathBuf],
     cflags: &[String],
@@ -99,23 +100,27 @@ pub fn compile(
     out: &Path,
 ) -> Result<(), String> {
     let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
-    let inputs = inputs
-        .iter()
-        .enumerate()
-        .map(|(i, input)| {
-            let copy = out.with_extension(format!("input{i}.ll"));
-            super::sanitized_ir::sanitizable(input, &copy)
-        })
-        .collect::<Result<Vec<PathBuf>, String>>()?;
+    let mut files = Vec::new();
+    let mut libs = libs.to_vec();
+    for (i, input) in inputs.iter().enumerate() {
+        let copy = out.with_extension(format!("input{i}.ll"));
+        let s = super::sanitized_ir::sanitizable(input, &copy)?;
+        files.push(s.file);
+        for l in s.libs {
+            if !libs.contains(&l) {
+                libs.push(l);
+            }
+        }
+    }
     let clang = augur_ir::llvm::clang();
     let mut cmd = augur_ir::llvm::clang_command();
     cmd.args(NATIVE_CFLAGS)
         .arg("-I")
         .arg(runtime_dir)
         .args(cflags)
-        .args(&inputs)
+        .args(&files)
         .arg(runtime_dir.join("replay").join("replay.c"))
-        .args(libs)
+        .args(&libs)
         .args(NATIVE_LINK_FLAGS)
         .arg("-o")
         .arg(out);

@@ -8,9 +8,18 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+/// An input of the native build made ready for it.
+pub struct Sanitizable {
+    /// The file to compile.
+    pub file: PathBuf,
+    /// The libraries the IR says its program links (`!augur.libs`, from `augur
+    /// extract-bc`).
+    pub libs: Vec<String>,
+}
+
 /// The textual IR of `input` with `sanitize_address` on every defined function, written
-/// to `out` (a `.ll` file); `input` is returned unchanged when it is C source.
-pub fn sanitizable(input: &Path, out: &Path) -> Result<PathBuf, String> {
+/// to `out` (a `.ll` file); `input` itself when it is C source.
+pub fn sanitizable(input: &Path, out: &Path) -> Result<Sanitizable, String> {
     let ext = input.extension().and_then(|e| e.to_str()).unwrap_or("");
     let text = match ext {
         "bc" => {
@@ -32,11 +41,19 @@ pub fn sanitizable(input: &Path, out: &Path) -> Result<PathBuf, String> {
         }
         "ll" => std::fs::read_to_string(input)
             .map_err(|e| format!("{}: cannot be read: {e}", input.display()))?,
-        _ => return Ok(input.to_path_buf()),
+        _ => {
+            return Ok(Sanitizable {
+                file: input.to_path_buf(),
+                libs: Vec::new(),
+            })
+        }
     };
     std::fs::write(out, with_sanitize_address(&text))
         .map_err(|e| format!("{}: cannot be written: {e}", out.display()))?;
-    Ok(out.to_path_buf())
+    Ok(Sanitizable {
+        file: out.to_path_buf(),
+        libs: crate::project::libs_of(&text),
+    })
 }
 
 /// The attribute group numbers the `define` lines of `ir` use (`#N` before the body).

@@ -1,0 +1,1 @@
+int classify(int v);
