@@ -107,10 +107,9 @@ fn compile(inv: &Invocation, src: &Path, bc: &Path) -> Result<(), String> {
     if o.status.success() {
         return Ok(());
     }
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    let first = stderr
-        .lines()
-        .find(|l| l.contains("error"))
-        .unwrap_or("failed");
-    Err(format!("{}: no bitcode: {}", src.display(), first.trim()))
+    Err(format!(
+        "{}: no bitcode: {}",
+        src.display(),
+        crate::replay::native::first_error_line(&o.stderr)
+    ))
 }
