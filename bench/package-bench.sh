@@ -17,7 +17,8 @@ fetch_deb_source() {
     local package=$1 file=$2
     [ -e "$work/src/$file" ] && return
     local dir
-    dir=$(find "$work/fetch" -maxdepth 1 -type d -name "$package-*" 2>/dev/null | head -1)
+    # (No fetch directory yet is no error, whatever `set -o pipefail` says.)
+    dir=$(find "$work/fetch" -maxdepth 1 -type d -name "$package-*" 2>/dev/null | head -1 || true)
     if [ -z "$dir" ]; then
         ensure_deb_src
         echo "$package: fetching Debian's source" >&2

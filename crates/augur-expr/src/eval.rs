@@ -5,12 +5,24 @@ use crate::bits::{fold_bin, fold_cmp, mask, sign_extend};
 use crate::{Assignment, ExprId, ExprKind, ExprPool};
 use rustc_hash::FxHashMap;
 
+/// The bytes a store chain wrote, by index (an outer store's byte replacing an inner
+/// one's), over the chain's base array: a persistent map, so the chains ending at every
+/// store of a long chain share their entries.
+#[derive(Clone)]
+struct Written {
+    base: ExprId,
+    bytes: imbl::HashMap<u128, u128>,
+}
+
 /// Evaluates expressions of one pool under one assignment, memoising every node value so
-/// several expressions sharing subterms (e.g. a constraint set) are evaluated once.
+/// several expressions sharing subterms (e.g. a constraint set) are evaluated once, and
+/// the bytes every store chain read from has written, so that a read costs the same
+/// whatever the chain's length (a buffer filled byte by byte makes chains of thousands).
 pub struct Evaluator<'a> {
     pool: &'a ExprPool,
     assignment: &'a Assignment,
     memo: FxHashMap<ExprId, u128>,
+    written: FxHashMap<ExprId, Written>,
 }
 
 impl<'a> Evaluator<'a> {
@@ -20,6 +32,7 @@ impl<'a> Evaluator<'a> {
             pool,
             assignment,
             memo: FxHashMap::default(),
+            written: FxHashMap::default(),
         }
     }
 
@@ -30,7 +43,13 @@ impl<'a> Evaluator<'a> {
         }
         let order = self.pool.post_order(&[e], |n| self.memo.contains_key(&n));
         for n in order {
-            let v = self.node(n);
+            let v = match *self.pool.kind(n) {
+                ExprKind::Select { array, index } => {
+                    let i = self.memo[&index];
+                    self.select(array, i)
+                }
+                _ => self.node(n),
+            };
             self.memo.insert(n, v);
         }
         self.memo[&e]
@@ -42,8 +61,11 @@ impl<'a> Evaluator<'a> {
         let v = |e: ExprId| self.memo[&e];
         match *p.kind(n) {
             ExprKind::Const { value, .. } => value,
-            ExprKind::Select { array, index } => self.select(array, v(index)),
-            ExprKind::ArraySym(_) | ExprKind::ArrayConst(_) | ExprKind::Store { .. } => 0,
+            // Selects are read by `eval` (they need the written bytes of their chains).
+            ExprKind::ArraySym(_)
+            | ExprKind::ArrayConst(_)
+            | ExprKind::Store { .. }
+            | ExprKind::Select { .. } => 0,
             ExprKind::Ite { cond, then, els } => v(if v(cond) == 1 { then } else { els }),
             ExprKind::Concat { hi, lo } => (v(hi) << p.width(lo)) | v(lo),
             ExprKind::Extract { expr, lo, width } => (v(expr) >> lo) & mask(width),
@@ -57,28 +79,59 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    /// The byte of array-sorted `array` at index value `i` (store chains are memoised).
-    fn select(&self, mut array: ExprId, i: u128) -> u128 {
-        loop {
-            match self.pool.kind(array) {
-                ExprKind::Store {
-                    array: inner,
-                    index,
-                    value,
-                } => {
-                    if self.memo[index] == i {
-                        return self.memo[value];
-                    }
-                    array = *inner;
+    /// The byte of array-sorted `array` at index value `i`.
+    fn select(&mut self, array: ExprId, i: u128) -> u128 {
+        let base = match self.pool.kind(array) {
+            ExprKind::Store { .. } => {
+                let w = self.written(array);
+                if let Some(&b) = w.bytes.get(&i) {
+                    return b;
                 }
-                ExprKind::ArraySym(a) => return u128::from(self.assignment.byte(*a, i)),
-                ExprKind::ArrayConst(bytes) => {
-                    let byte = usize::try_from(i).ok().and_then(|i| bytes.get(i));
-                    return u128::from(byte.copied().unwrap_or(0));
-                }
-                k => unreachable!("select from a non-array {k:?}"),
+                w.base
             }
+            _ => array,
+        };
+        match self.pool.kind(base) {
+            ExprKind::ArraySym(a) => u128::from(self.assignment.byte(*a, i)),
+            ExprKind::ArrayConst(bytes) => {
+                let byte = usize::try_from(i).ok().and_then(|i| bytes.get(i));
+                u128::from(byte.copied().unwrap_or(0))
+            }
+            k => unreachable!("select from a non-array {k:?}"),
         }
+    }
+
+    /// The bytes the store chain ending at `top` wrote, made for every store of the chain
+    /// not yet seen (their indices and values are memoised: they come before the select
+    /// in post order).
+    fn written(&mut self, top: ExprId) -> &Written {
+        let mut pending = Vec::new();
+        let mut at = top;
+        let mut below = loop {
+            if let Some(w) = self.written.get(&at) {
+                break w.clone();
+            }
+            match *self.pool.kind(at) {
+                ExprKind::Store { array, .. } => {
+                    pending.push(at);
+                    at = array;
+                }
+                _ => {
+                    break Written {
+                        base: at,
+                        bytes: imbl::HashMap::new(),
+                    }
+                }
+            }
+        };
+        for &store in pending.iter().rev() {
+            let ExprKind::Store { index, value, .. } = *self.pool.kind(store) else {
+                unreachable!("a store of the chain")
+            };
+            below.bytes.insert(self.memo[&index], self.memo[&value]);
+            self.written.insert(store, below.clone());
+        }
+        &self.written[&top]
     }
 }
 
@@ -93,6 +146,45 @@ impl ExprPool {
 mod tests {
     use super::*;
     use crate::{BinOp, CmpOp};
+
+    #[test]
+    fn reads_through_a_long_chain_see_the_outermost_write() {
+        let mut p = ExprPool::new();
+        let x = p.new_array("x", 4);
+        let mut arr = p.array_sym(x);
+        let i0 = p.constant(0, 64);
+        let sym = p.select(arr, i0);
+        // 20,000 stores: every index 0..10,000 written twice, the second time with the
+        // first byte of x added; index 10,000 never written.
+        for round in 0..2u128 {
+            for i in 0..10_000u128 {
+                let idx = p.constant(i, 64);
+                let byte = p.constant((i + round) % 256, 8);
+                let value = if round == 1 {
+                    p.bin(BinOp::Add, byte, sym)
+                } else {
+                    byte
+                };
+                arr = p.store(arr, idx, value);
+            }
+        }
+        let reads: Vec<ExprId> = [0u128, 4_999, 9_999, 10_000]
+            .iter()
+            .map(|&i| {
+                let idx = p.constant(i, 64);
+                p.raw(ExprKind::Select {
+                    array: arr,
+                    index: idx,
+                })
+            })
+            .collect();
+        let mut a = Assignment::default();
+        a.set(x, vec![3, 0, 0, 0]);
+        let mut ev = Evaluator::new(&p, &a);
+        let got: Vec<u128> = reads.iter().map(|&r| ev.eval(r)).collect();
+        // (i + 1) % 256 + 3, and index 10,000 reads x's byte there (out of x: 0).
+        assert_eq!(got, vec![4, (5_000 % 256) + 3, (10_000 % 256) + 3, 0]);
+    }
 
     #[test]
     fn reads_assigned_bytes_through_stores() {

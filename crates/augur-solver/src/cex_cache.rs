@@ -3,6 +3,7 @@
 
 use crate::solver::restrict;
 use crate::stats::SharedStats;
+use crate::z3_backend::SharedDeadline;
 use crate::{SatResult, Solver, SolverError};
 use augur_expr::{Assignment, Evaluator, ExprId, ExprPool};
 use rustc_hash::FxHashSet;
@@ -21,16 +22,23 @@ pub(crate) struct CexCache {
     /// Oldest first.
     unsat: VecDeque<Box<[ExprId]>>,
     stats: SharedStats,
+    /// No model is tried past it (a model of a large query can take long to evaluate).
+    deadline: SharedDeadline,
 }
 
 impl CexCache {
-    /// The layer in front of `inner`.
-    pub(crate) fn new(inner: Box<dyn Solver>, stats: SharedStats) -> Self {
+    /// The layer in front of `inner`, trying no model past `deadline`.
+    pub(crate) fn new(
+        inner: Box<dyn Solver>,
+        stats: SharedStats,
+        deadline: SharedDeadline,
+    ) -> Self {
         CexCache {
             inner,
             models: VecDeque::new(),
             unsat: VecDeque::new(),
             stats,
+            deadline,
         }
     }
 
@@ -53,10 +61,14 @@ impl CexCache {
         // Newer (higher-id) constraints are the likeliest to fail: try them first.
         let mut order = constraints.to_vec();
         order.sort_unstable_by(|a, b| b.cmp(a));
-        self.models.iter().position(|m| {
-            let mut ev = Evaluator::new(pool, m);
-            order.iter().all(|&c| ev.eval(c) == 1)
-        })
+        let deadline = self.deadline.get();
+        self.models
+            .iter()
+            .take_while(|_| deadline.is_none_or(|d| std::time::Instant::now() < d))
+            .position(|m| {
+                let mut ev = Evaluator::new(pool, m);
+                order.iter().all(|&c| ev.eval(c) == 1)
+            })
     }
 }
 
@@ -104,7 +116,7 @@ mod tests {
         let (a, b) = (p.ult(x, c3), p.ult(y, c3));
         let stats = SharedStats::default();
         let (rec, log) = Recorder::new(false);
-        let mut cc = CexCache::new(Box::new(rec), stats.clone());
+        let mut cc = CexCache::new(Box::new(rec), stats.clone(), SharedDeadline::default());
         assert_eq!(cc.check(&p, &[a]), Ok(SatResult::Unsat));
         assert_eq!(cc.check(&p, &[b, a]), Ok(SatResult::Unsat));
         assert_eq!(log.borrow().len(), 1);
@@ -128,7 +140,7 @@ mod tests {
         let stats = SharedStats::default();
         // the recorder's all-zero models satisfy x < 3 and y < 3 but not !(y < 3)
         let (rec, log) = Recorder::new(true);
-        let mut cc = CexCache::new(Box::new(rec), stats.clone());
+        let mut cc = CexCache::new(Box::new(rec), stats.clone(), SharedDeadline::default());
         cc.check(&p, &[a]).unwrap();
         let SatResult::Sat(m) = cc.check(&p, &[b]).unwrap() else {
             panic!("expected sat")

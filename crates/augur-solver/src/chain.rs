@@ -31,7 +31,7 @@ fn layers(
         solver = Box::new(QueryLog::new(solver, dir));
     }
     if on(Layer::CexCache) {
-        solver = Box::new(CexCache::new(solver, stats.clone()));
+        solver = Box::new(CexCache::new(solver, stats.clone(), deadline.clone()));
     }
     if on(Layer::Order) {
         solver = Box::new(OrderLayer::new(solver, stats.clone()));
@@ -261,6 +261,14 @@ impl Solver for SolverChain {
             self.pool_uid = Some(pool.uid());
         }
         self.stats.borrow_mut().queries += 1;
+        if self
+            .deadline
+            .get()
+            .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            // Past the deadline no layer works either: the query is a timeout at once.
+            return Err(SolverError::Timeout);
+        }
         self.solver.check(pool, constraints)
     }
 }
