@@ -304,6 +304,47 @@ fn control_stack_alone_suffices() {
     assert_reproduced(&field.repro(&["--max-time", "60"], "no-log"), "full", 3);
 }
 
+static ABORT: Case = Case {
+    name: "aborts",
+    input: "!xx",
+    link: &[],
+    hard: &[],
+    sym_arg: "8",
+};
+
+static ASSERTION: Case = Case {
+    name: "aborts",
+    input: "a,b,c,d",
+    link: &[],
+    hard: &[],
+    sym_arg: "8",
+};
+
+/// An abort in the field: the recorded binary reports it through AddressSanitizer with
+/// its stack (the recording runtime flushes its log and hands the signal on) and writes a
+/// complete log; `augur repro` reproduces it with the input alone, the recorded build's
+/// report showing the same frames. `kinds` are the error kinds the report stands for.
+fn assert_abort_reproduced(case: &'static Case, kinds: &[&str]) {
+    let field = recorded(case);
+    let report = std::fs::read_to_string(field.report()).unwrap();
+    assert!(report.contains("ERROR: AddressSanitizer: ABRT"), "{report}");
+    let r = field.repro_with_log();
+    assert_reproduced(&r, "full", 3);
+    assert_eq!(r.1["report"]["error"], "AddressSanitizer: ABRT");
+    assert_eq!(r.1["report"]["kinds"], serde_json::json!(kinds));
+    assert_eq!(r.1["blocked"], 0, "{}", r.1);
+}
+
+#[test]
+fn abort_is_a_crash() {
+    assert_abort_reproduced(&ABORT, &["assertion", "abort", "reach-error"]);
+}
+
+#[test]
+fn failed_assertion_is_a_crash() {
+    assert_abort_reproduced(&ASSERTION, &["assertion"]);
+}
+
 /// A report from gdb (`bt` after the crash of the plain build) and one from augur's own
 /// test JSON are parsed and reproduce too.
 #[test]

@@ -5,6 +5,7 @@
 //! what the command line uses is re-exported here.
 
 mod build;
+mod deadline;
 mod driver;
 mod hard;
 mod log;

@@ -41,6 +41,29 @@ pub struct Report {
     pub frames: Vec<Frame>,
 }
 
+/// The augur kinds an abort (SIGABRT) stands for.
+pub const ABORT_KINDS: &[&str] = &["assertion", "abort", "reach-error"];
+
+/// A failed `assert`'s message (glibc: `PROG: FILE:LINE: FUNC: Assertion `COND' failed.`,
+/// musl: `Assertion failed: COND (FILE: FUNC: LINE)`): the file and line it names.
+pub fn assertion_site(text: &str) -> Option<(String, u32)> {
+    text.lines().find_map(|l| {
+        if let Some(head) = l.strip_suffix("' failed.") {
+            let head = &head[..head.find(": Assertion `")?];
+            // PROG: FILE:LINE: FUNC
+            let mut parts = head.splitn(3, ": ");
+            let site = parts.nth(1)?;
+            let (file, line) = site.rsplit_once(':')?;
+            return Some((file.to_string(), line.parse().ok()?));
+        }
+        let rest = l.strip_prefix("Assertion failed: ")?;
+        let inside = rest[rest.rfind(" (")? + 2..].strip_suffix(')')?;
+        let mut parts = inside.split(": ");
+        let (file, line) = (parts.next()?, parts.nth(1)?);
+        Some((file.to_string(), line.parse().ok()?))
+    })
+}
+
 /// The augur kinds an ASan error name stands for.
 fn asan_kinds(what: &str, line: &str) -> Vec<&'static str> {
     if what.contains("use-after-free") {
@@ -63,6 +86,8 @@ fn asan_kinds(what: &str, line: &str) -> Vec<&'static str> {
         } else {
             vec!["out-of-bounds", "null-dereference"]
         }
+    } else if what.starts_with("ABRT") {
+        ABORT_KINDS.to_vec()
     } else if what.starts_with("FPE") {
         vec!["division-by-zero"]
     } else if what.contains("overflow") || what.contains("underflow") {
@@ -92,7 +117,7 @@ fn signal_kinds(sig: &str) -> Vec<&'static str> {
     match sig {
         "SIGSEGV" | "SIGBUS" => vec!["out-of-bounds", "null-dereference", "use-after-free"],
         "SIGFPE" => vec!["division-by-zero"],
-        "SIGABRT" => vec!["assertion", "abort", "reach-error"],
+        "SIGABRT" => ABORT_KINDS.to_vec(),
         _ => Vec::new(),
     }
 }
@@ -222,6 +247,10 @@ pub fn parse(text: &str) -> Result<Report, String> {
             break;
         }
     }
+    // An abort after a failed assertion's message is that assertion.
+    if kinds == ABORT_KINDS && assertion_site(text).is_some() {
+        kinds = vec!["assertion"];
+    }
     // Without a headline, gdb frames show their arguments: `f (x=1) at prog.c:3`.
     let format = format.unwrap_or_else(|| {
         let first = lines.iter().find(|l| l.trim_start().starts_with("#0 "));
@@ -265,7 +294,7 @@ pub fn parse(text: &str) -> Result<Report, String> {
 
 /// Does a report's `file` name the program's file `path`? The same path, one ending with
 /// the other, or the same file name (a binary built in another directory).
-fn report_names(path: &str, file: &str) -> bool {
+pub fn names_file(path: &str, file: &str) -> bool {
     let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
     same_file(path, file) || name(path) == name(file)
 }
@@ -298,7 +327,7 @@ pub fn match_frames(report: &Report, prog: &Program) -> Vec<Matched> {
         let file = f.locs.iter().find_map(|l| {
             let s = prog.loc(*l)?;
             let path = prog.file(s.file);
-            (s.line == fr.line && report_names(path, &fr.file)).then(|| path.to_string())
+            (s.line == fr.line && names_file(path, &fr.file)).then(|| path.to_string())
         });
         let Some(file) = file else {
             continue;
@@ -374,14 +403,40 @@ WRITE of size 1 at 0x55d0 thread T0
         );
     }
 
+    /// ASan's report of an abort (handle_abort=1), after glibc's assertion message.
+    const ABORT: &str = "prog: prog.c:5: int main(int, char **): Assertion `n < 3' failed.
+AddressSanitizer:DEADLYSIGNAL
+==21980==ERROR: AddressSanitizer: ABRT on unknown address 0x0000000055dc (pc 0x7fc2 bp 0x7fc2 sp 0x7ffd T0)
+    #0 0x7fc24bdbaeec in __pthread_kill_implementation nptl/./nptl/pthread_kill.c:44:76
+    #1 0x7fc24bd56471 in abort stdlib/./stdlib/abort.c:79:7
+    #2 0x7fc24bd64ec1 in __assert_fail assert/./assert/assert.c:103:3
+    #3 0x5601c36cd0a8 in main /tmp/prog.c:5:43
+";
+
+    #[test]
+    fn aborts_and_assertions() {
+        let r = parse(ABORT).unwrap();
+        assert_eq!(r.kinds, vec!["assertion"]);
+        assert_eq!(r.headline, "AddressSanitizer: ABRT");
+        assert_eq!(r.frames[3].function, "main");
+        let plain = ABORT.lines().skip(1).collect::<Vec<_>>().join("\n");
+        assert_eq!(parse(&plain).unwrap().kinds, ABORT_KINDS);
+        assert_eq!(assertion_site(ABORT), Some(("prog.c".into(), 5)));
+        assert_eq!(
+            assertion_site("Assertion failed: n < 3 (src/prog.c: main: 12)"),
+            Some(("src/prog.c".into(), 12))
+        );
+        assert_eq!(assertion_site("Aborted"), None);
+    }
+
     #[test]
     fn files_built_elsewhere_match_by_name() {
-        assert!(report_names(
+        assert!(names_file(
             "/work/src/prog.c",
             "/home/user/build/src/prog.c"
         ));
-        assert!(report_names("/work/src/prog.c", "src/prog.c"));
-        assert!(!report_names("/work/src/prog.c", "/work/src/myprog.c"));
+        assert!(names_file("/work/src/prog.c", "src/prog.c"));
+        assert!(!names_file("/work/src/prog.c", "/work/src/myprog.c"));
     }
 
     #[test]
