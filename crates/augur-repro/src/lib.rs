@@ -4,11 +4,13 @@
 //! re-execution in which hard calls return the logged values. The modules are private;
 //! what the command line uses is re-exported here.
 
+mod arith;
 mod build;
 mod deadline;
 mod driver;
 mod hard;
 mod log;
+mod loop_calls;
 mod prototype;
 mod reexec;
 mod report;
