@@ -304,6 +304,135 @@ fn control_stack_alone_suffices() {
     assert_reproduced(&field.repro(&["--max-time", "60"], "no-log"), "full", 3);
 }
 
+/// `--list`'s reason for `function` (the rest of its line after the origin).
+fn reason(case: &Case, function: &str) -> String {
+    let o = augur()
+        .arg("record")
+        .arg(source(case.name))
+        .arg("--list")
+        .output()
+        .unwrap();
+    let listing = String::from_utf8_lossy(&o.stdout).into_owned();
+    listing
+        .lines()
+        .find_map(|l| {
+            let mut words = l.split_whitespace();
+            let (_, name, _) = (words.next()?, words.next()?, words.next()?);
+            (name == function).then(|| words.collect::<Vec<_>>().join(" "))
+        })
+        .unwrap_or_else(|| panic!("{function} not listed: {listing}"))
+}
+
+static STEPPER: Case = Case {
+    name: "stepper",
+    input: "27",
+    link: &[],
+    hard: &["next_term"],
+    sym_arg: "4",
+};
+
+/// A helper whose result decides an input-dependent loop's exit is recorded, not the
+/// function holding the loop; the log's 111 results take the search through the field's
+/// trips. Without the log, repro warns that the stack passes through it unrecorded.
+#[test]
+fn helper_of_an_input_dependent_loop() {
+    assert_eq!(
+        reason(&STEPPER, "next_term"),
+        "called in the loop at line 19 of trace (line 20), whose trip count depends on input and on its result"
+    );
+    assert_eq!(
+        reason(&STEPPER, "trace"),
+        "not recursive, no hard loop (1 loop(s)), nesting 1"
+    );
+    let field = recorded(&STEPPER);
+    let r = field.repro_with_log();
+    assert_reproduced(&r, "with-log", 3);
+    assert_eq!(r.1["hard_calls_substituted"], 111);
+    assert_eq!(r.1["warnings"], serde_json::json!([]));
+    let (_, json, out) = field.repro(&["--max-time", "5"], "no-log");
+    let warning = "the crash's stack passes through `trace`, which calls `next_term`, hard to resolve (called in the loop at line 19 of trace (line 20), whose trip count depends on input and on its result), and no log was given: the search must solve it";
+    assert_eq!(json["warnings"], serde_json::json!([warning]), "{out}");
+    assert!(out.contains(&format!("augur: warning: {warning}")), "{out}");
+}
+
+static CRC: Case = Case {
+    name: "crc",
+    input: "zulu",
+    link: &[],
+    hard: &["crc32"],
+    sym_arg: "4",
+};
+
+/// A CRC over a fixed number of bytes (its trip count is no input's) mixes input bits:
+/// recorded, and its logged result reproduces the crash behind it.
+#[test]
+fn bit_mixing_loop() {
+    assert_eq!(
+        reason(&CRC, "crc32"),
+        "loop at line 10 mixes input bits: 3 shift/xor operation(s) on input-derived values (from line 11)"
+    );
+    let field = recorded(&CRC);
+    let r = field.repro_with_log();
+    assert_reproduced(&r, "with-log", 3);
+    assert_eq!(r.1["hard_calls_substituted"], 1);
+}
+
+static READING: Case = Case {
+    name: "reading",
+    input: "7.75",
+    link: &[],
+    hard: &["atof", "scale"],
+    sym_arg: "4",
+};
+
+/// Floating point from input: `atof`'s result and a function returning a double it
+/// computes from input are recorded; both logged results are used.
+#[test]
+fn floating_point_results() {
+    assert_eq!(
+        reason(&READING, "atof"),
+        "math/floating-point function called with an input-dependent argument (in read_gauge, line 16)"
+    );
+    assert_eq!(
+        reason(&READING, "scale"),
+        "returns a floating-point value computed from input (line 8)"
+    );
+    let field = recorded(&READING);
+    let r = field.repro_with_log();
+    assert_reproduced(&r, "with-log", 3);
+    assert_eq!(r.1["hard_calls_substituted"], 2);
+}
+
+/// With no hard function, `--list` says which criteria none met, and `record` says so.
+#[test]
+fn nothing_to_record_says_why() {
+    let o = augur()
+        .arg("record")
+        .arg(source("control"))
+        .arg("--list")
+        .output()
+        .unwrap();
+    let listing = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        listing.lines().last(),
+        Some(augur_repro::NOTHING_HARD),
+        "{listing}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let o = augur()
+        .arg("record")
+        .arg(source("control"))
+        .arg("-o")
+        .arg(dir.path().join("control"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("augur: {}", augur_repro::NOTHING_HARD)),
+        "{err}"
+    );
+}
+
 static ABORT: Case = Case {
     name: "aborts",
     input: "!xx",

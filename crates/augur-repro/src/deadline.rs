@@ -1,9 +1,10 @@
 //! The time `augur repro` may take (`--max-time`), counted from its start: the builds,
-//! the search and the native verification runs share it. The search stops at the
-//! deadline and native runs are cut there; a backstop thread ends the process a
-//! twentieth of the time later, with `repro.json` written from the last snapshot of the
-//! findings, should the search not stop (a Z3 check that does not answer its interrupt,
-//! a step that does not return).
+//! the search and the native verification runs share it. The search stops a twentieth of
+//! the time before the deadline (leaving that to end its last step and write what it
+//! found), native runs are cut at the deadline, and a backstop thread ends the process a
+//! twentieth after it, with `repro.json` written from the last snapshot of the findings,
+//! should the search not stop (a Z3 call that does not answer its interrupt, a step that
+//! does not return): all within the time plus a tenth.
 
 use serde_json::Value as Json;
 use std::path::PathBuf;
@@ -29,10 +30,16 @@ impl Deadline {
         }
     }
 
-    /// The time left (zero once past; None: no limit).
-    pub fn left(&self) -> Option<Duration> {
+    /// A twentieth of the time limit (zero without one).
+    fn margin(&self) -> Duration {
+        self.at.map_or(Duration::ZERO, |at| (at - self.start) / 20)
+    }
+
+    /// The time left for the search: until a twentieth of the limit before the deadline
+    /// (zero once past; None: no limit).
+    pub fn search_time(&self) -> Option<Duration> {
         self.at
-            .map(|at| at.saturating_duration_since(Instant::now()))
+            .map(|at| (at - self.margin()).saturating_duration_since(Instant::now()))
     }
 
     /// Seconds since the start.
@@ -54,9 +61,10 @@ pub struct Backstop {
 }
 
 impl Backstop {
-    /// Start the backstop of `deadline` (none without a limit): past the deadline plus a
-    /// twentieth of the limit, unless [`Backstop::done`] was called, it writes the
-    /// snapshot to `out/repro.json`, says so on stderr and ends the process with status 1
+    /// Start the backstop of `deadline` (none without a limit): a twentieth of the limit
+    /// past the deadline, unless [`Backstop::done`] was called, it writes the
+    /// snapshot to `out/repro.json`, prints its warnings, says so on stderr and ends the
+    /// process with status 1
     /// (not reproduced), removing the scratch directory `work`.
     pub fn start(deadline: &Deadline, out: PathBuf, work: PathBuf) -> Backstop {
         let snapshot = Arc::new(Mutex::new(Snapshot {
@@ -66,8 +74,7 @@ impl Backstop {
         let backstop = Backstop { snapshot };
         if let Some(at) = deadline.at {
             let start = deadline.start;
-            let grace = (at - start) / 20;
-            let fire = at + grace;
+            let fire = at + deadline.margin();
             let shared = backstop.snapshot.clone();
             std::thread::spawn(move || {
                 std::thread::sleep(fire.saturating_duration_since(Instant::now()));
@@ -82,6 +89,10 @@ impl Backstop {
                         "stopped".into(),
                         "the search did not stop at the time limit: ended by the backstop".into(),
                     );
+                }
+                // What the command line would have said first.
+                for w in json["warnings"].as_array().into_iter().flatten() {
+                    eprintln!("augur: warning: {}", w.as_str().unwrap_or_default());
                 }
                 let path = out.join("repro.json");
                 let written = serde_json::to_vec_pretty(&json)

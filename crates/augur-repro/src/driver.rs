@@ -58,6 +58,8 @@ pub struct Outcome {
     pub candidates: usize,
     /// Candidates verified natively and not reproducing.
     pub blocked: usize,
+    /// Hard code on the crash's stack whose results the log does not hold.
+    pub warnings: Vec<String>,
     json: Json,
 }
 
@@ -118,13 +120,15 @@ struct Facts<'a> {
     log: Option<&'a Log>,
     goals: usize,
     argv0: &'a str,
+    warnings: &'a [String],
 }
 
 impl Facts<'_> {
-    /// `repro.json` for the findings `p` of the run on `ex`, `time_s` seconds in.
-    fn json(&self, p: &Findings, ex: &Executor, time_s: f64) -> Json {
+    /// `repro.json` for the findings `p` of the run on `ex` (None: before the search),
+    /// `time_s` seconds in.
+    fn json(&self, p: &Findings, ex: Option<&Executor>, time_s: f64) -> Json {
         let found = p.found.as_ref();
-        let summary = augur_engine::summary_json(ex);
+        let summary = ex.map_or(Json::Null, augur_engine::summary_json);
         let command =
             found.and_then(|f| command_line(self.argv0, &self.c.program_args, &f.objects));
         json!({
@@ -150,6 +154,7 @@ impl Facts<'_> {
             "blocked": p.blocked,
             "goal_reached": p.goal + 1,
             "goals": self.goals,
+            "warnings": self.warnings,
             "time_s": found.map_or(time_s, |f| f.time_s),
             "solver": summary["solver"],
             "paths": summary["paths_completed"],
@@ -175,6 +180,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
     let out = augur_engine::prepare_output_dir(c.common.output_dir.as_deref())?;
     let backstop = Backstop::start(&deadline, out.clone(), c.common.work.clone());
     let goals = goals(&frames);
+    let warnings = crate::unrecorded::warnings(&program, &frames, log.as_deref());
     let facts = Facts {
         c,
         rep: &rep,
@@ -182,7 +188,9 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
         log: log.as_deref(),
         goals: goals.len(),
         argv0: &argv0,
+        warnings: &warnings,
     };
+    backstop.update(facts.json(&Findings::default(), None, deadline.elapsed_s()));
 
     // The verification build: the recorded functions wrapped, as in the field.
     let hard: Vec<String> = log
@@ -218,7 +226,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
     // Every ended path is a possible candidate, however often its crash was seen.
     opts.tests = TestPolicy::All;
     // The search has what the builds left of the time.
-    opts.max_time = deadline.left().or(opts.max_time);
+    opts.max_time = deadline.search_time().or(opts.max_time);
     let shared = Rc::new(RefCell::new(Findings::default()));
     let mut argv = vec![argv0.clone()];
     argv.extend(c.program_args.iter().cloned());
@@ -250,10 +258,9 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
     )));
     let st = ex.initial_state(None);
     augur_env::start(&mut ex, st, entry, &c.spec, &argv);
-    backstop.update(facts.json(&shared.borrow(), &ex, deadline.elapsed_s()));
     reexecute(&mut ex, &shared, &goals, &mut |ex, msg| {
         progress.message(&msg);
-        backstop.update(facts.json(&shared.borrow(), ex, deadline.elapsed_s()));
+        backstop.update(facts.json(&shared.borrow(), Some(ex), deadline.elapsed_s()));
     });
 
     let p = shared.borrow();
@@ -261,7 +268,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
         backstop.done();
         return Err(e.clone());
     }
-    let json = facts.json(&p, &ex, deadline.elapsed_s());
+    let json = facts.json(&p, Some(&ex), deadline.elapsed_s());
     backstop.done();
     let found = p.found.clone();
     let command = found
@@ -277,6 +284,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
         goal: p.goal,
         candidates: p.candidates,
         blocked: p.blocked,
+        warnings: warnings.clone(),
         json,
     })
 }

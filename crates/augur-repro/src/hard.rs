@@ -459,7 +459,11 @@ pub fn analyse(
     Ok(verdicts)
 }
 
-/// The verdicts as `--list` prints them: hard functions first, each with its reason.
+/// Why nothing is recorded when no function is hard: the criteria none met.
+pub const NOTHING_HARD: &str = "nothing to record: no function is recursive, loops an input-dependent number of times updating what a branch reads, decides such a loop's exit by its result, mixes input bits in a loop, computes floating point from input, nests predicates deeper than 5, reads the environment, or lacks a body and a model; the stack alone directs `augur repro`";
+
+/// The verdicts as `--list` prints them: hard functions first, each with its reason, then
+/// [`NOTHING_HARD`] when none is.
 pub fn listing(verdicts: &[Verdict]) -> String {
     let mut out = String::new();
     for hard in [true, false] {
@@ -476,6 +480,10 @@ pub fn listing(verdicts: &[Verdict]) -> String {
                 v.reason
             ));
         }
+    }
+    if !verdicts.iter().any(|v| v.hard) {
+        out.push_str(NOTHING_HARD);
+        out.push('\n');
     }
     out
 }
