@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 pub struct Deadline {
     /// When the run started.
     pub start: Instant,
-    /// When the search must stop (None: no time limit).
+    /// The deadline: the start plus the time limit (None: no limit).
     pub at: Option<Instant>,
 }
 
@@ -55,7 +55,6 @@ struct Snapshot {
 }
 
 /// The backstop of a run with a deadline: holds the latest snapshot of `repro.json`.
-#[derive(Clone)]
 pub struct Backstop {
     snapshot: Arc<Mutex<Snapshot>>,
 }
@@ -122,5 +121,23 @@ impl Backstop {
     /// The run is over: the backstop does nothing any more.
     pub fn done(&self) {
         self.snapshot.lock().unwrap_or_else(|e| e.into_inner()).done = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The search has the limit less a twentieth; without a limit, no deadline.
+    #[test]
+    fn search_time_leaves_a_twentieth() {
+        let d = Deadline::starting_now(Some(Duration::from_secs(20)));
+        let t = d.search_time().unwrap();
+        assert!(
+            t <= Duration::from_secs(19) && t > Duration::from_secs(18),
+            "{t:?}"
+        );
+        assert_eq!(d.margin(), Duration::from_secs(1));
+        assert!(Deadline::starting_now(None).search_time().is_none());
     }
 }
