@@ -455,7 +455,8 @@ static ASSERTION: Case = Case {
 /// its stack (the recording runtime flushes its log and hands the signal on) and writes a
 /// complete log; `augur repro` reproduces it with the input alone, the recorded build's
 /// report showing the same frames. `kinds` are the error kinds the report stands for.
-fn assert_abort_reproduced(case: &'static Case, kinds: &[&str]) {
+/// Returns the field run.
+fn assert_abort_reproduced(case: &'static Case, kinds: &[&str]) -> Field {
     let field = recorded(case);
     let report = std::fs::read_to_string(field.report()).unwrap();
     assert!(report.contains("ERROR: AddressSanitizer: ABRT"), "{report}");
@@ -464,6 +465,7 @@ fn assert_abort_reproduced(case: &'static Case, kinds: &[&str]) {
     assert_eq!(r.1["report"]["error"], "AddressSanitizer: ABRT");
     assert_eq!(r.1["report"]["kinds"], serde_json::json!(kinds));
     assert_eq!(r.1["blocked"], 0, "{}", r.1);
+    field
 }
 
 #[test]
@@ -471,9 +473,24 @@ fn abort_is_a_crash() {
     assert_abort_reproduced(&ABORT, &["assertion", "abort", "reach-error"]);
 }
 
+/// A failed assertion; then its message alone as the report (what a build without
+/// sanitizers prints): the crash's frame is the goal, and the recorded build's report of
+/// the reproduction shows it innermost.
 #[test]
 fn failed_assertion_is_a_crash() {
-    assert_abort_reproduced(&ASSERTION, &["assertion"]);
+    let field = assert_abort_reproduced(&ASSERTION, &["assertion"]);
+    let report = std::fs::read_to_string(field.report()).unwrap();
+    let message: Vec<&str> = report
+        .lines()
+        .filter(|l| l.contains("Assertion `"))
+        .collect();
+    assert_eq!(message.len(), 1, "{report}");
+    std::fs::write(field.report(), message[0]).unwrap();
+    let r = field.repro(&["--max-time", "60"], "message");
+    assert_reproduced(&r, "full", 1);
+    assert_eq!(r.1["report"]["format"], "Assertion");
+    assert_eq!(r.1["frames"][0]["function"], "count_fields");
+    assert_eq!(r.1["frames"][0]["line"], 16);
 }
 
 /// A report from gdb (`bt` after the crash of the plain build) and one from augur's own

@@ -183,12 +183,7 @@ impl CandidateSink {
                 user.push((f.function.clone(), f.line));
             }
         }
-        let want: Vec<(String, u32)> = self
-            .frames
-            .iter()
-            .map(|f| (f.function.clone(), f.line))
-            .collect();
-        user == want
+        self.report.frames_match(&user, &self.frames)
     }
 }
 

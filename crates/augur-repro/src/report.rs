@@ -26,6 +26,9 @@ pub enum Format {
     Gdb,
     /// An augur test JSON.
     AugurJson,
+    /// A failed assertion's message alone (a build without sanitizers): the crash's frame
+    /// only, the frames calling it unknown.
+    Assertion,
 }
 
 /// A parsed crash report.
@@ -45,23 +48,39 @@ pub struct Report {
 pub const ABORT_KINDS: &[&str] = &["assertion", "abort", "reach-error"];
 
 /// A failed `assert`'s message (glibc: `PROG: FILE:LINE: FUNC: Assertion `COND' failed.`,
-/// musl: `Assertion failed: COND (FILE: FUNC: LINE)`): the file and line it names.
-pub fn assertion_site(text: &str) -> Option<(String, u32)> {
+/// where FUNC is the function's signature; musl: `Assertion failed: COND (FILE: FUNC:
+/// LINE)`): the frame it names.
+fn assertion_frame(text: &str) -> Option<Frame> {
     text.lines().find_map(|l| {
         if let Some(head) = l.strip_suffix("' failed.") {
             let head = &head[..head.find(": Assertion `")?];
             // PROG: FILE:LINE: FUNC
             let mut parts = head.splitn(3, ": ");
-            let site = parts.nth(1)?;
+            let (site, signature) = (parts.nth(1)?, parts.next()?);
             let (file, line) = site.rsplit_once(':')?;
-            return Some((file.to_string(), line.parse().ok()?));
+            let before_params = signature.split('(').next()?;
+            let function = before_params.rsplit([' ', '*']).next()?;
+            return Some(Frame {
+                function: function.to_string(),
+                file: file.to_string(),
+                line: line.parse().ok()?,
+            });
         }
         let rest = l.strip_prefix("Assertion failed: ")?;
         let inside = rest[rest.rfind(" (")? + 2..].strip_suffix(')')?;
         let mut parts = inside.split(": ");
-        let (file, line) = (parts.next()?, parts.nth(1)?);
-        Some((file.to_string(), line.parse().ok()?))
+        let (file, function, line) = (parts.next()?, parts.next()?, parts.next()?);
+        Some(Frame {
+            function: function.to_string(),
+            file: file.to_string(),
+            line: line.parse().ok()?,
+        })
     })
+}
+
+/// The file and line a failed `assert`'s message in `text` names, if there is one.
+pub fn assertion_site(text: &str) -> Option<(String, u32)> {
+    assertion_frame(text).map(|f| (f.file, f.line))
 }
 
 /// The augur kinds an ASan error name stands for.
@@ -279,10 +298,15 @@ pub fn parse(text: &str) -> Result<Report, String> {
         frames.extend(f);
     }
     if frames.is_empty() {
-        return Err(
-            "no stack frames in it (an ASan/UBSan report, gdb `bt` output or an augur test JSON)"
-                .into(),
-        );
+        return match assertion_frame(text) {
+            Some(frame) => Ok(Report {
+                format: Format::Assertion,
+                kinds: vec!["assertion"],
+                headline: format!("assertion failed at {}:{}", frame.file, frame.line),
+                frames: vec![frame],
+            }),
+            None => Err("no stack frames in it (an ASan/UBSan report, gdb `bt` output, an augur test JSON or a failed assertion's message)".into()),
+        };
     }
     Ok(Report {
         format,
@@ -290,6 +314,22 @@ pub fn parse(text: &str) -> Result<Report, String> {
         headline,
         frames,
     })
+}
+
+impl Report {
+    /// Do a crash's frames of the program (function and line, innermost first) match the
+    /// report's `frames`: all of them, or, when the report shows only the innermost
+    /// ones (a failed assertion's message), those?
+    pub fn frames_match(&self, got: &[(String, u32)], frames: &[Matched]) -> bool {
+        let want: Vec<(String, u32)> = frames
+            .iter()
+            .map(|f| (f.function.clone(), f.line))
+            .collect();
+        match self.format {
+            Format::Assertion => got.starts_with(&want),
+            _ => got == want,
+        }
+    }
 }
 
 /// Does a report's `file` name the program's file `path`? The same path, one ending with
@@ -427,6 +467,20 @@ AddressSanitizer:DEADLYSIGNAL
             Some(("src/prog.c".into(), 12))
         );
         assert_eq!(assertion_site("Aborted"), None);
+        // The message alone is a report of the crash's frame.
+        let alone = parse(ABORT.lines().next().unwrap()).unwrap();
+        assert_eq!(alone.format, Format::Assertion);
+        assert_eq!(alone.kinds, vec!["assertion"]);
+        assert_eq!(
+            alone.frames,
+            vec![Frame {
+                function: "main".into(),
+                file: "prog.c".into(),
+                line: 5
+            }]
+        );
+        let musl = parse("Assertion failed: n < 3 (src/prog.c: count: 12)").unwrap();
+        assert_eq!(musl.frames[0].function, "count");
     }
 
     #[test]

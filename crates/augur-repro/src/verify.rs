@@ -106,10 +106,11 @@ pub fn shows_crash(run: &NativeRun, report: &Report, frames: &[Matched], prog: &
         return aborted_at(run, &stderr, report, frames);
     };
     let kind_ok = report.kinds.is_empty() || got.kinds.iter().any(|k| report.kinds.contains(k));
-    let key = |m: &[Matched]| -> Vec<(String, u32)> {
-        m.iter().map(|f| (f.function.clone(), f.line)).collect()
-    };
-    kind_ok && key(&report::match_frames(&got, prog)) == key(frames)
+    let seen: Vec<(String, u32)> = report::match_frames(&got, prog)
+        .into_iter()
+        .map(|f| (f.function, f.line))
+        .collect();
+    kind_ok && report.frames_match(&seen, frames)
 }
 
 /// A run killed by SIGABRT without a stack, for a report of an abort at `frames[0]`.
