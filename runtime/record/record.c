@@ -23,6 +23,7 @@
  * call: u16 function, parts (u8 slot, u16 length or 0xFFFF for NULL, bytes), u8 0xFF;
  * then the end marker: u16 0xFFFF, u32 calls logged, u32 calls dropped (log full). A log
  * without the end marker is truncated. */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
@@ -165,14 +166,43 @@ static void on_fatal_signal(int sig) {
   raise(sig);
 }
 
+/* SIGABRT's handler before ours: the sanitizer's when it reports aborts (handle_abort). */
+static struct sigaction previous_abort;
+
+/* An abort flushes the log, then goes on as it would have without the recording: to the
+ * previous handler (the sanitizer's report of the abort and its stack), else to the
+ * default action. */
+static void on_abort(int sig, siginfo_t *info, void *context) {
+  flush_log();
+  if (previous_abort.sa_flags & SA_SIGINFO) {
+    if (previous_abort.sa_sigaction) {
+      previous_abort.sa_sigaction(sig, info, context);
+      return;
+    }
+  } else if (previous_abort.sa_handler != SIG_DFL && previous_abort.sa_handler != SIG_IGN) {
+    previous_abort.sa_handler(sig);
+    return;
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
 /* The sanitizers' hook run before they end the program (weak: absent without them). */
 extern void __sanitizer_set_death_callback(void (*)(void)) __attribute__((weak));
 
 __attribute__((constructor)) static void augur_rec_init(void) {
   static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+  struct sigaction abort_action;
   unsigned i;
   atexit(flush_log);
-  signal(SIGABRT, on_fatal_signal);
+  /* Chained, not replaced: the sanitizer installed its handler before this constructor
+   * runs (same flags, so that it still runs on its alternate stack). */
+  sigaction(SIGABRT, NULL, &previous_abort);
+  memset(&abort_action, 0, sizeof abort_action);
+  abort_action.sa_sigaction = on_abort;
+  abort_action.sa_mask = previous_abort.sa_mask;
+  abort_action.sa_flags = (previous_abort.sa_flags & (SA_ONSTACK | SA_NODEFER)) | SA_SIGINFO;
+  sigaction(SIGABRT, &abort_action, NULL);
   if (__sanitizer_set_death_callback) {
     /* The sanitizer handles the fatal signals (and reports them): flush when it dies. */
     __sanitizer_set_death_callback(flush_log);
@@ -307,5 +337,7 @@ char *augur_rec_get_string(unsigned slot) {
 }
 
 /* A field crash report is only useful with its stack: UBSan prints one by default in a
- * recorded binary (UBSAN_OPTIONS still overrides this). */
+ * recorded binary, and AddressSanitizer reports aborts (`abort`, failed `assert`) with
+ * theirs (UBSAN_OPTIONS and ASAN_OPTIONS still override these). */
 const char *__ubsan_default_options(void) { return "print_stacktrace=1"; }
+const char *__asan_default_options(void) { return "handle_abort=1"; }

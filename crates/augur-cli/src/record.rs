@@ -102,5 +102,8 @@ pub fn run(a: RecordArgs) -> Result<(), String> {
         built.recorded.len(),
         built.recorded.join(", ")
     );
+    if hard.is_empty() {
+        eprintln!("augur: {}", augur_repro::NOTHING_HARD);
+    }
     Ok(())
 }

@@ -52,6 +52,9 @@ pub fn run(a: ReproArgs) -> Result<(), String> {
     let progress = Progress::new();
     let o = augur_repro::driver(&config, &progress)?;
     progress.finish();
+    for w in &o.warnings {
+        eprintln!("augur: warning: {w}");
+    }
     o.write(&o.out)?;
     eprintln!("augur: output directory is {}", o.out.display());
     match &o.found {

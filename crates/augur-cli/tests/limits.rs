@@ -222,3 +222,72 @@ fn a_run_with_no_inputs_for_its_path_writes_a_prefix_test() {
     assert!(object_bytes(t, "stdin")[0] > 5, "{t}");
     assert_eq!(t["stdout"], "big\n");
 }
+
+/// A hard loop without end for a symbolic executor: the trip count depends on a 64-bit
+/// mix of the input reaching a value, and the crash needs more than a million trips.
+const ENDLESS_HARD_LOOP: &str = r#"#include <stdlib.h>
+static char slots[8];
+unsigned long long mix(unsigned long long h) {
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9ull;
+  return h ^ (h >> 32);
+}
+void crash_at(long n) {
+  slots[n] = 1;
+}
+void check(const char *s) {
+  unsigned long long h = (unsigned char)s[0] | (unsigned char)s[1] << 8;
+  long n = 0;
+  while ((h & 0xffff) != 0x1234) {
+    h = mix(h);
+    n++;
+  }
+  if (n > 1000000)
+    crash_at(n);
+}
+int main(int argc, char **argv) {
+  if (argc > 1)
+    check(argv[1]);
+  return 0;
+}
+"#;
+
+/// Its crash as UBSan reports it.
+const ENDLESS_HARD_LOOP_REPORT: &str =
+    "prog.c:9:3: runtime error: index 1048577 out of bounds for type 'char[8]'
+    #0 0x55d0c1a2 in crash_at /src/prog.c:9:11
+    #1 0x55d0c1b7 in check /src/prog.c:19:5
+    #2 0x55d0c1c3 in main /src/prog.c:23:5
+";
+
+/// `augur repro --max-time 5` on the endless hard loop ends within 6 s all told (the
+/// builds count), not reproducing, with repro.json written.
+#[test]
+fn repro_keeps_to_max_time_on_an_endless_hard_loop() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("prog.c"), ENDLESS_HARD_LOOP).unwrap();
+    std::fs::write(dir.path().join("crash.txt"), ENDLESS_HARD_LOOP_REPORT).unwrap();
+    let start = Instant::now();
+    let (code, stderr) = augur_in(
+        dir.path(),
+        &[
+            "repro",
+            "prog.c",
+            "--crash",
+            "crash.txt",
+            "--sym-arg",
+            "2",
+            "--max-time",
+            "5",
+            "-o",
+            "out",
+        ],
+    );
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(6), "took {took:?}: {stderr}");
+    assert_eq!(code, 1, "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("out/repro.json")).unwrap()).unwrap();
+    assert_eq!(json["status"], "not-reproduced", "{stderr}");
+    assert_eq!(json["goals"], 3, "{json}");
+}

@@ -101,16 +101,21 @@ impl Field {
     }
 }
 
-/// `--list` marks the expected functions hard, and only those.
-fn assert_hard(case: &Case) {
+/// `augur record NAME.c --list`'s output.
+fn listing(name: &str) -> String {
     let o = augur()
         .arg("record")
-        .arg(source(case.name))
+        .arg(source(name))
         .arg("--list")
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o));
-    let listing = String::from_utf8_lossy(&o.stdout);
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// `--list` marks the expected functions hard, and only those.
+fn assert_hard(case: &Case) {
+    let listing = listing(case.name);
     let mut hard: Vec<&str> = listing
         .lines()
         .filter_map(|l| l.strip_prefix("hard "))
@@ -304,6 +309,190 @@ fn control_stack_alone_suffices() {
     assert_reproduced(&field.repro(&["--max-time", "60"], "no-log"), "full", 3);
 }
 
+/// `--list`'s reason for `function` (the rest of its line after the origin).
+fn reason(case: &Case, function: &str) -> String {
+    let listing = listing(case.name);
+    listing
+        .lines()
+        .find_map(|l| {
+            let mut words = l.split_whitespace();
+            let (_, name, _) = (words.next()?, words.next()?, words.next()?);
+            (name == function).then(|| words.collect::<Vec<_>>().join(" "))
+        })
+        .unwrap_or_else(|| panic!("{function} not listed: {listing}"))
+}
+
+static STEPPER: Case = Case {
+    name: "stepper",
+    input: "27",
+    link: &[],
+    hard: &["next_term"],
+    sym_arg: "4",
+};
+
+/// `--list` gives each function of `reasons` its reason (function, reason); then the
+/// field run's log reproduces the crash ("with-log"), using `substituted` logged results,
+/// with no warning. Returns the field run.
+fn assert_with_log(case: &'static Case, reasons: &[(&str, &str)], substituted: u64) -> Field {
+    for (function, why) in reasons {
+        assert_eq!(reason(case, function), *why, "{function}");
+    }
+    let field = recorded(case);
+    let r = field.repro_with_log();
+    assert_reproduced(&r, "with-log", 3);
+    assert_eq!(r.1["hard_calls_substituted"], substituted);
+    assert_eq!(r.1["warnings"], serde_json::json!([]));
+    field
+}
+
+/// A helper whose result decides an input-dependent loop's exit is recorded, not the
+/// function holding the loop; the log's 111 results take the search through the field's
+/// trips. Without the log, repro warns that the stack passes through it unrecorded.
+#[test]
+fn helper_of_an_input_dependent_loop() {
+    let next_term = "called in the loop at line 19 of trace (line 20), whose trip count depends on input and on its result";
+    let field = assert_with_log(
+        &STEPPER,
+        &[
+            ("next_term", next_term),
+            (
+                "trace",
+                "not recursive, no hard loop (1 loop(s)), nesting 1",
+            ),
+        ],
+        111,
+    );
+    let (_, json, out) = field.repro(&["--max-time", "5"], "no-log");
+    let warning = format!("the crash's stack passes through `trace`, which calls `next_term`, hard to resolve ({next_term}), and no log was given: the search must solve it");
+    assert_eq!(json["warnings"], serde_json::json!([warning]), "{out}");
+    assert!(out.contains(&format!("augur: warning: {warning}")), "{out}");
+}
+
+static CRC: Case = Case {
+    name: "crc",
+    input: "zulu",
+    link: &[],
+    hard: &["crc32"],
+    sym_arg: "4",
+};
+
+/// A CRC over a fixed number of bytes (its trip count is no input's) mixes input bits:
+/// recorded, and its logged result reproduces the crash behind it.
+#[test]
+fn bit_mixing_loop() {
+    assert_with_log(
+        &CRC,
+        &[("crc32", "loop at line 10 mixes input bits: 3 shift/xor operation(s) on input-derived values (from line 11)")],
+        1,
+    );
+}
+
+static READING: Case = Case {
+    name: "reading",
+    input: "7.75",
+    link: &[],
+    hard: &["atof", "scale"],
+    sym_arg: "4",
+};
+
+/// Floating point from input: `atof`'s result and a function returning a double it
+/// computes from input are recorded, and both logged results are used; the comparisons
+/// in `read_gauge`'s own code have no call to record: said, not hidden.
+#[test]
+fn floating_point_results() {
+    assert_with_log(
+        &READING,
+        &[
+            ("atof", "math/floating-point function called with an input-dependent argument (in read_gauge, line 16)"),
+            ("scale", "returns a floating-point value computed from input (line 8)"),
+            ("read_gauge", "not recursive, no hard loop (0 loop(s)), nesting 3; compares floating point computed from input at line 17 in its own code (no call to record)"),
+        ],
+        2,
+    );
+}
+
+/// With no hard function, `--list` says which criteria none met, and `record` says so.
+#[test]
+fn nothing_to_record_says_why() {
+    let listing = listing("control");
+    assert_eq!(
+        listing.lines().last(),
+        Some(augur_repro::NOTHING_HARD),
+        "{listing}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let o = augur()
+        .arg("record")
+        .arg(source("control"))
+        .arg("-o")
+        .arg(dir.path().join("control"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("augur: {}", augur_repro::NOTHING_HARD)),
+        "{err}"
+    );
+}
+
+static ABORT: Case = Case {
+    name: "aborts",
+    input: "!xx",
+    link: &[],
+    hard: &[],
+    sym_arg: "8",
+};
+
+static ASSERTION: Case = Case {
+    name: "aborts",
+    input: "a,b,c,d",
+    link: &[],
+    hard: &[],
+    sym_arg: "8",
+};
+
+/// An abort in the field: the recorded binary reports it through AddressSanitizer with
+/// its stack (the recording runtime flushes its log and hands the signal on) and writes a
+/// complete log; `augur repro` reproduces it with the input alone, the recorded build's
+/// report showing the same frames. `kinds` are the error kinds the report stands for.
+/// Returns the field run.
+fn assert_abort_reproduced(case: &'static Case, kinds: &[&str]) -> Field {
+    let field = recorded(case);
+    let report = std::fs::read_to_string(field.report()).unwrap();
+    assert!(report.contains("ERROR: AddressSanitizer: ABRT"), "{report}");
+    let r = field.repro_with_log();
+    assert_reproduced(&r, "full", 3);
+    assert_eq!(r.1["report"]["error"], "AddressSanitizer: ABRT");
+    assert_eq!(r.1["report"]["kinds"], serde_json::json!(kinds));
+    assert_eq!(r.1["blocked"], 0, "{}", r.1);
+    field
+}
+
+#[test]
+fn abort_is_a_crash() {
+    assert_abort_reproduced(&ABORT, &["assertion", "abort", "reach-error"]);
+}
+
+/// A failed assertion; then its message alone as the report (what a build without
+/// sanitizers prints): the crash's frame is the goal, and the recorded build's report of
+/// the reproduction shows it innermost.
+#[test]
+fn failed_assertion_is_a_crash() {
+    let field = assert_abort_reproduced(&ASSERTION, &["assertion"]);
+    let report = std::fs::read_to_string(field.report()).unwrap();
+    let message: Vec<&str> = report
+        .lines()
+        .filter(|l| l.contains("Assertion `"))
+        .collect();
+    assert_eq!(message.len(), 1, "{report}");
+    std::fs::write(field.report(), message[0]).unwrap();
+    let r = field.repro(&["--max-time", "60"], "message");
+    assert_reproduced(&r, "full", 1);
+    assert_eq!(r.1["report"]["format"], "Assertion");
+    assert_eq!(r.1["frames"][0]["function"], "count_fields");
+    assert_eq!(r.1["frames"][0]["line"], 16);
+}
+
 /// A report from gdb (`bt` after the crash of the plain build) and one from augur's own
 /// test JSON are parsed and reproduce too.
 #[test]
@@ -315,6 +504,8 @@ fn gdb_and_augur_json_reports() {
         hard: &[],
         sym_arg: "3",
     };
+    // A loop with a constant bound (its exit `i < 2`) calling strcmp makes nothing hard.
+    assert_hard(&LOOKUP);
     let field = Field::run(&LOOKUP);
     if Command::new("gdb").arg("--version").output().is_err() {
         eprintln!("gdb not found: skipping the gdb report");

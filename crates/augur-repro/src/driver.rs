@@ -2,6 +2,7 @@
 //! come from this build, the verification build, then the re-execution directed along the
 //! stack with SymCon answering the logged calls; the outcome is `repro.json`.
 
+use crate::deadline::{Backstop, Deadline};
 use crate::log::{hex, Log};
 use crate::reexec::{command_line, goals, run as reexecute, CandidateSink, Findings, Found};
 use crate::report::{match_frames, parse as parse_report, Matched, Report};
@@ -57,6 +58,8 @@ pub struct Outcome {
     pub candidates: usize,
     /// Candidates verified natively and not reproducing.
     pub blocked: usize,
+    /// Hard code on the crash's stack whose results the log does not hold.
+    pub warnings: Vec<String>,
     json: Json,
 }
 
@@ -108,9 +111,62 @@ fn read_log(path: &Path, inputs: &[PathBuf], cflags: &[String]) -> Result<Log, S
     Ok(log)
 }
 
-/// Search for an input reproducing the crash of `c.crash`; verify it natively. Write the
+/// The facts of a run that do not change while it searches, and `repro.json` from them
+/// and the findings so far.
+struct Facts<'a> {
+    c: &'a Config,
+    rep: &'a Report,
+    frames: &'a [Matched],
+    log: Option<&'a Log>,
+    goals: usize,
+    argv0: &'a str,
+    warnings: &'a [String],
+}
+
+impl Facts<'_> {
+    /// `repro.json` for the findings `p` of the run on `ex` (None: before the search),
+    /// `time_s` seconds in.
+    fn json(&self, p: &Findings, ex: Option<&Executor>, time_s: f64) -> Json {
+        let found = p.found.as_ref();
+        let summary = ex.map_or(Json::Null, augur_engine::summary_json);
+        let command =
+            found.and_then(|f| command_line(self.argv0, &self.c.program_args, &f.objects));
+        json!({
+            "status": found.map_or("not-reproduced", |f| f.how.name()),
+            "report": {
+                "file": self.c.crash.display().to_string(),
+                "format": format!("{:?}", self.rep.format),
+                "error": self.rep.headline,
+                "kinds": self.rep.kinds,
+            },
+            "frames": self.frames.iter().map(|f| json!({"function": f.function, "file": f.file, "line": f.line})).collect::<Vec<_>>(),
+            "log": self.log.map(|l| json!({
+                "file": self.c.log.as_ref().map(|p| p.display().to_string()),
+                "functions": l.functions.iter().map(|f| f.name.clone()).collect::<Vec<_>>(),
+                "calls": l.calls.len(),
+                "bytes": l.bytes,
+            })),
+            "objects": found.map(|f| f.objects.iter().map(|(n, b)| json!({"name": n, "bytes": b})).collect::<Vec<_>>()),
+            "test": found.map(|_| "test000001.json"),
+            "command": command,
+            "hard_calls_substituted": found.map(|f| f.substituted),
+            "candidates": p.candidates,
+            "blocked": p.blocked,
+            "goal_reached": p.goal + 1,
+            "goals": self.goals,
+            "warnings": self.warnings,
+            "time_s": found.map_or(time_s, |f| f.time_s),
+            "solver": summary["solver"],
+            "paths": summary["paths_completed"],
+        })
+    }
+}
+
+/// Search for an input reproducing the crash of `c.crash`; verify it natively. The whole
+/// of it, builds included, keeps to `--max-time` (see [`crate::deadline`]). Write the
 /// outcome with [`Outcome::write`] (into [`Outcome::out`]).
 pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
+    let deadline = Deadline::starting_now(c.common.opts.max_time);
     let program = augur_env::load_program(&c.inputs, c.common.cflags.clone(), &c.common.work)?;
     let entry = augur_env::entry_function(&program, &c.common.entry, &c.inputs[0])?;
     let argv0 = augur_env::program_name(&c.inputs[0]);
@@ -122,6 +178,19 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
         .transpose()?
         .map(Rc::new);
     let out = augur_engine::prepare_output_dir(c.common.output_dir.as_deref())?;
+    let backstop = Backstop::start(&deadline, out.clone(), c.common.work.clone());
+    let goals = goals(&frames);
+    let warnings = crate::unrecorded::warnings(&program, &frames, log.as_deref());
+    let facts = Facts {
+        c,
+        rep: &rep,
+        frames: &frames,
+        log: log.as_deref(),
+        goals: goals.len(),
+        argv0: &argv0,
+        warnings: &warnings,
+    };
+    backstop.update(facts.json(&Findings::default(), None, deadline.elapsed_s()));
 
     // The verification build: the recorded functions wrapped, as in the field.
     let hard: Vec<String> = log
@@ -148,14 +217,16 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
         argv0: argv0.clone(),
         args: c.program_args.clone(),
         timeout: c.timeout,
+        deadline: deadline.at,
     };
 
-    let goals = goals(&frames);
     let mut opts = c.common.opts.clone();
     opts.search = vec![SearchKind::Directed(goals.clone())];
     opts.externals = ExternalPolicy::Havoc;
     // Every ended path is a possible candidate, however often its crash was seen.
     opts.tests = TestPolicy::All;
+    // The search has what the builds left of the time.
+    opts.max_time = deadline.search_time().or(opts.max_time);
     let shared = Rc::new(RefCell::new(Findings::default()));
     let mut argv = vec![argv0.clone()];
     argv.extend(c.program_args.iter().cloned());
@@ -168,6 +239,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
         argv.clone(),
         shared.clone(),
         c.common.interrupt.clone(),
+        deadline.start,
     )?;
     let mut ex = Executor::new(
         program.clone(),
@@ -186,46 +258,22 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
     )));
     let st = ex.initial_state(None);
     augur_env::start(&mut ex, st, entry, &c.spec, &argv);
-    reexecute(&mut ex, &shared, &goals, &mut |_, msg| {
-        progress.message(&msg)
+    reexecute(&mut ex, &shared, &goals, &mut |ex, msg| {
+        progress.message(&msg);
+        backstop.update(facts.json(&shared.borrow(), Some(ex), deadline.elapsed_s()));
     });
 
     let p = shared.borrow();
     if let Some(e) = &p.error {
+        backstop.done();
         return Err(e.clone());
     }
-    let summary = augur_engine::summary_json(&ex);
+    let json = facts.json(&p, Some(&ex), deadline.elapsed_s());
+    backstop.done();
     let found = p.found.clone();
     let command = found
         .as_ref()
         .and_then(|f| command_line(&argv0, &c.program_args, &f.objects));
-    let json = json!({
-        "status": found.as_ref().map_or("not-reproduced", |f| f.how.name()),
-        "report": {
-            "file": c.crash.display().to_string(),
-            "format": format!("{:?}", rep.format),
-            "error": rep.headline,
-            "kinds": rep.kinds,
-        },
-        "frames": frames.iter().map(|f| json!({"function": f.function, "file": f.file, "line": f.line})).collect::<Vec<_>>(),
-        "log": log.as_ref().map(|l| json!({
-            "file": c.log.as_ref().map(|p| p.display().to_string()),
-            "functions": l.functions.iter().map(|f| f.name.clone()).collect::<Vec<_>>(),
-            "calls": l.calls.len(),
-            "bytes": l.bytes,
-        })),
-        "objects": found.as_ref().map(|f| f.objects.iter().map(|(n, b)| json!({"name": n, "bytes": b})).collect::<Vec<_>>()),
-        "test": found.as_ref().map(|_| "test000001.json"),
-        "command": command,
-        "hard_calls_substituted": found.as_ref().map(|f| f.substituted),
-        "candidates": p.candidates,
-        "blocked": p.blocked,
-        "goal_reached": p.goal + 1,
-        "goals": goals.len(),
-        "time_s": found.as_ref().map_or(ex.stats.time_s, |f| f.time_s),
-        "solver": summary["solver"],
-        "paths": summary["paths_completed"],
-    });
     Ok(Outcome {
         out,
         report: rep,
@@ -236,6 +284,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
         goal: p.goal,
         candidates: p.candidates,
         blocked: p.blocked,
+        warnings: warnings.clone(),
         json,
     })
 }

@@ -16,6 +16,7 @@
 //! Verdicts are sorted by name, so the choice is reproducible.
 
 use crate::taint::{Flow, Slot};
+use crate::{arith, loop_calls};
 use augur_ir::{natural_loops, ControlDeps, Loop};
 use augur_ir::{BlockId, Callee, FuncId, Function, Inst, Operand, Program};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -139,16 +140,16 @@ fn recursive(prog: &Program, users: &[FuncId]) -> FxHashMap<FuncId, Vec<String>>
     out
 }
 
-fn line_of(prog: &Program, f: &Function, pc: u32) -> u32 {
+pub(crate) fn line_of(prog: &Program, f: &Function, pc: u32) -> u32 {
     prog.loc(f.locs[pc as usize]).map_or(0, |l| l.line)
 }
 
-fn terminator(f: &Function, b: BlockId) -> (u32, &Inst) {
+pub(crate) fn terminator(f: &Function, b: BlockId) -> (u32, &Inst) {
     let end = f.blocks[b.0 as usize].end - 1;
     (end, &f.insts[end as usize])
 }
 
-fn condition(inst: &Inst) -> Option<&Operand> {
+pub(crate) fn condition(inst: &Inst) -> Option<&Operand> {
     match inst {
         Inst::CondBr { cond, .. } => Some(cond),
         Inst::Switch { val, .. } => Some(val),
@@ -277,10 +278,11 @@ fn nesting(prog: &Program, f: &Function, cd: &ControlDeps) -> (usize, u32) {
         .unwrap_or((0, 0))
 }
 
-/// The verdict on a function the user defined.
+/// The verdict on a function the user defined, whose data flow is `flow`.
 fn defined_verdict(
     prog: &Program,
     id: FuncId,
+    flow: &Flow,
     recursion: &FxHashMap<FuncId, Vec<String>>,
 ) -> (bool, String) {
     let f = prog.func(id);
@@ -294,14 +296,19 @@ fn defined_verdict(
             },
         );
     }
-    let flow = Flow::compute(prog, f);
     let cd = ControlDeps::compute(f);
     let loops = natural_loops(f);
-    let referenced = referenced_slots(f, &flow);
+    let referenced = referenced_slots(f, flow);
     for l in &loops {
-        if let Some(why) = hard_loop(prog, f, &flow, l, &loops, &cd, &referenced) {
+        if let Some(why) = hard_loop(prog, f, flow, l, &loops, &cd, &referenced) {
             return (true, why);
         }
+    }
+    if let Some(why) = arith::mixing_loop(prog, f, flow, &loops) {
+        return (true, why);
+    }
+    if let Some(why) = arith::float_result(prog, f, flow) {
+        return (true, why);
     }
     let (deep, line) = nesting(prog, f, &cd);
     if deep > NESTING_LIMIT {
@@ -310,13 +317,16 @@ fn defined_verdict(
             format!("predicates nested {deep} deep (line {line}; limit {NESTING_LIMIT})"),
         );
     }
-    (
-        false,
-        format!(
-            "not recursive, no hard loop ({} loop(s)), nesting {deep}",
-            loops.len()
-        ),
-    )
+    let mut why = format!(
+        "not recursive, no hard loop ({} loop(s)), nesting {deep}",
+        loops.len()
+    );
+    if let Some(line) = arith::float_branch(prog, f, flow) {
+        why += &format!(
+            "; compares floating point computed from input at line {line} in its own code (no call to record)"
+        );
+    }
+    (false, why)
 }
 
 /// The verdict on an external function `name`, called by the user's code at `calls`
@@ -329,10 +339,8 @@ fn external_verdict(
 ) -> (bool, String) {
     let f = prog.func(id);
     let name = f.name.as_str();
-    let floating = f
-        .params
-        .iter()
-        .any(|(_, t)| matches!(prog.ty(*t).ty, augur_ir::Ty::Float(_)));
+    let is_float = |t: augur_ir::TyId| matches!(prog.ty(t).ty, augur_ir::Ty::Float(_));
+    let floating = is_float(f.ret_ty) || f.params.iter().any(|(_, t)| is_float(*t));
     if ENVIRONMENT.contains(&name) {
         return (
             true,
@@ -371,12 +379,33 @@ pub fn analyse(
         .filter(|f| is_user_function(prog, *f))
         .collect();
     let recursion = recursive(prog, &users);
+    let flows: Vec<Flow> = users
+        .iter()
+        .map(|u| Flow::compute(prog, prog.func(*u)))
+        .collect();
+    // Functions whose results decide the exit of an input-dependent loop.
+    let mut fed: FxHashMap<FuncId, String> = FxHashMap::default();
+    for (u, flow) in users.iter().zip(&flows) {
+        for (g, why) in loop_calls::loop_fed_calls(prog, prog.func(*u), flow) {
+            fed.entry(g).or_insert(why);
+        }
+    }
     let mut verdicts: Vec<Verdict> = Vec::new();
+    let mut push = |id: FuncId, origin: Origin, (mut hard, mut reason): (bool, String)| {
+        if let Some(why) = fed.get(&id).filter(|_| !hard) {
+            (hard, reason) = (true, why.clone());
+        }
+        verdicts.push(Verdict {
+            name: prog.func(id).name.clone(),
+            origin,
+            hard,
+            reason,
+        });
+    };
     // Externals called by the user's code, with an input-dependent call if there is one.
     let mut externals: FxHashMap<FuncId, Option<(String, u32)>> = FxHashMap::default();
-    for &u in &users {
-        let f = prog.func(u);
-        let flow = Flow::compute(prog, f);
+    for (u, flow) in users.iter().zip(&flows) {
+        let f = prog.func(*u);
         for (pc, inst) in f.insts.iter().enumerate() {
             let Inst::Call {
                 callee: Callee::Direct(c),
@@ -396,23 +425,19 @@ pub fn analyse(
             }
         }
     }
-    for &u in &users {
-        let (h, reason) = defined_verdict(prog, u, &recursion);
-        verdicts.push(Verdict {
-            name: prog.func(u).name.clone(),
-            origin: Origin::Defined,
-            hard: h,
-            reason,
-        });
+    for (u, flow) in users.iter().zip(&flows) {
+        push(
+            *u,
+            Origin::Defined,
+            defined_verdict(prog, *u, flow, &recursion),
+        );
     }
     for (id, call) in externals {
-        let (h, reason) = external_verdict(prog, id, models, call);
-        verdicts.push(Verdict {
-            name: prog.func(id).name.clone(),
-            origin: Origin::External,
-            hard: h,
-            reason,
-        });
+        push(
+            id,
+            Origin::External,
+            external_verdict(prog, id, models, call),
+        );
     }
     verdicts.sort_by(|a, b| a.name.cmp(&b.name));
     for (names, forced) in [(hard, true), (not_hard, false)] {
@@ -434,7 +459,11 @@ pub fn analyse(
     Ok(verdicts)
 }
 
-/// The verdicts as `--list` prints them: hard functions first, each with its reason.
+/// Why nothing is recorded when no function is hard: the criteria none met.
+pub const NOTHING_HARD: &str = "nothing to record: no function is recursive, loops an input-dependent number of times updating what a branch reads, decides such a loop's exit by its result, mixes input bits in a loop, computes floating point from input, nests predicates deeper than 5, reads the environment, or lacks a body and a model; the stack alone directs `augur repro`";
+
+/// The verdicts as `--list` prints them: hard functions first, each with its reason, then
+/// [`NOTHING_HARD`] when none is.
 pub fn listing(verdicts: &[Verdict]) -> String {
     let mut out = String::new();
     for hard in [true, false] {
@@ -451,6 +480,10 @@ pub fn listing(verdicts: &[Verdict]) -> String {
                 v.reason
             ));
         }
+    }
+    if !verdicts.iter().any(|v| v.hard) {
+        out.push_str(NOTHING_HARD);
+        out.push('\n');
     }
     out
 }

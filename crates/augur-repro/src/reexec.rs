@@ -7,7 +7,7 @@
 
 use crate::report::{Matched, Report};
 use crate::symcon::Cursor;
-use crate::verify::{self, Native, Reproduction};
+use crate::verify::{self, Native, Reproduction, Verdict};
 use augur_engine::{Executor, FileSink, Goal, Observer, Outcome, State, TestCase, TestSink};
 use augur_ir::{FuncId, Program};
 use rustc_hash::FxHashSet;
@@ -15,6 +15,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// The goals of a stack (innermost first): its frames from the outermost to the crash
 /// site, each a line inside its function.
@@ -132,12 +133,13 @@ pub struct CandidateSink {
     tried: FxHashSet<Vec<(String, Vec<u8>)>>,
     shared: Rc<RefCell<Findings>>,
     stop: Arc<AtomicBool>,
-    started: std::time::Instant,
+    started: Instant,
 }
 
 impl CandidateSink {
     /// A sink verifying candidates of `report` (matched `frames`) with `native`, writing
-    /// the reproducing test into `out` (argv as given) and setting `stop` when found.
+    /// the reproducing test into `out` (argv as given) and setting `stop` when found or
+    /// when the time is up; times are counted from `started`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         prog: Program,
@@ -148,6 +150,7 @@ impl CandidateSink {
         argv: Vec<String>,
         shared: Rc<RefCell<Findings>>,
         stop: Arc<AtomicBool>,
+        started: Instant,
     ) -> Result<Self, String> {
         Ok(CandidateSink {
             prog,
@@ -158,7 +161,7 @@ impl CandidateSink {
             tried: FxHashSet::default(),
             shared,
             stop,
-            started: std::time::Instant::now(),
+            started,
         })
     }
 
@@ -180,12 +183,7 @@ impl CandidateSink {
                 user.push((f.function.clone(), f.line));
             }
         }
-        let want: Vec<(String, u32)> = self
-            .frames
-            .iter()
-            .map(|f| (f.function.clone(), f.line))
-            .collect();
-        user == want
+        self.report.frames_match(&user, &self.frames)
     }
 }
 
@@ -206,7 +204,7 @@ impl TestSink for CandidateSink {
             &self.frames,
             &self.prog,
         ) {
-            Ok(Some(how)) => {
+            Ok(Verdict::Reproduced(how)) => {
                 self.out.write(t);
                 self.shared.borrow_mut().found = Some(Found {
                     how,
@@ -216,7 +214,8 @@ impl TestSink for CandidateSink {
                 });
                 self.stop.store(true, Ordering::Relaxed);
             }
-            Ok(None) => self.shared.borrow_mut().blocked += 1,
+            Ok(Verdict::Blocked) => self.shared.borrow_mut().blocked += 1,
+            Ok(Verdict::OutOfTime) => self.stop.store(true, Ordering::Relaxed),
             Err(e) => {
                 self.shared.borrow_mut().error = Some(e);
                 self.stop.store(true, Ordering::Relaxed);
@@ -225,7 +224,10 @@ impl TestSink for CandidateSink {
     }
 }
 
-/// Run the re-execution on `ex` (states already started); returns the shared findings.
+/// Run the re-execution on `ex` (states already started) until it finds the crash, the
+/// states run out or a limit stops it; `progress` hears of it every tenth of a second.
+/// States left at a stop are dropped: a path cut short is no candidate, so there is no
+/// test to write for it.
 pub fn run(
     ex: &mut Executor,
     shared: &Rc<RefCell<Findings>>,
@@ -234,7 +236,7 @@ pub fn run(
 ) {
     let shared2 = shared.clone();
     let goals = goals.to_vec();
-    ex.run(&mut |ex| {
+    ex.run_until_pending(usize::MAX, &mut |ex| {
         let p = shared2.borrow();
         let g = &goals[p.goal.min(goals.len() - 1)];
         progress(
@@ -250,6 +252,7 @@ pub fn run(
             ),
         );
     });
+    drop(ex.take_pending());
 }
 
 /// A shell word for `bytes` (single-quoted; `$'...'` with escapes when not printable).

@@ -26,6 +26,9 @@ pub enum Format {
     Gdb,
     /// An augur test JSON.
     AugurJson,
+    /// A failed assertion's message alone (a build without sanitizers): the crash's frame
+    /// only, the frames calling it unknown.
+    Assertion,
 }
 
 /// A parsed crash report.
@@ -39,6 +42,45 @@ pub struct Report {
     pub headline: String,
     /// The stack, innermost first, as reported.
     pub frames: Vec<Frame>,
+}
+
+/// The augur kinds an abort (SIGABRT) stands for.
+pub const ABORT_KINDS: &[&str] = &["assertion", "abort", "reach-error"];
+
+/// A failed `assert`'s message (glibc: `PROG: FILE:LINE: FUNC: Assertion `COND' failed.`,
+/// where FUNC is the function's signature; musl: `Assertion failed: COND (FILE: FUNC:
+/// LINE)`): the frame it names.
+fn assertion_frame(text: &str) -> Option<Frame> {
+    text.lines().find_map(|l| {
+        if let Some(head) = l.strip_suffix("' failed.") {
+            let head = &head[..head.find(": Assertion `")?];
+            // PROG: FILE:LINE: FUNC
+            let mut parts = head.splitn(3, ": ");
+            let (site, signature) = (parts.nth(1)?, parts.next()?);
+            let (file, line) = site.rsplit_once(':')?;
+            let before_params = signature.split('(').next()?;
+            let function = before_params.rsplit([' ', '*']).next()?;
+            return Some(Frame {
+                function: function.to_string(),
+                file: file.to_string(),
+                line: line.parse().ok()?,
+            });
+        }
+        let rest = l.strip_prefix("Assertion failed: ")?;
+        let inside = rest[rest.rfind(" (")? + 2..].strip_suffix(')')?;
+        let mut parts = inside.split(": ");
+        let (file, function, line) = (parts.next()?, parts.next()?, parts.next()?);
+        Some(Frame {
+            function: function.to_string(),
+            file: file.to_string(),
+            line: line.parse().ok()?,
+        })
+    })
+}
+
+/// The file and line a failed `assert`'s message in `text` names, if there is one.
+pub fn assertion_site(text: &str) -> Option<(String, u32)> {
+    assertion_frame(text).map(|f| (f.file, f.line))
 }
 
 /// The augur kinds an ASan error name stands for.
@@ -63,6 +105,8 @@ fn asan_kinds(what: &str, line: &str) -> Vec<&'static str> {
         } else {
             vec!["out-of-bounds", "null-dereference"]
         }
+    } else if what.starts_with("ABRT") {
+        ABORT_KINDS.to_vec()
     } else if what.starts_with("FPE") {
         vec!["division-by-zero"]
     } else if what.contains("overflow") || what.contains("underflow") {
@@ -92,7 +136,7 @@ fn signal_kinds(sig: &str) -> Vec<&'static str> {
     match sig {
         "SIGSEGV" | "SIGBUS" => vec!["out-of-bounds", "null-dereference", "use-after-free"],
         "SIGFPE" => vec!["division-by-zero"],
-        "SIGABRT" => vec!["assertion", "abort", "reach-error"],
+        "SIGABRT" => ABORT_KINDS.to_vec(),
         _ => Vec::new(),
     }
 }
@@ -222,6 +266,10 @@ pub fn parse(text: &str) -> Result<Report, String> {
             break;
         }
     }
+    // An abort after a failed assertion's message is that assertion.
+    if kinds == ABORT_KINDS && assertion_site(text).is_some() {
+        kinds = vec!["assertion"];
+    }
     // Without a headline, gdb frames show their arguments: `f (x=1) at prog.c:3`.
     let format = format.unwrap_or_else(|| {
         let first = lines.iter().find(|l| l.trim_start().starts_with("#0 "));
@@ -250,10 +298,15 @@ pub fn parse(text: &str) -> Result<Report, String> {
         frames.extend(f);
     }
     if frames.is_empty() {
-        return Err(
-            "no stack frames in it (an ASan/UBSan report, gdb `bt` output or an augur test JSON)"
-                .into(),
-        );
+        return match assertion_frame(text) {
+            Some(frame) => Ok(Report {
+                format: Format::Assertion,
+                kinds: vec!["assertion"],
+                headline: format!("assertion failed at {}:{}", frame.file, frame.line),
+                frames: vec![frame],
+            }),
+            None => Err("no stack frames in it (an ASan/UBSan report, gdb `bt` output, an augur test JSON or a failed assertion's message)".into()),
+        };
     }
     Ok(Report {
         format,
@@ -263,9 +316,25 @@ pub fn parse(text: &str) -> Result<Report, String> {
     })
 }
 
+impl Report {
+    /// Do a crash's frames of the program (function and line, innermost first) match the
+    /// report's `frames`: all of them, or, when the report shows only the innermost
+    /// ones (a failed assertion's message), those?
+    pub fn frames_match(&self, got: &[(String, u32)], frames: &[Matched]) -> bool {
+        let want: Vec<(String, u32)> = frames
+            .iter()
+            .map(|f| (f.function.clone(), f.line))
+            .collect();
+        match self.format {
+            Format::Assertion => got.starts_with(&want),
+            _ => got == want,
+        }
+    }
+}
+
 /// Does a report's `file` name the program's file `path`? The same path, one ending with
 /// the other, or the same file name (a binary built in another directory).
-fn report_names(path: &str, file: &str) -> bool {
+pub fn names_file(path: &str, file: &str) -> bool {
     let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
     same_file(path, file) || name(path) == name(file)
 }
@@ -298,7 +367,7 @@ pub fn match_frames(report: &Report, prog: &Program) -> Vec<Matched> {
         let file = f.locs.iter().find_map(|l| {
             let s = prog.loc(*l)?;
             let path = prog.file(s.file);
-            (s.line == fr.line && report_names(path, &fr.file)).then(|| path.to_string())
+            (s.line == fr.line && names_file(path, &fr.file)).then(|| path.to_string())
         });
         let Some(file) = file else {
             continue;
@@ -374,14 +443,54 @@ WRITE of size 1 at 0x55d0 thread T0
         );
     }
 
+    /// ASan's report of an abort (handle_abort=1), after glibc's assertion message.
+    const ABORT: &str = "prog: prog.c:5: int main(int, char **): Assertion `n < 3' failed.
+AddressSanitizer:DEADLYSIGNAL
+==21980==ERROR: AddressSanitizer: ABRT on unknown address 0x0000000055dc (pc 0x7fc2 bp 0x7fc2 sp 0x7ffd T0)
+    #0 0x7fc24bdbaeec in __pthread_kill_implementation nptl/./nptl/pthread_kill.c:44:76
+    #1 0x7fc24bd56471 in abort stdlib/./stdlib/abort.c:79:7
+    #2 0x7fc24bd64ec1 in __assert_fail assert/./assert/assert.c:103:3
+    #3 0x5601c36cd0a8 in main /tmp/prog.c:5:43
+";
+
+    #[test]
+    fn aborts_and_assertions() {
+        let r = parse(ABORT).unwrap();
+        assert_eq!(r.kinds, vec!["assertion"]);
+        assert_eq!(r.headline, "AddressSanitizer: ABRT");
+        assert_eq!(r.frames[3].function, "main");
+        let plain = ABORT.lines().skip(1).collect::<Vec<_>>().join("\n");
+        assert_eq!(parse(&plain).unwrap().kinds, ABORT_KINDS);
+        assert_eq!(assertion_site(ABORT), Some(("prog.c".into(), 5)));
+        assert_eq!(
+            assertion_site("Assertion failed: n < 3 (src/prog.c: main: 12)"),
+            Some(("src/prog.c".into(), 12))
+        );
+        assert_eq!(assertion_site("Aborted"), None);
+        // The message alone is a report of the crash's frame.
+        let alone = parse(ABORT.lines().next().unwrap()).unwrap();
+        assert_eq!(alone.format, Format::Assertion);
+        assert_eq!(alone.kinds, vec!["assertion"]);
+        assert_eq!(
+            alone.frames,
+            vec![Frame {
+                function: "main".into(),
+                file: "prog.c".into(),
+                line: 5
+            }]
+        );
+        let musl = parse("Assertion failed: n < 3 (src/prog.c: count: 12)").unwrap();
+        assert_eq!(musl.frames[0].function, "count");
+    }
+
     #[test]
     fn files_built_elsewhere_match_by_name() {
-        assert!(report_names(
+        assert!(names_file(
             "/work/src/prog.c",
             "/home/user/build/src/prog.c"
         ));
-        assert!(report_names("/work/src/prog.c", "src/prog.c"));
-        assert!(!report_names("/work/src/prog.c", "/work/src/myprog.c"));
+        assert!(names_file("/work/src/prog.c", "src/prog.c"));
+        assert!(!names_file("/work/src/prog.c", "/work/src/myprog.c"));
     }
 
     #[test]

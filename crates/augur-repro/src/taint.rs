@@ -1,9 +1,12 @@
 //! Intraprocedural data flow over one lowered function at -O0, where variables live in
 //! stack slots: which registers may carry program input (taint from parameters and
 //! input-reading calls, through registers and slots), which slots a register's value was
-//! read from, and which values went through a non-linear operation.
+//! read from, which values went through a non-linear operation, and which calls' results
+//! a value was computed from.
 
-use augur_ir::{AddrBase, Callee, Const, Function, GlobalId, Inst, IntOp, Operand, Program, Reg};
+use augur_ir::{
+    AddrBase, Callee, Const, FuncId, Function, GlobalId, Inst, IntOp, Operand, Program, Reg,
+};
 use rustc_hash::FxHashSet;
 
 /// A memory location the analysis tracks: a stack slot (its alloca register) or a global.
@@ -50,6 +53,9 @@ pub struct Flow {
     pub nonlinear: Vec<bool>,
     /// Per register: the slot it points into, when it is derived from one.
     pub base: Vec<Option<Slot>>,
+    /// Per register: the functions whose results its value was computed from (through
+    /// registers, not memory).
+    pub results: Vec<FxHashSet<FuncId>>,
 }
 
 fn is_nonlinear(inst: &Inst) -> bool {
@@ -81,6 +87,7 @@ impl Flow {
             reads: vec![FxHashSet::default(); n],
             nonlinear: vec![false; n],
             base: vec![None; n],
+            results: vec![FxHashSet::default(); n],
         };
         for (r, _) in &f.params {
             flow.tainted[r.0 as usize] = true;
@@ -116,6 +123,14 @@ impl Flow {
         }
     }
 
+    /// The functions whose results an operand's value was computed from.
+    pub fn op_results(&self, o: &Operand) -> FxHashSet<FuncId> {
+        match o {
+            Operand::Reg(r) => self.results[r.0 as usize].clone(),
+            _ => FxHashSet::default(),
+        }
+    }
+
     fn op_nonlinear(&self, o: &Operand) -> bool {
         matches!(o, Operand::Reg(r) if self.nonlinear[r.0 as usize])
     }
@@ -136,6 +151,8 @@ impl Flow {
             let mut reads: FxHashSet<Slot> = ops.iter().flat_map(|o| self.op_reads(o)).collect();
             let mut nonlinear = is_nonlinear(inst) || ops.iter().any(|o| self.op_nonlinear(o));
             let mut base = None;
+            let mut results: FxHashSet<FuncId> =
+                ops.iter().flat_map(|o| self.op_results(o)).collect();
             match inst {
                 Inst::Alloca { dst, .. } => {
                     base = Some(Slot::Stack(*dst));
@@ -146,6 +163,7 @@ impl Flow {
                 Inst::Cast { a, .. } => base = self.op_base(a),
                 Inst::Phi { incoming, .. } => {
                     for (_, o) in incoming {
+                        results.extend(self.op_results(o));
                         taint |= self.op_tainted(o);
                         reads.extend(self.op_reads(o));
                         nonlinear |= self.op_nonlinear(o);
@@ -158,6 +176,7 @@ impl Flow {
                         reads.insert(s);
                     }
                     nonlinear = false;
+                    results.clear();
                 }
                 Inst::Store { addr, val, .. } if self.op_tainted(val) => {
                     changed |= self.taint_slot_of(addr);
@@ -175,6 +194,9 @@ impl Flow {
                         }
                     }
                     taint |= input || user || crate::hard::ENVIRONMENT.contains(&name);
+                    if let Callee::Direct(id) = callee {
+                        results = FxHashSet::from_iter([*id]);
+                    }
                 }
                 _ => {}
             }
@@ -190,6 +212,10 @@ impl Flow {
                 }
                 if base.is_some() && self.base[i] != base {
                     self.base[i] = base;
+                    changed = true;
+                }
+                if !results.is_subset(&self.results[i]) {
+                    self.results[i].extend(results);
                     changed = true;
                 }
                 if !reads.is_subset(&self.reads[i]) {

@@ -3,13 +3,18 @@
 //! functions ("full": the input alone crashes the program) and, if that does not
 //! reproduce the crash, once with the log's results substituted ("with-log"). A run
 //! reproduces the crash when its sanitizer report shows an error of the report's kind
-//! with the same frames of the program (function and line, crash line included).
+//! with the same frames of the program (function and line, crash line included), or, for
+//! an abort, when it ends by SIGABRT at the crash line with no report (see
+//! [`shows_crash`]). No run goes past the deadline of `augur repro`.
 
-use crate::report::{self, Matched, Report};
-use augur_env::{environment, run_native, RunSpec};
+use crate::report::{self, Matched, Report, ABORT_KINDS};
+use augur_env::{environment, run_native, NativeRun, RunSpec, Status};
 use augur_ir::Program;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// The signal number of SIGABRT (Linux).
+const SIGABRT: i32 = 6;
 
 /// How a crash was reproduced natively.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -42,23 +47,43 @@ pub struct Native {
     pub args: Vec<String>,
     /// Time limit of one run.
     pub timeout: Duration,
+    /// No run goes on past this instant (the end of `augur repro`'s time).
+    pub deadline: Option<Instant>,
 }
 
-/// One native run of `objects`, with the log substituted when `log` is given. The log is
-/// named to the recording runtime through the environment (`AUGUR_LOG_REPLAY`), which
-/// the child inherits.
+/// What the native verification of one input concluded.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// It reproduces the crash.
+    Reproduced(Reproduction),
+    /// It does not (blocked: never tried again).
+    Blocked,
+    /// The time was up before it could run.
+    OutOfTime,
+}
+
+/// One native run of `objects`, with the log substituted when `log` is given; None when
+/// the deadline has passed. The log is named to the recording runtime through the
+/// environment (`AUGUR_LOG_REPLAY`), which the child inherits.
 fn run_once(
     n: &Native,
     objects: &[(String, Vec<u8>)],
     log: Option<&PathBuf>,
-) -> Result<String, String> {
+) -> Result<Option<NativeRun>, String> {
+    let timeout = match n.deadline {
+        Some(d) => match d.checked_duration_since(Instant::now()) {
+            Some(left) if !left.is_zero() => n.timeout.min(left),
+            _ => return Ok(None),
+        },
+        None => n.timeout,
+    };
     let env = environment(objects);
     let spec = RunSpec {
         argv0: &n.argv0,
         args: &n.args,
         objects,
         env: &env,
-        timeout: n.timeout,
+        timeout,
         revision: None,
     };
     match log {
@@ -67,19 +92,38 @@ fn run_once(
     }
     let run = run_native(&n.binary, &spec);
     std::env::remove_var("AUGUR_LOG_REPLAY");
-    Ok(String::from_utf8_lossy(&run?.stderr).into_owned())
+    run.map(Some)
 }
 
-/// Does a native run's stderr show the crash of `report` with the frames `frames`?
-pub fn shows_crash(stderr: &str, report: &Report, frames: &[Matched], prog: &Program) -> bool {
-    let Ok(got) = report::parse(stderr) else {
-        return false;
+/// Does a native run show the crash of `report` with the frames `frames`? A sanitizer
+/// report must show an error of the report's kind with the same frames of the program
+/// (function and line, crash line included). An abort with no sanitizer report (e.g.
+/// ASAN_OPTIONS=handle_abort=0) counts when the report is an abort and the failed
+/// assertion's message, if there is one, names the crash line.
+pub fn shows_crash(run: &NativeRun, report: &Report, frames: &[Matched], prog: &Program) -> bool {
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    let Ok(got) = report::parse(&stderr) else {
+        return aborted_at(run, &stderr, report, frames);
     };
     let kind_ok = report.kinds.is_empty() || got.kinds.iter().any(|k| report.kinds.contains(k));
-    let key = |m: &[Matched]| -> Vec<(String, u32)> {
-        m.iter().map(|f| (f.function.clone(), f.line)).collect()
+    let seen: Vec<(String, u32)> = report::match_frames(&got, prog)
+        .into_iter()
+        .map(|f| (f.function, f.line))
+        .collect();
+    kind_ok && report.frames_match(&seen, frames)
+}
+
+/// A run killed by SIGABRT without a stack, for a report of an abort at `frames[0]`.
+fn aborted_at(run: &NativeRun, stderr: &str, report: &Report, frames: &[Matched]) -> bool {
+    let abort = report.kinds.is_empty() || report.kinds.iter().any(|k| ABORT_KINDS.contains(k));
+    let at_crash_line = match (report::assertion_site(stderr), frames.first()) {
+        (Some((file, line)), Some(crash)) => {
+            line == crash.line && report::names_file(&crash.file, &file)
+        }
+        (None, _) => true,
+        (Some(_), None) => false,
     };
-    kind_ok && key(&report::match_frames(&got, prog)) == key(frames)
+    run.status == Status::Signal(SIGABRT) && abort && at_crash_line
 }
 
 /// Verify `objects` natively: full first, then with the log.
@@ -89,18 +133,84 @@ pub fn verify(
     report: &Report,
     frames: &[Matched],
     prog: &Program,
-) -> Result<Option<Reproduction>, String> {
-    let full = run_once(n, objects, None)?;
+) -> Result<Verdict, String> {
+    let Some(full) = run_once(n, objects, None)? else {
+        return Ok(Verdict::OutOfTime);
+    };
     if shows_crash(&full, report, frames, prog) {
-        return Ok(Some(Reproduction::Full));
+        return Ok(Verdict::Reproduced(Reproduction::Full));
     }
-    tracing::debug!("candidate {objects:?} does not crash alone:\n{full}");
+    tracing::debug!(
+        "candidate {objects:?} does not crash alone:\n{}",
+        String::from_utf8_lossy(&full.stderr)
+    );
     if let Some(log) = &n.log {
-        let with_log = run_once(n, objects, Some(log))?;
+        let Some(with_log) = run_once(n, objects, Some(log))? else {
+            return Ok(Verdict::OutOfTime);
+        };
         if shows_crash(&with_log, report, frames, prog) {
-            return Ok(Some(Reproduction::WithLog));
+            return Ok(Verdict::Reproduced(Reproduction::WithLog));
         }
-        tracing::debug!("nor with the log:\n{with_log}");
+        tracing::debug!(
+            "nor with the log:\n{}",
+            String::from_utf8_lossy(&with_log.stderr)
+        );
     }
-    Ok(None)
+    Ok(Verdict::Blocked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(status: Status, stderr: &str) -> NativeRun {
+        NativeRun {
+            status,
+            stdout: Vec::new(),
+            stderr: stderr.as_bytes().to_vec(),
+            outputs: Default::default(),
+        }
+    }
+
+    fn at(line: u32) -> Vec<Matched> {
+        vec![Matched {
+            function: "count_fields".into(),
+            file: "/src/prog.c".into(),
+            line,
+        }]
+    }
+
+    /// Without a sanitizer report, an abort is the crash when the report is an abort and
+    /// the assertion message, if any, names the crash line.
+    #[test]
+    fn aborts_without_a_report() {
+        let report = Report {
+            format: report::Format::Sanitizer,
+            kinds: ABORT_KINDS.to_vec(),
+            headline: "AddressSanitizer: ABRT".into(),
+            frames: Vec::new(),
+        };
+        let msg = "prog: prog.c:16: void count_fields(const char *): Assertion `n < 4' failed.\n";
+        let aborted = run(Status::Signal(SIGABRT), msg);
+        assert!(aborted_at(&aborted, msg, &report, &at(16)));
+        assert!(!aborted_at(&aborted, msg, &report, &at(17)));
+        assert!(aborted_at(
+            &run(Status::Signal(SIGABRT), ""),
+            "",
+            &report,
+            &at(17)
+        ));
+        assert!(!aborted_at(&run(Status::Exit(0), ""), "", &report, &at(16)));
+        assert!(!aborted_at(
+            &run(Status::Signal(11), ""),
+            "",
+            &report,
+            &at(16)
+        ));
+        let segv = Report {
+            kinds: vec!["null-dereference"],
+            ..report
+        };
+        assert!(!aborted_at(&aborted, msg, &segv, &at(16)));
+    }
 }
