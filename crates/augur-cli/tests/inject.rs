@@ -42,11 +42,23 @@ fn example(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// A program of tests/programs/inject.
+fn test_program(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs/inject")
+        .join(name)
+}
+
 /// Run `augur inject` on a copy of examples/inject/`name` with `args`.
 fn inject(name: &str, args: &[&str]) -> Corpus {
+    inject_file(&example(name), args)
+}
+
+/// Run `augur inject` on a copy of the C file `path` with `args`.
+fn inject_file(path: &Path, args: &[&str]) -> Corpus {
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join(name);
-    std::fs::copy(example(name), &source).unwrap();
+    let source = dir.path().join(path.file_name().unwrap());
+    std::fs::copy(path, &source).unwrap();
     let out = dir.path().join("corpus");
     let o = augur()
         .arg("inject")
@@ -253,4 +265,28 @@ fn estimated_trigger_count_matches_exact_enumeration() {
         exact < 65536.0 / 100.0,
         "the predicates narrow the inputs: {exact}"
     );
+}
+
+#[test]
+fn a_local_is_never_read_before_every_path_assigns_it() {
+    // classify() declares its locals at the top and first assigns them on these lines:
+    // at the start of those lines and before, their bytes are whatever the stack held.
+    let first_assigned = [("sum", 8), ("flag", 9), ("late", 14)];
+    let c = inject_file(
+        &test_program("late.c"),
+        &["--bugs", "3", "--points", "4", "--seed", "3"],
+    );
+    assert_emitted_and_verified(&c, 1);
+    for bug in c.bugs() {
+        for p in bug["points"].as_array().unwrap() {
+            let pred = p["predicate"].as_str().unwrap();
+            let line = p["line"].as_u64().unwrap();
+            for (var, assigned) in first_assigned {
+                assert!(
+                    !pred.split(' ').any(|w| w == var) || line > assigned,
+                    "line {line} reads `{var}` before its assignment: {pred}"
+                );
+            }
+        }
+    }
 }

@@ -2,12 +2,14 @@
 //!
 //! The driver ([`inject`]): seed paths from the user's tests or a bounded exploration
 //! ([`seeds`]), each run in seeded mode while an observer records the integer source
-//! variables at the start of line visits ([`seeded`]); transition points chosen on the
+//! variables at the start of line visits ([`seeded`]), locals only where every path
+//! has assigned them ([`assigned`]); transition points chosen on the
 //! path ([`points`]); one predicate per point synthesized by hill climbing over
 //! near-uniform samples of the path condition ([`synth`], [`sample`], [`predicate`]);
 //! the error transition system embedded into the C source ([`embed`]) and verified
 //! natively ([`verify`]); the corpus written by [`report`].
 
+mod assigned;
 mod driver;
 mod embed;
 mod points;
