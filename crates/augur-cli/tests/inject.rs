@@ -64,7 +64,7 @@ fn inject_file(path: &Path, args: &[&str]) -> Corpus {
         .arg("inject")
         .arg(&source)
         .args(args)
-        .args(["--explore-time", "5", "-o"])
+        .args(["--explore-time", "5", "--measure", "100", "-o"])
         .arg(&out)
         .output()
         .unwrap();
@@ -214,9 +214,25 @@ fn estimated_trigger_count_matches_exact_enumeration() {
     let seed = seed_dir.path().join("seed.json");
     std::fs::write(&seed, r#"{"objects":[{"name":"in","bytes":[200,37]}]}"#).unwrap();
     let seed = seed.to_str().unwrap();
+    // The pool: every input whose first byte is the seed's.
+    let pool = seed_dir.path().join("pool");
+    std::fs::create_dir(&pool).unwrap();
+    for b in 0..=255u8 {
+        let test = format!(r#"{{"objects":[{{"name":"in","bytes":[200,{b}]}}]}}"#);
+        std::fs::write(pool.join(format!("test{:06}.json", b as u32 + 1)), test).unwrap();
+    }
     let c = inject(
         "tiny.c",
-        &["--seed-test", seed, "--points", "3", "--seed", "2"],
+        &[
+            "--seed-test",
+            seed,
+            "--points",
+            "3",
+            "--seed",
+            "2",
+            "--pool",
+            pool.to_str().unwrap(),
+        ],
     );
     assert_emitted_and_verified(&c, 1);
     let bug = &c.bugs()[0];
@@ -250,8 +266,17 @@ fn estimated_trigger_count_matches_exact_enumeration() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let o = Command::new(&exe).output().unwrap();
-    let exact: f64 = String::from_utf8_lossy(&o.stdout).trim().parse().unwrap();
+    let count = |args: &[&str]| -> f64 {
+        let o = Command::new(&exe).args(args).output().unwrap();
+        String::from_utf8_lossy(&o.stdout).trim().parse().unwrap()
+    };
+    let exact = count(&[]);
+    // The pool's runs (native, on augur replay's build) fired the bug exactly as often as
+    // the enumeration over the same inputs.
+    let in_pool = &bug["verification"]["by_source"]["pool"];
+    assert_eq!(in_pool["tried"], 256, "{bug}");
+    assert_eq!(in_pool["fired"].as_f64().unwrap(), count(&["200"]), "{bug}");
+    assert_eq!(in_pool["differed"], 0, "{bug}");
     let estimate = bug["trigger_inputs"]["count"].as_f64().unwrap();
     assert!(exact >= 1.0, "the seed triggers the bug");
     assert!(
@@ -289,4 +314,16 @@ fn a_local_is_never_read_before_every_path_assigns_it() {
             }
         }
     }
+}
+
+#[test]
+fn a_missing_pool_is_one_error_line() {
+    let c = inject("tiny.c", &["--pool", "/nonexistent/pool.json"]);
+    assert_eq!(c.status, 2, "{}", c.stderr);
+    assert_eq!(c.stderr.trim().lines().count(), 1, "{}", c.stderr);
+    assert!(
+        c.stderr.contains("/nonexistent/pool.json: cannot read"),
+        "{}",
+        c.stderr
+    );
 }
