@@ -207,35 +207,26 @@ fn one_program_holds_every_bug_and_each_trigger_fires_its_own() {
 /// those that reach the bug (its assertion caught by our own `__assert_fail`).
 const HARNESS: &str = include_str!("programs/inject/harness.c");
 
-#[test]
-fn estimated_trigger_count_matches_exact_enumeration() {
-    // A seed away from the all-zero input, so predicates are ranges, not one value.
-    let seed_dir = tempfile::tempdir().unwrap();
-    let seed = seed_dir.path().join("seed.json");
+/// Inject one bug into examples/inject/tiny.c on the seed input (200, 37), with `extra`
+/// options.
+fn inject_tiny(dir: &Path, extra: &[&str]) -> Corpus {
+    let seed = dir.join("seed.json");
     std::fs::write(&seed, r#"{"objects":[{"name":"in","bytes":[200,37]}]}"#).unwrap();
-    let seed = seed.to_str().unwrap();
-    // The pool: every input whose first byte is the seed's.
-    let pool = seed_dir.path().join("pool");
-    std::fs::create_dir(&pool).unwrap();
-    for b in 0..=255u8 {
-        let test = format!(r#"{{"objects":[{{"name":"in","bytes":[200,{b}]}}]}}"#);
-        std::fs::write(pool.join(format!("test{:06}.json", b as u32 + 1)), test).unwrap();
-    }
-    let c = inject(
-        "tiny.c",
-        &[
-            "--seed-test",
-            seed,
-            "--points",
-            "3",
-            "--seed",
-            "2",
-            "--pool",
-            pool.to_str().unwrap(),
-        ],
-    );
-    assert_emitted_and_verified(&c, 1);
-    let bug = &c.bugs()[0];
+    let mut args = vec![
+        "--seed-test",
+        seed.to_str().unwrap(),
+        "--points",
+        "3",
+        "--seed",
+        "2",
+    ];
+    args.extend_from_slice(extra);
+    inject("tiny.c", &args)
+}
+
+/// The buggy tiny.c of `bug` linked with the harness: it prints how many inputs fire the
+/// bug (of all 65536, or of the 256 whose first byte is its argument).
+fn enumerator(c: &Corpus, bug: &Json) -> impl Fn(&[&str]) -> f64 {
     let buggy = c.buggy_source(bug);
     let stub = c.dir.path().join("stub");
     std::fs::create_dir_all(&stub).unwrap();
@@ -266,17 +257,20 @@ fn estimated_trigger_count_matches_exact_enumeration() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let count = |args: &[&str]| -> f64 {
+    move |args: &[&str]| -> f64 {
         let o = Command::new(&exe).args(args).output().unwrap();
         String::from_utf8_lossy(&o.stdout).trim().parse().unwrap()
-    };
-    let exact = count(&[]);
-    // The pool's runs (native, on augur replay's build) fired the bug exactly as often as
-    // the enumeration over the same inputs.
-    let in_pool = &bug["verification"]["by_source"]["pool"];
-    assert_eq!(in_pool["tried"], 256, "{bug}");
-    assert_eq!(in_pool["fired"].as_f64().unwrap(), count(&["200"]), "{bug}");
-    assert_eq!(in_pool["differed"], 0, "{bug}");
+    }
+}
+
+#[test]
+fn estimated_trigger_count_matches_exact_enumeration() {
+    // A seed away from the all-zero input, so predicates are ranges, not one value.
+    let dir = tempfile::tempdir().unwrap();
+    let c = inject_tiny(dir.path(), &[]);
+    assert_emitted_and_verified(&c, 1);
+    let bug = &c.bugs()[0];
+    let exact = enumerator(&c, bug)(&[]);
     let estimate = bug["trigger_inputs"]["count"].as_f64().unwrap();
     assert!(exact >= 1.0, "the seed triggers the bug");
     assert!(
@@ -289,6 +283,35 @@ fn estimated_trigger_count_matches_exact_enumeration() {
     assert!(
         exact < 65536.0 / 100.0,
         "the predicates narrow the inputs: {exact}"
+    );
+}
+
+#[test]
+fn pool_runs_count_the_inputs_that_fire_the_bug() {
+    // The pool: the 256 inputs whose first byte is the seed's, the seed among them
+    // (tiny.c has one path: all take the seed's, so they join synthesis' samples too).
+    let dir = tempfile::tempdir().unwrap();
+    let pool = dir.path().join("pool");
+    std::fs::create_dir(&pool).unwrap();
+    for b in 0..=255u8 {
+        let test = format!(r#"{{"objects":[{{"name":"in","bytes":[200,{b}]}}]}}"#);
+        std::fs::write(pool.join(format!("test{:06}.json", b as u32 + 1)), test).unwrap();
+    }
+    let c = inject_tiny(dir.path(), &["--pool", pool.to_str().unwrap()]);
+    assert_emitted_and_verified(&c, 1);
+    let bug = &c.bugs()[0];
+    // The pool's native runs fired the bug exactly as often as the enumeration of the
+    // same inputs says.
+    let in_pool = &bug["verification"]["by_source"]["pool"];
+    assert_eq!(in_pool["tried"], 256, "{bug}");
+    assert_eq!(in_pool["differed"], 0, "{bug}");
+    let fired = in_pool["fired"].as_f64().unwrap();
+    assert!(fired >= 1.0, "the seed is in the pool: {bug}");
+    assert_eq!(fired, enumerator(&c, bug)(&["200"]), "{bug}");
+    assert_eq!(
+        in_pool["fraction_fired"].as_f64().unwrap(),
+        fired / 256.0,
+        "{bug}"
     );
 }
 

@@ -551,6 +551,25 @@ struct Count {
     bits: u32,
 }
 
+/// The `pool` tests that take the seed path of `run` (its condition `pc` holds), as
+/// assignments of its inputs: beside the path samples, they make synthesis narrow the
+/// program's own tests too, which crowd where uniform samples are thin.
+fn on_path(run: &SeededRun, pool: &[Objects], pc: &[ExprId]) -> Vec<Assignment> {
+    pool.iter()
+        .filter_map(|test| {
+            let mut a = Assignment::default();
+            for (name, arr, size) in &run.rec.objects {
+                let (_, bytes) = test.iter().find(|(n, _)| n == name)?;
+                if bytes.len() as u64 != *size {
+                    return None;
+                }
+                a.set(*arr, bytes.clone());
+            }
+            pc.iter().all(|&c| run.pool.eval(c, &a) == 1).then_some(a)
+        })
+        .collect()
+}
+
 /// Choose the points of bug `id` on seed path `seed` and synthesize its predicates.
 fn plan(
     ctx: &Ctx,
@@ -585,12 +604,14 @@ fn plan(
     }
     let path = seed.path.as_ref().expect("computed above");
     let cands: Vec<_> = chosen.iter().map(|p| p.cands.clone()).collect();
+    let mut samples = path.samples.clone();
+    samples.extend(on_path(&seed.run, &ctx.o.pool, &pc));
     let preds = synth::synthesize(
         &mut seed.run.pool,
         &mut seed.solver,
         &pc,
         &cands,
-        &path.samples,
+        &samples,
         rng,
     )
     .map_err(|e| format!("synthesizing predicates: {e}"))?;
