@@ -343,7 +343,15 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
                 independent: &independent,
             };
             let inputs = all_inputs(&p, o);
-            let v = verify::verify(&b, &original, i, &targets, &p.bug.trigger, &inputs)?;
+            let v = verify::verify(
+                &b,
+                &original,
+                i,
+                &targets,
+                &p.bug.trigger,
+                &inputs,
+                o.deadline,
+            )?;
             finish(&mut out, p, v, Vec::new());
         }
         out.program = Some(names.into_iter().zip(buggy).collect());
@@ -363,7 +371,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
                         independent: &independent,
                     };
                     let inputs = all_inputs(&p, o);
-                    verify::verify(&b, &original, 0, &t, &p.bug.trigger, &inputs)?
+                    verify::verify(&b, &original, 0, &t, &p.bug.trigger, &inputs, o.deadline)?
                 }
                 Err(e) => {
                     out.failed.push((p.plan.id, e));

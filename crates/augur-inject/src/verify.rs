@@ -10,6 +10,7 @@ use crate::builds::{Build, Flavour};
 use augur_env::{judge, sanitizer_report, Expect, NativeRun, Status, Verdict};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
+use std::time::Instant;
 
 /// A test's objects.
 pub type Objects = Vec<(String, Vec<u8>)>;
@@ -39,6 +40,12 @@ impl Source {
             Source::Random => "random",
             Source::Mutated => "mutated",
         }
+    }
+
+    /// Is it there to measure rarity (the pool, random and mutated inputs), rather than
+    /// to check the bug on the path's own inputs?
+    fn measures(self) -> bool {
+        matches!(self, Source::Pool | Source::Random | Source::Mutated)
     }
 }
 
@@ -229,6 +236,7 @@ pub struct Buggy<'a> {
 
 /// Verify bug `own` of the bugs in `buggy` (their `targets`): `trigger` must fire it on
 /// every build; each of `inputs` must behave as on `original` unless it fires a bug.
+/// Past `deadline`, the inputs that measure rarity are no longer tried.
 pub fn verify(
     buggy: &Buggy,
     original: &Original,
@@ -236,6 +244,7 @@ pub fn verify(
     targets: &[Target],
     trigger: &Objects,
     inputs: &[(Source, Objects)],
+    deadline: Option<Instant>,
 ) -> Result<Verification, String> {
     let t = buggy.replay.run(trigger)?;
     let mut v = Verification {
@@ -255,6 +264,9 @@ pub fn verify(
     }
     let mut tallies: Vec<(Source, Tally)> = Vec::new();
     for (source, objects) in inputs {
+        if source.measures() && deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
         if tallies.last().is_none_or(|(s, _)| s != source) {
             tallies.push((*source, Tally::default()));
         }
@@ -339,7 +351,7 @@ int main(void) { int a; augur_make_symbolic(&a, sizeof a, "a"); printf("%d\n", f
             replay: &replay,
             independent: &independent,
         };
-        verify(&b, &original, 0, &[target], &trigger, &others).unwrap()
+        verify(&b, &original, 0, &[target], &trigger, &others, None).unwrap()
     }
 
     #[test]
