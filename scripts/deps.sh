@@ -36,6 +36,8 @@ command -v "clang-$v" >/dev/null || missing+=("clang-$v")
 command -v "llvm-link-$v" >/dev/null || missing+=("llvm-$v")
 [ -e "/usr/lib/llvm-$v/lib/libLLVM-$v.so" ] || missing+=("llvm-$v-dev")
 [ -e /usr/include/z3.h ] || missing+=(libz3-dev)
+# augur inject verifies each bug on gcc builds besides clang's.
+command -v gcc >/dev/null || missing+=(gcc)
 compgen -G "/usr/lib/llvm-$v/lib/clang/*/lib/linux/libclang_rt.asan-x86_64.a" >/dev/null ||
   missing+=("libclang-rt-$v-dev")
 # The builds `augur cc` takes part in (docs/projects.md; tests/projects.rs): Make, CMake,

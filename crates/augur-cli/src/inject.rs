@@ -35,6 +35,14 @@ pub struct InjectArgs {
     /// Path samples for counting, and inputs tried when verifying each bug.
     #[arg(long, default_value_t = 40, allow_hyphen_values = true, value_parser = numbers::count)]
     samples: usize,
+    /// The program's own tests (a test file, JSON or .ktest, or a directory of them;
+    /// repeatable): each bug runs on all of them, which must behave as on the original
+    /// unless they fire it; the share that fires it is reported.
+    #[arg(long)]
+    pool: Vec<PathBuf>,
+    /// Random and mutated inputs (half each, from --seed) run on each bug, as the pool.
+    #[arg(long, default_value_t = 1000, allow_hyphen_values = true, value_parser = numbers::from_zero)]
+    measure: u64,
     /// The bug action.
     #[arg(long, default_value = "assert",
           value_parser = ["assert", "oob-write", "null-deref", "use-after-free", "div-zero"])]
@@ -62,6 +70,7 @@ pub fn run(a: InjectArgs) -> Result<(), String> {
         .iter()
         .map(|t| seed::load(t))
         .collect::<Result<Vec<_>, _>>()?;
+    let pool = load_pool(&a.pool)?;
     for p in &a.inputs {
         if p.extension().and_then(|e| e.to_str()) != Some("c") {
             return Err(format!(
@@ -89,6 +98,8 @@ pub fn run(a: InjectArgs) -> Result<(), String> {
         bugs: a.bugs,
         points: a.points,
         samples: a.samples.max(1),
+        pool,
+        measure: a.measure as usize,
         kind: Kind::parse(&a.kind).expect("checked by clap"),
         one_program: a.one_program,
         explore_time: session::positive("explore-time", a.explore_time)?,
@@ -106,6 +117,38 @@ pub fn run(a: InjectArgs) -> Result<(), String> {
         a.output_dir.display()
     );
     Ok(())
+}
+
+/// The objects of every test named by `paths`: files, or directories whose `.json` and
+/// `.ktest` files (a `.ktest` beside a `.json` of its name is the same test) are loaded
+/// in name order.
+fn load_pool(paths: &[PathBuf]) -> Result<Vec<augur_inject::Objects>, String> {
+    let mut files = Vec::new();
+    for p in paths {
+        if !p.is_dir() {
+            files.push(p.clone());
+            continue;
+        }
+        let entries =
+            std::fs::read_dir(p).map_err(|e| format!("{}: cannot read: {e}", p.display()))?;
+        let mut here: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|f| match f.extension().and_then(|e| e.to_str()) {
+                Some("json") => true,
+                Some("ktest") => !f.with_extension("json").exists(),
+                _ => false,
+            })
+            .collect();
+        if here.is_empty() {
+            return Err(format!("{}: no tests in it (.json or .ktest)", p.display()));
+        }
+        here.sort();
+        files.extend(here);
+    }
+    files
+        .iter()
+        .map(|f| seed::load(f).map(|s| s.objects))
+        .collect()
 }
 
 /// inject's phases as lines on stderr.

@@ -42,17 +42,29 @@ fn example(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// A program of tests/programs/inject.
+fn test_program(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs/inject")
+        .join(name)
+}
+
 /// Run `augur inject` on a copy of examples/inject/`name` with `args`.
 fn inject(name: &str, args: &[&str]) -> Corpus {
+    inject_file(&example(name), args)
+}
+
+/// Run `augur inject` on a copy of the C file `path` with `args`.
+fn inject_file(path: &Path, args: &[&str]) -> Corpus {
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join(name);
-    std::fs::copy(example(name), &source).unwrap();
+    let source = dir.path().join(path.file_name().unwrap());
+    std::fs::copy(path, &source).unwrap();
     let out = dir.path().join("corpus");
     let o = augur()
         .arg("inject")
         .arg(&source)
         .args(args)
-        .args(["--explore-time", "5", "-o"])
+        .args(["--explore-time", "5", "--measure", "100", "-o"])
         .arg(&out)
         .output()
         .unwrap();
@@ -195,19 +207,26 @@ fn one_program_holds_every_bug_and_each_trigger_fires_its_own() {
 /// those that reach the bug (its assertion caught by our own `__assert_fail`).
 const HARNESS: &str = include_str!("programs/inject/harness.c");
 
-#[test]
-fn estimated_trigger_count_matches_exact_enumeration() {
-    // A seed away from the all-zero input, so predicates are ranges, not one value.
-    let seed_dir = tempfile::tempdir().unwrap();
-    let seed = seed_dir.path().join("seed.json");
+/// Inject one bug into examples/inject/tiny.c on the seed input (200, 37), with `extra`
+/// options.
+fn inject_tiny(dir: &Path, extra: &[&str]) -> Corpus {
+    let seed = dir.join("seed.json");
     std::fs::write(&seed, r#"{"objects":[{"name":"in","bytes":[200,37]}]}"#).unwrap();
-    let seed = seed.to_str().unwrap();
-    let c = inject(
-        "tiny.c",
-        &["--seed-test", seed, "--points", "3", "--seed", "2"],
-    );
-    assert_emitted_and_verified(&c, 1);
-    let bug = &c.bugs()[0];
+    let mut args = vec![
+        "--seed-test",
+        seed.to_str().unwrap(),
+        "--points",
+        "3",
+        "--seed",
+        "2",
+    ];
+    args.extend_from_slice(extra);
+    inject("tiny.c", &args)
+}
+
+/// The buggy tiny.c of `bug` linked with the harness: it prints how many inputs fire the
+/// bug (of all 65536, or of the 256 whose first byte is its argument).
+fn enumerator(c: &Corpus, bug: &Json) -> impl Fn(&[&str]) -> f64 {
     let buggy = c.buggy_source(bug);
     let stub = c.dir.path().join("stub");
     std::fs::create_dir_all(&stub).unwrap();
@@ -238,8 +257,20 @@ fn estimated_trigger_count_matches_exact_enumeration() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let o = Command::new(&exe).output().unwrap();
-    let exact: f64 = String::from_utf8_lossy(&o.stdout).trim().parse().unwrap();
+    move |args: &[&str]| -> f64 {
+        let o = Command::new(&exe).args(args).output().unwrap();
+        String::from_utf8_lossy(&o.stdout).trim().parse().unwrap()
+    }
+}
+
+#[test]
+fn estimated_trigger_count_matches_exact_enumeration() {
+    // A seed away from the all-zero input, so predicates are ranges, not one value.
+    let dir = tempfile::tempdir().unwrap();
+    let c = inject_tiny(dir.path(), &[]);
+    assert_emitted_and_verified(&c, 1);
+    let bug = &c.bugs()[0];
+    let exact = enumerator(&c, bug)(&[]);
     let estimate = bug["trigger_inputs"]["count"].as_f64().unwrap();
     assert!(exact >= 1.0, "the seed triggers the bug");
     assert!(
@@ -252,5 +283,70 @@ fn estimated_trigger_count_matches_exact_enumeration() {
     assert!(
         exact < 65536.0 / 100.0,
         "the predicates narrow the inputs: {exact}"
+    );
+}
+
+#[test]
+fn pool_runs_count_the_inputs_that_fire_the_bug() {
+    // The pool: the 256 inputs whose first byte is the seed's, the seed among them
+    // (tiny.c has one path: all take the seed's, so they join synthesis' samples too).
+    let dir = tempfile::tempdir().unwrap();
+    let pool = dir.path().join("pool");
+    std::fs::create_dir(&pool).unwrap();
+    for b in 0..=255u8 {
+        let test = format!(r#"{{"objects":[{{"name":"in","bytes":[200,{b}]}}]}}"#);
+        std::fs::write(pool.join(format!("test{:06}.json", b as u32 + 1)), test).unwrap();
+    }
+    let c = inject_tiny(dir.path(), &["--pool", pool.to_str().unwrap()]);
+    assert_emitted_and_verified(&c, 1);
+    let bug = &c.bugs()[0];
+    // The pool's native runs fired the bug exactly as often as the enumeration of the
+    // same inputs says.
+    let in_pool = &bug["verification"]["by_source"]["pool"];
+    assert_eq!(in_pool["tried"], 256, "{bug}");
+    assert_eq!(in_pool["differed"], 0, "{bug}");
+    let fired = in_pool["fired"].as_f64().unwrap();
+    assert!(fired >= 1.0, "the seed is in the pool: {bug}");
+    assert_eq!(fired, enumerator(&c, bug)(&["200"]), "{bug}");
+    assert_eq!(
+        in_pool["fraction_fired"].as_f64().unwrap(),
+        fired / 256.0,
+        "{bug}"
+    );
+}
+
+#[test]
+fn a_local_is_never_read_before_every_path_assigns_it() {
+    // classify() declares its locals at the top and first assigns them on these lines:
+    // at the start of those lines and before, their bytes are whatever the stack held.
+    let first_assigned = [("sum", 8), ("flag", 9), ("late", 14)];
+    let c = inject_file(
+        &test_program("late.c"),
+        &["--bugs", "3", "--points", "4", "--seed", "3"],
+    );
+    assert_emitted_and_verified(&c, 1);
+    for bug in c.bugs() {
+        for p in bug["points"].as_array().unwrap() {
+            let pred = p["predicate"].as_str().unwrap();
+            let line = p["line"].as_u64().unwrap();
+            for (var, assigned) in first_assigned {
+                assert!(
+                    !pred.split(' ').any(|w| w == var) || line > assigned,
+                    "line {line} reads `{var}` before its assignment: {pred}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_missing_pool_is_one_error_line() {
+    let c = inject("tiny.c", &["--pool", "/nonexistent/pool.json"]);
+    assert_eq!(c.status, 2, "{}", c.stderr);
+    assert_eq!(c.stderr.trim().lines().count(), 1, "{}", c.stderr);
+    assert!(
+        c.stderr.contains("/nonexistent/pool.json: cannot read"),
+        "{}",
+        c.stderr
     );
 }

@@ -1,14 +1,16 @@
 //! `augur inject` end to end (the paper's Algorithm 1): seed paths, transition points,
 //! synthesis, embedding, native verification.
 
+use crate::builds::{self, Build, Flavour};
 use crate::embed::{self, BugPlan, Kind, Site};
+use crate::measure;
 use crate::points::{self, Point};
 use crate::sample::{self, Counted};
 use crate::seeded::{self, SeededRun};
 use crate::seeds;
 use crate::setup::Setup;
 use crate::synth;
-use crate::verify::{self, Build, Target, Verification};
+use crate::verify::{self, Buggy, Objects, Original, Source, Target, Verification};
 use augur_engine::{Progress, Rng, SeedInput};
 use augur_expr::{Assignment, ExprId};
 use augur_ir::FileId;
@@ -33,6 +35,11 @@ pub struct InjectOptions {
     pub points: usize,
     /// Path samples for counting, and inputs tried in verification.
     pub samples: usize,
+    /// The program's own tests (`--pool`): run on every bug, to measure how often it
+    /// fires and check the rest behave as on the original.
+    pub pool: Vec<Objects>,
+    /// Random and mutated inputs run on every bug (half each), for the same.
+    pub measure: usize,
     /// The bug action.
     pub kind: Kind,
     /// All bugs in one program?
@@ -168,7 +175,7 @@ struct Seed {
 struct Planned {
     plan: BugPlan,
     bug: Bug,
-    inputs: Vec<Vec<(String, Vec<u8>)>>,
+    inputs: Vec<(Source, Objects)>,
 }
 
 /// The user's sources as text.
@@ -312,17 +319,18 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
                 .push((id, format!("on every seed path, e.g.: {why}")));
         }
     }
-    let original = Build::new(
-        setup.sources.clone(),
+    let original = Original::new(Build::new(
+        &setup.sources,
         &setup.cflags,
         &setup.argv[1..],
         o.timeout,
-    )?;
+        Flavour::Replay,
+    )?);
     let names: Vec<String> = setup.sources.iter().map(|p| embed::file_name(p)).collect();
     if o.one_program {
         let plans: Vec<BugPlan> = planned.iter().map(|p| p.plan.clone()).collect();
         let buggy = embed::embed(&texts, &plans);
-        let build = build_buggy(&names, &buggy, setup, o)?;
+        let (replay, independent) = build_buggy(&names, &buggy, setup, o)?;
         let targets: Vec<Target> = planned.iter().map(|p| target(&p.plan, &names)).collect();
         for (i, p) in planned.into_iter().enumerate() {
             if o.time_up() {
@@ -330,7 +338,20 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
                 continue;
             }
             progress.message(&format!("bug {}: verifying", p.plan.id));
-            let v = verify::verify(&build, &original, i, &targets, &p.bug.trigger, &p.inputs)?;
+            let b = Buggy {
+                replay: &replay,
+                independent: &independent,
+            };
+            let inputs = all_inputs(&p, o);
+            let v = verify::verify(
+                &b,
+                &original,
+                i,
+                &targets,
+                &p.bug.trigger,
+                &inputs,
+                o.deadline,
+            )?;
             finish(&mut out, p, v, Vec::new());
         }
         out.program = Some(names.into_iter().zip(buggy).collect());
@@ -343,9 +364,14 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
             progress.message(&format!("bug {}: verifying", p.plan.id));
             let buggy = embed::embed(&texts, std::slice::from_ref(&p.plan));
             let v = match build_buggy(&names, &buggy, setup, o) {
-                Ok(build) => {
+                Ok((replay, independent)) => {
                     let t = [target(&p.plan, &names)];
-                    verify::verify(&build, &original, 0, &t, &p.bug.trigger, &p.inputs)?
+                    let b = Buggy {
+                        replay: &replay,
+                        independent: &independent,
+                    };
+                    let inputs = all_inputs(&p, o);
+                    verify::verify(&b, &original, 0, &t, &p.bug.trigger, &inputs, o.deadline)?
                 }
                 Err(e) => {
                     out.failed.push((p.plan.id, e));
@@ -384,13 +410,37 @@ fn target(plan: &BugPlan, names: &[String]) -> Target {
     }
 }
 
+/// A planned bug's verification inputs, then the pool and `--measure` random and mutated
+/// inputs (random ones from `--seed` alone, so bugs of one program share them).
+fn all_inputs(p: &Planned, o: &InjectOptions) -> Vec<(Source, Objects)> {
+    let mut inputs = p.inputs.clone();
+    inputs.extend(o.pool.iter().map(|t| (Source::Pool, t.clone())));
+    let random = o.measure / 2;
+    let mut rng = Rng::new(o.seed);
+    let trigger = &p.bug.trigger;
+    inputs.extend(
+        measure::random(trigger, random, &mut rng)
+            .into_iter()
+            .map(|t| (Source::Random, t)),
+    );
+    inputs.extend(
+        measure::mutated(trigger, o.measure - random, &mut rng)
+            .into_iter()
+            .map(|t| (Source::Mutated, t)),
+    );
+    inputs
+}
+
+/// The buggy program's builds: augur replay's and the independent ones.
+type BuggyBuilds = (Build, Vec<(Flavour, Result<Build, String>)>);
+
 /// Write the buggy sources under their names into a fresh directory and build them.
 fn build_buggy(
     names: &[String],
     texts: &[String],
     setup: &Setup,
     o: &InjectOptions,
-) -> Result<Build, String> {
+) -> Result<BuggyBuilds, String> {
     let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary dir: {e}"))?;
     let mut paths = Vec::new();
     for (n, t) in names.iter().zip(texts) {
@@ -398,7 +448,10 @@ fn build_buggy(
         std::fs::write(&p, t).map_err(|e| format!("{}: {e}", p.display()))?;
         paths.push(p);
     }
-    Build::new(paths, &setup.cflags, &setup.argv[1..], o.timeout)
+    let args = &setup.argv[1..];
+    let replay = Build::new(&paths, &setup.cflags, args, o.timeout, Flavour::Replay)?;
+    let independent = builds::independent(&paths, &setup.cflags, args, o.timeout);
+    Ok((replay, independent))
 }
 
 /// What planning a bug reads.
@@ -506,6 +559,25 @@ struct Count {
     bits: u32,
 }
 
+/// The `pool` tests that take the seed path of `run` (its condition `pc` holds), as
+/// assignments of its inputs: beside the path samples, they make synthesis narrow the
+/// program's own tests too, which crowd where uniform samples are thin.
+fn on_path(run: &SeededRun, pool: &[Objects], pc: &[ExprId]) -> Vec<Assignment> {
+    pool.iter()
+        .filter_map(|test| {
+            let mut a = Assignment::default();
+            for (name, arr, size) in &run.rec.objects {
+                let (_, bytes) = test.iter().find(|(n, _)| n == name)?;
+                if bytes.len() as u64 != *size {
+                    return None;
+                }
+                a.set(*arr, bytes.clone());
+            }
+            pc.iter().all(|&c| run.pool.eval(c, &a) == 1).then_some(a)
+        })
+        .collect()
+}
+
 /// Choose the points of bug `id` on seed path `seed` and synthesize its predicates.
 fn plan(
     ctx: &Ctx,
@@ -540,12 +612,14 @@ fn plan(
     }
     let path = seed.path.as_ref().expect("computed above");
     let cands: Vec<_> = chosen.iter().map(|p| p.cands.clone()).collect();
+    let mut samples = path.samples.clone();
+    samples.extend(on_path(&seed.run, &ctx.o.pool, &pc));
     let preds = synth::synthesize(
         &mut seed.run.pool,
         &mut seed.solver,
         &pc,
         &cands,
-        &path.samples,
+        &samples,
         rng,
     )
     .map_err(|e| format!("synthesizing predicates: {e}"))?;
@@ -587,14 +661,19 @@ fn plan(
         })
         .collect();
     let half = ctx.o.samples / 2;
-    let mut inputs: Vec<Vec<(String, Vec<u8>)>> = path
+    let mut inputs: Vec<(Source, Objects)> = path
         .samples
         .iter()
         .take(half)
-        .map(|a| objects(&seed.run, a))
+        .map(|a| (Source::PathSample, objects(&seed.run, a)))
         .collect();
     let room = ctx.o.samples.saturating_sub(inputs.len());
-    inputs.extend(ctx.explored.iter().take(room).map(|s| s.objects.clone()));
+    inputs.extend(
+        ctx.explored
+            .iter()
+            .take(room)
+            .map(|s| (Source::Explored, s.objects.clone())),
+    );
     Ok(Planned {
         plan: BugPlan {
             id,

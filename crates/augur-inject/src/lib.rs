@@ -2,14 +2,20 @@
 //!
 //! The driver ([`inject`]): seed paths from the user's tests or a bounded exploration
 //! ([`seeds`]), each run in seeded mode while an observer records the integer source
-//! variables at the start of line visits ([`seeded`]); transition points chosen on the
+//! variables at the start of line visits ([`seeded`]), locals only where every path
+//! has assigned them ([`assigned`]); transition points chosen on the
 //! path ([`points`]); one predicate per point synthesized by hill climbing over
 //! near-uniform samples of the path condition ([`synth`], [`sample`], [`predicate`]);
 //! the error transition system embedded into the C source ([`embed`]) and verified
-//! natively ([`verify`]); the corpus written by [`report`].
+//! natively on several independent builds ([`builds`], [`verify`]), its rarity measured
+//! on the program's own tests and random and mutated inputs ([`measure`]); the corpus
+//! written by [`report`].
 
+mod assigned;
+mod builds;
 mod driver;
 mod embed;
+mod measure;
 mod points;
 mod predicate;
 mod report;
@@ -24,3 +30,4 @@ pub use driver::{driver, Bug, Config, InjectOptions, Outcome};
 pub use embed::Kind;
 pub use report::{summary_json, table};
 pub use setup::Setup;
+pub use verify::Objects;

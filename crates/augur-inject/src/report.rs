@@ -3,14 +3,36 @@
 //! `program/` in one-program mode, `summary.json`; and the terminal table.
 
 use crate::driver::{Bug, Outcome};
+use crate::verify::{Source, Verification};
 use augur_engine::{write_file, KTest};
 use serde_json::{json, Value as Json};
 use std::path::Path;
+
+/// A share of `n` out of `of`, for JSON (null when nothing was tried).
+fn share(n: usize, of: usize) -> Json {
+    if of == 0 {
+        Json::Null
+    } else {
+        json!(n as f64 / of as f64)
+    }
+}
 
 /// `bug.json`.
 fn bug_json(b: &Bug) -> Json {
     let last = b.points.last().expect("a bug has a point");
     let v = &b.verification;
+    let t = v.total();
+    let sources: serde_json::Map<String, Json> = v
+        .tallies
+        .iter()
+        .map(|(s, t)| {
+            let counts = json!({
+                "tried": t.tried, "fired": t.fired, "same_as_original": t.same,
+                "differed": t.differed, "fraction_fired": share(t.fired, t.tried),
+            });
+            (s.name().to_string(), counts)
+        })
+        .collect();
     json!({
         "id": b.id,
         "kind": b.kind.name(),
@@ -30,8 +52,13 @@ fn bug_json(b: &Bug) -> Json {
         "fraction_of_all_inputs": b.input_fraction(),
         "verification": {
             "trigger_fires": v.trigger_fires, "trigger_run": v.trigger_run,
-            "inputs": v.inputs, "same_as_original": v.same, "fired": v.fired,
-            "differed": v.differed, "other_bugs_fired_by_trigger": v.crossed,
+            "builds": v.builds.iter().map(|(name, r)| match r {
+                Ok(how) => json!({"build": name, "fires": true, "outcome": how}),
+                Err(why) => json!({"build": name, "fires": false, "outcome": why}),
+            }).collect::<Vec<_>>(),
+            "inputs": t.tried, "same_as_original": t.same, "fired": t.fired,
+            "differed": t.differed, "other_bugs_fired_by_trigger": v.crossed,
+            "by_source": sources,
         },
     })
 }
@@ -138,18 +165,42 @@ fn fraction(f: f64, bound: bool) -> String {
     format!("{}{f:.3e}", if bound { "<" } else { "" })
 }
 
+/// How often a bug fired among the inputs of `source`: `fired/tried`, `-` if none.
+fn fired_cell(v: &Verification, source: Source) -> String {
+    let t = v.tally(source);
+    if t.tried == 0 {
+        "-".into()
+    } else {
+        format!("{}/{}", t.fired, t.tried)
+    }
+}
+
 /// The terminal table: one row per emitted bug (fractions of the seed path's inputs and
-/// of all inputs that trigger it).
+/// of all inputs that trigger it, by model counting; how many of the program's own tests
+/// (`--pool`), random and mutated inputs fired it natively; the independent builds it
+/// fired on).
 pub fn table(o: &Outcome) -> String {
     let mut t = format!(
-        "{:<6} {:<14} {:<16} {:>6} {:>5} {:>5} {:>12} {:>12}  {}\n",
-        "bug", "kind", "at", "points", "brs", "calls", "path frac", "input frac", "verified"
+        "{:<6} {:<14} {:<16} {:>6} {:>5} {:>5} {:>12} {:>12} {:>11} {:>11} {:>11}  {}\n",
+        "bug",
+        "kind",
+        "at",
+        "points",
+        "brs",
+        "calls",
+        "path frac",
+        "input frac",
+        "pool",
+        "random",
+        "mutated",
+        "verified"
     );
     for b in &o.bugs {
         let last = b.points.last().expect("a bug has a point");
         let v = &b.verification;
+        let total = v.total();
         t.push_str(&format!(
-            "{:<6} {:<14} {:<16} {:>6} {:>5} {:>5} {:>12} {:>12}  trigger fires, {}/{} inputs as original\n",
+            "{:<6} {:<14} {:<16} {:>6} {:>5} {:>5} {:>12} {:>12} {:>11} {:>11} {:>11}  fires on {}/{} builds, {}/{} inputs as original\n",
             format!("bug{:03}", b.id),
             b.kind.name(),
             format!("{}:{}", last.file, last.line),
@@ -158,8 +209,13 @@ pub fn table(o: &Outcome) -> String {
             last.call_depth,
             fraction(b.path_fraction(), b.bug_bound),
             fraction(b.input_fraction(), b.bug_bound),
-            v.same,
-            v.inputs,
+            fired_cell(v, Source::Pool),
+            fired_cell(v, Source::Random),
+            fired_cell(v, Source::Mutated),
+            v.builds_ok() + 1,
+            v.builds.len() + 1,
+            total.same,
+            total.tried,
         ));
     }
     for (id, why) in &o.failed {

@@ -1,8 +1,10 @@
 //! The seeded run of a seed path: an [`Observer`] noting, at the start of each of the
 //! first few visits of every user source line, the bytes of the integer source variables
-//! in scope (locals of the running function, parameters, globals), plus the path's
-//! shape (branches, calls, instructions) and, at its end, the path condition.
+//! in scope (locals of the running function that every path assigns before the line
+//! ([`crate::assigned`]), parameters, globals), plus the path's shape (branches, calls,
+//! instructions) and, at its end, the path condition.
 
+use crate::assigned::Assigned;
 use crate::setup::Setup;
 use augur_engine::Executor;
 use augur_engine::{Byte, MemorySink, Observer, Outcome, SeedInput, State, Value};
@@ -176,12 +178,18 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<(Reg, Var)> {
         .collect()
 }
 
+/// A function's integer locals and which of them are assigned where.
+struct Locals {
+    slots: Vec<(Reg, Var)>,
+    assigned: Assigned,
+}
+
 /// The observer behind [`run`].
 struct Watcher {
     prog: Rc<Program>,
     user_files: Vec<bool>,
     globals: Vec<(Var, u64)>,
-    locals: FxHashMap<FuncId, Rc<[(Reg, Var)]>>,
+    locals: FxHashMap<FuncId, Rc<Locals>>,
     entered: rustc_hash::FxHashSet<FuncId>,
     /// Per frame: the (file, line) it last ran.
     lines: Vec<Option<(FileId, u32)>>,
@@ -210,21 +218,31 @@ impl Watcher {
         (r, rec)
     }
 
-    fn locals_of(&mut self, func: FuncId) -> Rc<[(Reg, Var)]> {
+    fn locals_of(&mut self, func: FuncId) -> Rc<Locals> {
         let prog = self.prog.clone();
         self.locals
             .entry(func)
-            .or_insert_with(|| int_locals(&prog, func).into())
+            .or_insert_with(|| {
+                let slots = int_locals(&prog, func);
+                let regs: Vec<Reg> = slots.iter().map(|(r, _)| *r).collect();
+                let assigned = Assigned::new(prog.func(func), &regs);
+                Rc::new(Locals { slots, assigned })
+            })
             .clone()
     }
 
-    /// The variables in scope in `st`'s top frame with their current bytes.
-    fn snapshot(&mut self, st: &State, func: FuncId) -> Vec<(Var, Vec<Byte>)> {
+    /// The variables in scope in `st`'s top frame, before instruction `pc`, with their
+    /// current bytes: globals, and the locals assigned on every path to `pc`.
+    fn snapshot(&mut self, st: &State, func: FuncId, pc: u32) -> Vec<(Var, Vec<Byte>)> {
         let regs = &st.frame().regs;
-        let slots: Vec<(Var, u64)> = self
-            .locals_of(func)
+        let locals = self.locals_of(func);
+        let assigned = locals.assigned.before(self.prog.func(func), pc);
+        let slots: Vec<(Var, u64)> = locals
+            .slots
             .iter()
-            .filter_map(|(r, v)| match regs.get(r.0 as usize) {
+            .zip(assigned)
+            .filter(|(_, a)| *a)
+            .filter_map(|((r, v), _)| match regs.get(r.0 as usize) {
                 Some(Value::Con { bits, .. }) => Some((v.clone(), *bits as u64)),
                 _ => None,
             })
@@ -263,7 +281,7 @@ impl Observer for Watcher {
         }
         let instance = *n;
         let (file, line) = (loc.file, loc.line);
-        let vars = self.snapshot(st, func);
+        let vars = self.snapshot(st, func, pc);
         let mut rec = self.rec.borrow_mut();
         let branches = rec.branches;
         rec.visits.push(Visit {

@@ -1,44 +1,51 @@
-//! Native verification of an injected bug: the buggy program, built with sanitizers,
-//! fails with the intended kind at the intended line on the trigger; on other inputs it
-//! behaves exactly as the original (same exit status and stdout) unless the bug fires.
+//! Native verification of an injected bug, trusting no single build: on augur replay's
+//! build the trigger must fail with the intended kind at the intended line, and so on
+//! every independent build ([`crate::builds::INDEPENDENT`]) with no sanitizer report
+//! before it; on every other input tried (path samples, explored tests, the program's
+//! own test pool, random and mutated inputs) the buggy program must behave exactly as
+//! the original (same exit status and stdout) unless the bug fires. How often it fires
+//! on each kind of input is its measured rarity.
 
-use augur_env::{judge, Expect, NativeProgram, NativeRun, ReplayOptions, Verdict};
-use std::path::PathBuf;
-use std::time::Duration;
+use crate::builds::{Build, Flavour};
+use augur_env::{judge, sanitizer_report, Expect, NativeRun, Status, Verdict};
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+use std::time::Instant;
 
-/// A native build of a program.
-pub struct Build {
-    prog: NativeProgram,
-    args: Vec<String>,
-    timeout: Duration,
+/// A test's objects.
+pub type Objects = Vec<(String, Vec<u8>)>;
+
+/// Where a base of non-triggering inputs comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Source {
+    /// Samples of the seed path's inputs.
+    PathSample,
+    /// Tests of the exploration of the original program.
+    Explored,
+    /// The program's own tests (`--pool`).
+    Pool,
+    /// Uniformly random bytes for every object.
+    Random,
+    /// The trigger with 1 to 4 bytes set at random.
+    Mutated,
 }
 
-impl Build {
-    /// Compile `sources` natively (with the replay runtime and sanitizers).
-    pub fn new(
-        sources: Vec<PathBuf>,
-        cflags: &[String],
-        args: &[String],
-        timeout: Duration,
-    ) -> Result<Build, String> {
-        let opts = ReplayOptions {
-            inputs: sources,
-            tests: Vec::new(),
-            cflags: cflags.to_vec(),
-            libs: Vec::new(),
-            program_args: args.to_vec(),
-            timeout,
-        };
-        Ok(Build {
-            prog: NativeProgram::build(&opts)?,
-            args: args.to_vec(),
-            timeout,
-        })
+impl Source {
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::PathSample => "path_samples",
+            Source::Explored => "explored",
+            Source::Pool => "pool",
+            Source::Random => "random",
+            Source::Mutated => "mutated",
+        }
     }
 
-    /// Run it on a test's objects.
-    pub fn run(&self, objects: &[(String, Vec<u8>)]) -> Result<NativeRun, String> {
-        self.prog.run(objects, &self.args, self.timeout, None)
+    /// Is it there to measure rarity (the pool, random and mutated inputs), rather than
+    /// to check the bug on the path's own inputs?
+    fn measures(self) -> bool {
+        matches!(self, Source::Pool | Source::Random | Source::Mutated)
     }
 }
 
@@ -53,41 +60,118 @@ pub struct Target {
     pub line: u32,
 }
 
+/// The sanitizer report of a run (AddressSanitizer, UBSan, MemorySanitizer), if any.
+fn report(run: &NativeRun) -> Option<String> {
+    sanitizer_report(&run.stderr).or_else(|| {
+        String::from_utf8_lossy(&run.stderr)
+            .lines()
+            .find_map(|l| l.split_once("MemorySanitizer: ").map(|(_, m)| m.trim()))
+            .map(|m| format!("MemorySanitizer: {m}"))
+    })
+}
+
 impl Target {
+    /// Does `text` name this target's line (`FILE:LINE` followed by no digit)?
+    fn named_in(&self, text: &str) -> bool {
+        let at = format!("{}:{}", self.file, self.line);
+        text.match_indices(&at).any(|(i, _)| {
+            !text[i + at.len()..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit())
+        })
+    }
+
     /// Did `run` fail with this bug: the right kind, reported at the right line?
     pub fn fired(&self, run: &NativeRun) -> bool {
         let kind_ok = matches!(
             judge(&Expect::Error(self.error.into()), run, 1.0),
             Verdict::Passed(_)
         );
-        let at = format!("{}:{}:", self.file, self.line);
-        kind_ok && String::from_utf8_lossy(&run.stderr).contains(&at)
+        kind_ok && self.named_in(&String::from_utf8_lossy(&run.stderr))
     }
+
+    /// How the trigger's run on an independent build went: `Ok` when it fired this bug
+    /// (or, where the build cannot show the kind, ran with no sanitizer report), else
+    /// what it did.
+    fn check(&self, build: &Build, run: &NativeRun) -> Result<&'static str, String> {
+        let got = || augur_env::describe(run, build.timeout.as_secs_f64());
+        if build.flavour.shows(self.error) {
+            if self.fired(run) {
+                Ok("fires")
+            } else {
+                Err(report(run).unwrap_or_else(got))
+            }
+        } else {
+            match report(run) {
+                None => Ok("clean (the kind shows under AddressSanitizer only)"),
+                Some(r) => Err(r),
+            }
+        }
+    }
+}
+
+/// Counts of the inputs of one source.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Inputs tried.
+    pub tried: usize,
+    /// Of which: behaved as the original.
+    pub same: usize,
+    /// Of which: fired the bug.
+    pub fired: usize,
+    /// Of which: behaved differently without firing the bug (a failure).
+    pub differed: usize,
 }
 
 /// The outcome of verifying one bug.
 #[derive(Clone, Debug, Default)]
 pub struct Verification {
-    /// Did the trigger fire the bug?
+    /// Did the trigger fire the bug on augur replay's build?
     pub trigger_fires: bool,
-    /// How the trigger run ended (for the report).
+    /// How that trigger run ended (for the report).
     pub trigger_run: String,
-    /// Other inputs tried.
-    pub inputs: usize,
-    /// Of which: behaved as the original.
-    pub same: usize,
-    /// Of which: fired the bug (rare triggers besides the seed).
-    pub fired: usize,
-    /// Of which: behaved differently without firing the bug (a failure).
-    pub differed: usize,
+    /// Per independent build: its name and how the trigger ran there (`Ok`: it fired).
+    pub builds: Vec<(String, Result<&'static str, String>)>,
+    /// Per source of other inputs, their counts.
+    pub tallies: Vec<(Source, Tally)>,
     /// In one-program mode: other bugs the trigger fired (must be none).
     pub crossed: usize,
 }
 
 impl Verification {
+    /// The counts over every source.
+    pub fn total(&self) -> Tally {
+        self.tallies
+            .iter()
+            .fold(Tally::default(), |a, (_, t)| Tally {
+                tried: a.tried + t.tried,
+                same: a.same + t.same,
+                fired: a.fired + t.fired,
+                differed: a.differed + t.differed,
+            })
+    }
+
+    /// The counts of one source (zero when none was tried).
+    pub fn tally(&self, s: Source) -> Tally {
+        self.tallies
+            .iter()
+            .find(|(x, _)| *x == s)
+            .map(|(_, t)| *t)
+            .unwrap_or_default()
+    }
+
+    /// Independent builds the trigger fired on (or ran clean on).
+    pub fn builds_ok(&self) -> usize {
+        self.builds.iter().filter(|(_, r)| r.is_ok()).count()
+    }
+
     /// Did the bug pass?
     pub fn passed(&self) -> bool {
-        self.trigger_fires && self.differed == 0 && self.crossed == 0
+        self.trigger_fires
+            && self.builds_ok() == self.builds.len()
+            && self.total().differed == 0
+            && self.crossed == 0
     }
 
     /// One line: what went wrong or right.
@@ -97,47 +181,206 @@ impl Verification {
         } else {
             format!("trigger does not fire ({})", self.trigger_run)
         };
+        let failed: Vec<String> = self
+            .builds
+            .iter()
+            .filter_map(|(n, r)| r.as_ref().err().map(|e| format!("{n}: {e}")))
+            .collect();
+        let builds = if failed.is_empty() {
+            format!("on {} independent build(s)", self.builds.len())
+        } else {
+            format!("not on {}", failed.join("; "))
+        };
+        let t = self.total();
         format!(
-            "{trigger}; {} input(s): {} as the original, {} fire, {} differ; {} other trigger(s) fire it",
-            self.inputs, self.same, self.fired, self.differed, self.crossed
+            "{trigger} {builds}; {} input(s): {} as the original, {} fire, {} differ; {} other trigger(s) fire it",
+            t.tried, t.same, t.fired, t.differed, self.crossed
         )
     }
 }
 
-/// Same exit status and standard output?
-fn same(a: &NativeRun, b: &NativeRun) -> bool {
-    a.status == b.status && a.stdout == b.stdout
+/// The original program's build, with its runs remembered (inputs recur across bugs).
+pub struct Original {
+    build: Build,
+    runs: RefCell<FxHashMap<Objects, (Status, Vec<u8>)>>,
 }
 
-/// Verify bug `own` of the bugs in `buggy` (their `targets`): `trigger` must fire it;
-/// each of `inputs` must behave as on `original` unless it fires one of the bugs.
+impl Original {
+    /// The original program as built by `build`.
+    pub fn new(build: Build) -> Original {
+        Original {
+            build,
+            runs: RefCell::default(),
+        }
+    }
+
+    /// Exit status and stdout of the original on `objects`.
+    fn behaviour(&self, objects: &Objects) -> Result<(Status, Vec<u8>), String> {
+        if let Some(b) = self.runs.borrow().get(objects) {
+            return Ok(b.clone());
+        }
+        let r = self.build.run(objects)?;
+        let b = (r.status, r.stdout);
+        self.runs.borrow_mut().insert(objects.clone(), b.clone());
+        Ok(b)
+    }
+}
+
+/// The buggy program's builds.
+pub struct Buggy<'a> {
+    /// augur replay's build.
+    pub replay: &'a Build,
+    /// The independent builds (or why one does not compile).
+    pub independent: &'a [(Flavour, Result<Build, String>)],
+}
+
+/// Verify bug `own` of the bugs in `buggy` (their `targets`): `trigger` must fire it on
+/// every build; each of `inputs` must behave as on `original` unless it fires a bug.
+/// Past `deadline`, the inputs that measure rarity are no longer tried.
 pub fn verify(
-    buggy: &Build,
-    original: &Build,
+    buggy: &Buggy,
+    original: &Original,
     own: usize,
     targets: &[Target],
-    trigger: &[(String, Vec<u8>)],
-    inputs: &[Vec<(String, Vec<u8>)>],
+    trigger: &Objects,
+    inputs: &[(Source, Objects)],
+    deadline: Option<Instant>,
 ) -> Result<Verification, String> {
-    let t = buggy.run(trigger)?;
+    let t = buggy.replay.run(trigger)?;
     let mut v = Verification {
         trigger_fires: targets[own].fired(&t),
-        trigger_run: augur_env::describe(&t, buggy.timeout.as_secs_f64()),
+        trigger_run: augur_env::describe(&t, buggy.replay.timeout.as_secs_f64()),
         crossed: (0..targets.len())
             .filter(|&j| j != own && targets[j].fired(&t))
             .count(),
         ..Verification::default()
     };
-    for objects in inputs {
-        let b = buggy.run(objects)?;
-        v.inputs += 1;
+    for (flavour, b) in buggy.independent {
+        let outcome = match b {
+            Ok(b) => targets[own].check(b, &b.run(trigger)?),
+            Err(e) => Err(e.clone()),
+        };
+        v.builds.push((flavour.name(), outcome));
+    }
+    let mut tallies: Vec<(Source, Tally)> = Vec::new();
+    for (source, objects) in inputs {
+        if source.measures() && deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        if tallies.last().is_none_or(|(s, _)| s != source) {
+            tallies.push((*source, Tally::default()));
+        }
+        let tally = &mut tallies.last_mut().expect("pushed above").1;
+        let b = buggy.replay.run(objects)?;
+        tally.tried += 1;
         if targets.iter().any(|t| t.fired(&b)) {
-            v.fired += 1;
-        } else if same(&b, &original.run(objects)?) {
-            v.same += 1;
+            tally.fired += 1;
+        } else if original.behaviour(objects)? == (b.status, b.stdout) {
+            tally.same += 1;
         } else {
-            v.differed += 1;
+            tally.differed += 1;
         }
     }
+    v.tallies = tallies;
     Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builds::{independent, Flavour};
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    /// A program with a one-transition ETS whose predicate reads `flag`; `ASSIGN` is the
+    /// statement before the transition.
+    const PROGRAM: &str = r#"#include "augur.h"
+#include <stdio.h>
+int augur_bug1;
+int f(int a) {
+  int flag;
+  ASSIGN
+  { augur_bug1 += (augur_bug1 == 0) & ((long long)(int)(a) <= (long long)(int)(flag)); if (augur_bug1 == 1) { extern void __assert_fail(const char *, const char *, unsigned int, const char *); __assert_fail("augur-inject bug 1", __FILE__, __LINE__, __func__); } }
+  flag = a > 3;
+  return flag;
+}
+int main(void) { int a; augur_make_symbolic(&a, sizeof a, "a"); printf("%d\n", f(a)); return 0; }
+"#;
+
+    fn verify_with(assign: &str) -> Verification {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let p: PathBuf = dir.path().join(name);
+            std::fs::write(&p, text).unwrap();
+            vec![p]
+        };
+        let buggy = write("prog.c", &PROGRAM.replace("ASSIGN", assign));
+        let t = Duration::from_secs(10);
+        let original = Original::new(
+            Build::new(
+                &write(
+                    "orig.c",
+                    &PROGRAM
+                        .replace("ASSIGN", "flag = 0;")
+                        .replace("augur_bug1 == 1", "0"),
+                ),
+                &[],
+                &[],
+                t,
+                Flavour::Replay,
+            )
+            .unwrap(),
+        );
+        let replay = Build::new(&buggy, &[], &[], t, Flavour::Replay).unwrap();
+        let independent = independent(&buggy, &[], &[], t);
+        let target = Target {
+            error: "assertion",
+            file: "prog.c".into(),
+            line: 7,
+        };
+        let trigger: Objects = vec![("a".into(), (-5i32).to_le_bytes().to_vec())];
+        let others: Vec<(Source, Objects)> = (1..=4i32)
+            .map(|a| {
+                (
+                    Source::Random,
+                    vec![("a".into(), (a * 100).to_le_bytes().to_vec())],
+                )
+            })
+            .collect();
+        let b = Buggy {
+            replay: &replay,
+            independent: &independent,
+        };
+        verify(&b, &original, 0, &[target], &trigger, &others, None).unwrap()
+    }
+
+    #[test]
+    fn a_bug_fires_on_every_independent_build() {
+        let v = verify_with("flag = 0;");
+        assert!(v.passed(), "{}", v.summary());
+        assert_eq!(v.builds.len(), 5);
+        assert!(v.builds.iter().any(|(n, _)| n.starts_with("gcc -O2")));
+        assert_eq!(
+            v.tally(Source::Random),
+            Tally {
+                tried: 4,
+                same: 4,
+                fired: 0,
+                differed: 0
+            }
+        );
+    }
+
+    #[test]
+    fn a_predicate_over_an_unassigned_local_is_refused() {
+        let v = verify_with("");
+        assert!(!v.passed());
+        let msan = &v.builds.last().unwrap();
+        assert!(msan.0.contains("memory"), "{msan:?}");
+        let why = msan.1.as_ref().unwrap_err();
+        assert!(
+            why.starts_with("MemorySanitizer: use-of-uninitialized-value"),
+            "{why}"
+        );
+    }
 }

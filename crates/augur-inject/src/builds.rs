@@ -1,0 +1,209 @@
+//! Native builds of a program with augur's replay runtime (which feeds a test's objects
+//! to the program): augur replay's own build, and the independent builds a bug must fire
+//! on (clang and gcc, `-O0` and `-O2`, with AddressSanitizer and all of UBSan; clang
+//! `-O0` with MemorySanitizer alone for reads of uninitialised memory: unoptimised,
+//! because the optimiser folds such a read into an arbitrary constant before
+//! MemorySanitizer sees it, and alone, because clang 14 then misses them beside UBSan), so that a bug does not fire by the grace of one compiler's stack layout or
+//! one optimisation level.
+
+use augur_env::{NativeRun, RunSpec, NATIVE_CFLAGS, NATIVE_LINK_FLAGS};
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+/// How a program is compiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavour {
+    /// As `augur replay` builds it (clang `-O0`, AddressSanitizer and the UBSan checks of
+    /// what augur reports as errors).
+    Replay,
+    /// An independent build.
+    Independent {
+        /// `clang` (augur's clang) or `gcc`.
+        gcc: bool,
+        /// The optimisation flag.
+        opt: &'static str,
+        /// The `-fsanitize=` list.
+        sanitize: &'static str,
+    },
+}
+
+/// The independent builds every bug must fire on.
+pub const INDEPENDENT: [Flavour; 5] = [
+    Flavour::Independent {
+        gcc: false,
+        opt: "-O0",
+        sanitize: "address,undefined",
+    },
+    Flavour::Independent {
+        gcc: false,
+        opt: "-O2",
+        sanitize: "address,undefined",
+    },
+    Flavour::Independent {
+        gcc: true,
+        opt: "-O0",
+        sanitize: "address,undefined",
+    },
+    Flavour::Independent {
+        gcc: true,
+        opt: "-O2",
+        sanitize: "address,undefined",
+    },
+    Flavour::Independent {
+        gcc: false,
+        opt: "-O0",
+        sanitize: "memory",
+    },
+];
+
+/// Flags of every independent build: sanitizers stop at their first report.
+const INDEPENDENT_CFLAGS: &[&str] = &[
+    "-g",
+    "-w",
+    "-mlong-double-64",
+    "-fno-sanitize-recover=all",
+    "-fno-omit-frame-pointer",
+    "-Dreach_error=augur_replay_reach_error",
+    "-D__VERIFIER_error=augur_replay_reach_error",
+];
+
+impl Flavour {
+    /// Its name in reports: `gcc -O2 address,undefined`.
+    pub fn name(self) -> String {
+        match self {
+            Flavour::Replay => format!("{} -O0 (augur replay's build)", augur_ir::llvm::clang()),
+            Flavour::Independent { gcc, opt, sanitize } => {
+                let cc = if gcc {
+                    "gcc".to_string()
+                } else {
+                    augur_ir::llvm::clang()
+                };
+                format!("{cc} {opt} {sanitize}")
+            }
+        }
+    }
+
+    /// Can a run of this build show an error of augur's `kind`? (A write into freed
+    /// memory shows only under AddressSanitizer.)
+    pub fn shows(self, kind: &str) -> bool {
+        match self {
+            Flavour::Independent { sanitize, .. } => {
+                kind != "use-after-free" || sanitize.contains("address")
+            }
+            Flavour::Replay => true,
+        }
+    }
+
+    /// The compiler command with this build's flags.
+    fn command(self) -> (Command, String) {
+        match self {
+            Flavour::Replay => {
+                let mut c = augur_ir::llvm::clang_command();
+                c.args(NATIVE_CFLAGS);
+                (c, augur_ir::llvm::clang())
+            }
+            Flavour::Independent { gcc, opt, sanitize } => {
+                let (mut c, name) = if gcc {
+                    (Command::new("gcc"), "gcc".to_string())
+                } else {
+                    (augur_ir::llvm::clang_command(), augur_ir::llvm::clang())
+                };
+                c.args(INDEPENDENT_CFLAGS)
+                    .arg(opt)
+                    .arg(format!("-fsanitize={sanitize}"));
+                (c, name)
+            }
+        }
+    }
+}
+
+/// A native build of a program.
+pub struct Build {
+    dir: tempfile::TempDir,
+    argv0: String,
+    args: Vec<String>,
+    /// Timeout of each run.
+    pub timeout: Duration,
+    /// How it was built.
+    pub flavour: Flavour,
+}
+
+impl Build {
+    /// Compile `sources` (with `cflags`) and the replay runtime as `flavour`; runs get
+    /// the concrete `args`.
+    pub fn new(
+        sources: &[PathBuf],
+        cflags: &[String],
+        args: &[String],
+        timeout: Duration,
+        flavour: Flavour,
+    ) -> Result<Build, String> {
+        let runtime = augur_env::runtime_dir()
+            .map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
+        let dir =
+            tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+        let (mut cmd, cc) = flavour.command();
+        cmd.arg("-I")
+            .arg(&runtime)
+            .args(cflags)
+            .args(sources)
+            .arg(runtime.join("replay").join("replay.c"))
+            .args(NATIVE_LINK_FLAGS)
+            .arg("-o")
+            .arg(dir.path().join("program"));
+        let o = cmd
+            .output()
+            .map_err(|e| augur_ir::llvm::cannot_run(&cc, &e))?;
+        if !o.status.success() {
+            let err = String::from_utf8_lossy(&o.stderr);
+            let first = err
+                .lines()
+                .find(|l| l.contains("error"))
+                .unwrap_or("failed");
+            return Err(format!(
+                "does not compile with {}: {}",
+                flavour.name(),
+                first.trim()
+            ));
+        }
+        let argv0 = sources[0]
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Ok(Build {
+            dir,
+            argv0,
+            args: args.to_vec(),
+            timeout,
+            flavour,
+        })
+    }
+
+    /// Run it on a test's objects.
+    pub fn run(&self, objects: &[(String, Vec<u8>)]) -> Result<NativeRun, String> {
+        let env = augur_env::environment(objects);
+        let spec = RunSpec {
+            argv0: &self.argv0,
+            args: &self.args,
+            objects,
+            env: &env,
+            timeout: self.timeout,
+            revision: None,
+        };
+        augur_env::run_native(&self.dir.path().join("program"), &spec)
+    }
+}
+
+/// `sources` built as every independent flavour (a build that fails says why).
+pub fn independent(
+    sources: &[PathBuf],
+    cflags: &[String],
+    args: &[String],
+    timeout: Duration,
+) -> Vec<(Flavour, Result<Build, String>)> {
+    INDEPENDENT
+        .iter()
+        .map(|f| (*f, Build::new(sources, cflags, args, timeout, *f)))
+        .collect()
+}
