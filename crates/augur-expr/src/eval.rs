@@ -5,9 +5,13 @@ use crate::bits::{fold_bin, fold_cmp, mask, sign_extend};
 use crate::{Assignment, ExprId, ExprKind, ExprPool};
 use rustc_hash::FxHashMap;
 
+/// How many stores of a chain a read walks before it looks the byte up in what the chain
+/// wrote (most chains are short, and most reads find a recent write).
+const WALKED_STORES: usize = 16;
+
 /// The bytes a store chain wrote, by index (an outer store's byte replacing an inner
-/// one's), over the chain's base array: a persistent map, so the chains ending at every
-/// store of a long chain share their entries.
+/// one's), over the chain's base array: a persistent map, so the chains ending at the
+/// stores of a long chain that reads look through share their entries.
 #[derive(Clone)]
 struct Written {
     base: ExprId,
@@ -79,18 +83,37 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    /// The byte of array-sorted `array` at index value `i`.
+    /// The byte of array-sorted `array` at index value `i`: found by walking the store
+    /// chain when it is short, else in the bytes the chain wrote.
     fn select(&mut self, array: ExprId, i: u128) -> u128 {
-        let base = match self.pool.kind(array) {
-            ExprKind::Store { .. } => {
-                let w = self.written(array);
-                if let Some(&b) = w.bytes.get(&i) {
-                    return b;
+        let mut at = array;
+        for _ in 0..WALKED_STORES {
+            match *self.pool.kind(at) {
+                ExprKind::Store {
+                    array: inner,
+                    index,
+                    value,
+                } => {
+                    if self.memo[&index] == i {
+                        return self.memo[&value];
+                    }
+                    at = inner;
                 }
-                w.base
+                _ => return self.base_byte(at, i),
             }
-            _ => array,
-        };
+        }
+        let w = self.written(array);
+        match w.bytes.get(&i) {
+            Some(&b) => b,
+            None => {
+                let base = w.base;
+                self.base_byte(base, i)
+            }
+        }
+    }
+
+    /// The byte of a chain's base array (symbolic or constant) at index value `i`.
+    fn base_byte(&self, base: ExprId, i: u128) -> u128 {
         match self.pool.kind(base) {
             ExprKind::ArraySym(a) => u128::from(self.assignment.byte(*a, i)),
             ExprKind::ArrayConst(bytes) => {
@@ -101,9 +124,10 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    /// The bytes the store chain ending at `top` wrote, made for every store of the chain
-    /// not yet seen (their indices and values are memoised: they come before the select
-    /// in post order).
+    /// The bytes the store chain ending at `top` wrote: those of the nearest chain below it
+    /// already read this way (shared, persistent), with the stores above that one added.
+    /// (The indices and values of the stores are memoised: they come before the select in
+    /// post order.)
     fn written(&mut self, top: ExprId) -> &Written {
         let mut pending = Vec::new();
         let mut at = top;
@@ -129,9 +153,8 @@ impl<'a> Evaluator<'a> {
                 unreachable!("a store of the chain")
             };
             below.bytes.insert(self.memo[&index], self.memo[&value]);
-            self.written.insert(store, below.clone());
         }
-        &self.written[&top]
+        self.written.entry(top).or_insert(below)
     }
 }
 
