@@ -1,4 +1,4 @@
-//! SMT-LIB2 script printing (QF_ABV), for debugging queries and replaying them in a
+//! SMT-LIB2 script printing (QF_ABV, QF_ABVFP with floating point), for debugging queries and replaying them in a
 //! stand-alone solver.
 
 use crate::{ArrayId, BinOp, CmpOp, ExprId, ExprKind, ExprPool};
@@ -41,7 +41,9 @@ impl ExprPool {
     /// Constant arrays are declared and their bytes pinned by assertions, as the Z3
     /// translation gives them (with, for each read of one, the zero byte past them).
     pub fn to_smtlib2(&self, assertions: &[ExprId]) -> String {
-        let mut out = String::from("(set-logic QF_ABV)\n");
+        let has_float = assertions.iter().any(|&e| self.has_float(e));
+        let logic = if has_float { "QF_ABVFP" } else { "QF_ABV" };
+        let mut out = format!("(set-logic {logic})\n");
         for a in self.arrays_of_all(assertions) {
             let _ = writeln!(out, "(declare-fun {} () {ARRAY_SORT})", self.smt_array(a));
         }
@@ -172,6 +174,10 @@ impl ExprPool {
             ExprKind::Cmp { ref op, lhs, rhs } => {
                 format!("(ite ({} {} {}) #b1 #b0)", cmp_name(op), t(lhs), t(rhs))
             }
+            ExprKind::FpBin { .. }
+            | ExprKind::FpCmp { .. }
+            | ExprKind::FpSqrt(_)
+            | ExprKind::FpConv { .. } => self.smt_float_body(e, t),
         }
     }
 }
