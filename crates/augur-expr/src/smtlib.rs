@@ -259,4 +259,39 @@ mod tests {
             index.0, index.0
         )));
     }
+
+    #[test]
+    fn floating_point_uses_the_floating_point_theory() {
+        let mut p = ExprPool::new();
+        let x = p.new_array("x", 4);
+        let arr = p.array_sym(x);
+        let bytes: Vec<_> = (0..4)
+            .map(|i| {
+                let idx = p.constant(i, 64);
+                p.select(arr, idx)
+            })
+            .collect();
+        let w = bytes[1..].iter().fold(bytes[0], |acc, &b| p.concat(b, acc));
+        let one = p.constant(u128::from(1.0f32.to_bits()), 32);
+        let sum = p.fp_bin(crate::FpBinOp::Add, w, one);
+        let lt = p.fp_cmp(crate::FpCmpOp::Lt, sum, one);
+        let script = p.to_smtlib2(&[lt]);
+        assert!(script.starts_with("(set-logic QF_ABVFP)\n"), "{script}");
+        assert!(
+            script.contains(&format!(
+                "(fp.add RNE ((_ to_fp 8 24) e!{}) ((_ to_fp 8 24) (_ bv{} 32)))",
+                w.0,
+                1.0f32.to_bits()
+            )),
+            "{script}"
+        );
+        assert!(
+            script.contains("(_ bv4290772992 32)"),
+            "the default NaN: {script}"
+        );
+        assert!(
+            script.contains(&format!("(ite (fp.lt ((_ to_fp 8 24) e!{}) ", sum.0)),
+            "{script}"
+        );
+    }
 }

@@ -23,7 +23,7 @@ fn float(bits: &str, width: u32) -> String {
 /// operand's bits made quiet, else the default NaN for a NaN result, else its bits.
 fn settled(result: &str, operands: &[&str], width: u32) -> String {
     let nan = format!("(_ bv{} {width})", default_nan(width));
-    let mut out = format!("(ite (fp.isNaN {result}) {nan} ((_ fp.to_ieee_bv) {result}))");
+    let mut out = format!("(ite (fp.isNaN {result}) {nan} (fp.to_ieee_bv {result}))");
     for op in operands.iter().rev() {
         out = format!(
             "(ite (fp.isNaN {}) (bvor {op} (_ bv{} {width})) {out})",
@@ -87,12 +87,9 @@ impl ExprPool {
     fn smt_conv(&self, op: FpConvOp, a: &str, from: u32, to: u32) -> String {
         let bv = |v: u128| format!("(_ bv{v} {to})");
         match op {
-            FpConvOp::FromSInt => format!("((_ fp.to_ieee_bv) ((_ to_fp {}) RNE {a}))", sort(to)),
+            FpConvOp::FromSInt => format!("(fp.to_ieee_bv ((_ to_fp {}) RNE {a}))", sort(to)),
             FpConvOp::FromUInt => {
-                format!(
-                    "((_ fp.to_ieee_bv) ((_ to_fp_unsigned {}) RNE {a}))",
-                    sort(to)
-                )
+                format!("(fp.to_ieee_bv ((_ to_fp_unsigned {}) RNE {a}))", sort(to))
             }
             FpConvOp::ToSInt | FpConvOp::ToUInt => {
                 let x = float(a, from);
@@ -117,7 +114,7 @@ impl ExprPool {
                 let x = float(a, from);
                 let q = format!("((_ to_fp {}) RNE {x})", sort(to));
                 let nan = self.smt_resized_nan(a, from, to);
-                format!("(ite (fp.isNaN {x}) {nan} ((_ fp.to_ieee_bv) {q}))")
+                format!("(ite (fp.isNaN {x}) {nan} (fp.to_ieee_bv {q}))")
             }
         }
     }

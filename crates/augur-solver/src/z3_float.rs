@@ -246,17 +246,58 @@ mod tests {
     #[test]
     fn z3_agrees_with_the_evaluator_on_constants() {
         let mut p = ExprPool::new();
+        let claims = evaluator_claims(&mut p);
+        let mut z3 = Z3Backend::new(None, SharedStats::default());
+        if matches!(z3.check(&p, &claims), Ok(SatResult::Sat(_))) {
+            return;
+        }
+        for c in claims {
+            let answer = z3.check(&p, &[c]);
+            assert!(
+                matches!(answer, Ok(SatResult::Sat(_))),
+                "Z3 disagrees: {}",
+                p.display(c)
+            );
+        }
+        panic!("the claims are jointly but not individually unsatisfiable");
+    }
+
+    /// The SMT-LIB2 script of the same claims replays in Z3 as satisfiable, and with one
+    /// false claim more as unsatisfiable.
+    #[test]
+    fn smtlib_scripts_of_floating_point_replay_in_z3() {
+        let mut p = ExprPool::new();
+        let mut claims = evaluator_claims(&mut p);
+        let z3_answer = |p: &ExprPool, cs: &[ExprId]| {
+            let solver = z3::Solver::new();
+            solver.from_string(p.to_smtlib2(cs));
+            solver.check()
+        };
+        assert_eq!(z3_answer(&p, &claims), z3::SatResult::Sat);
+        let one = p.constant(u128::from(1.0f64.to_bits()), 64);
+        let three = u128::from(3.0f64.to_bits());
+        let add = ExprKind::FpBin {
+            op: FpBinOp::Add,
+            lhs: one,
+            rhs: one,
+        };
+        claims.push(claim(&mut p, add, three));
+        assert_eq!(z3_answer(&p, &claims), z3::SatResult::Unsat);
+    }
+
+    /// For every operation on the values of [`values`], `raw == the evaluator's value`.
+    fn evaluator_claims(p: &mut ExprPool) -> Vec<ExprId> {
         let mut claims = Vec::new();
         for w in [32, 64] {
             let vals = values(w);
             for &a in &vals {
                 let ca = p.constant(a, w);
                 let sqrt = fold_fp_sqrt(a, w);
-                claims.push(claim(&mut p, ExprKind::FpSqrt(ca), sqrt));
+                claims.push(claim(p, ExprKind::FpSqrt(ca), sqrt));
                 let other = 96 - w;
                 let resized = fold_fp_conv(FpConvOp::Resize, a, w, other);
                 claims.push(claim(
-                    &mut p,
+                    p,
                     ExprKind::FpConv {
                         op: FpConvOp::Resize,
                         expr: ca,
@@ -272,7 +313,7 @@ mod tests {
                 ] {
                     let v = fold_fp_conv(op, a, w, to);
                     claims.push(claim(
-                        &mut p,
+                        p,
                         ExprKind::FpConv {
                             op,
                             expr: ca,
@@ -286,7 +327,7 @@ mod tests {
                     for op in FpBinOp::ALL {
                         let v = fold_fp_bin(op, a, b, w);
                         claims.push(claim(
-                            &mut p,
+                            p,
                             ExprKind::FpBin {
                                 op,
                                 lhs: ca,
@@ -298,7 +339,7 @@ mod tests {
                     for op in FpCmpOp::ALL {
                         let v = u128::from(fold_fp_cmp(op, a, b, w));
                         claims.push(claim(
-                            &mut p,
+                            p,
                             ExprKind::FpCmp {
                                 op,
                                 lhs: ca,
@@ -314,7 +355,7 @@ mod tests {
                 for op in [FpConvOp::FromSInt, FpConvOp::FromUInt] {
                     let v = fold_fp_conv(op, int, 32, w);
                     claims.push(claim(
-                        &mut p,
+                        p,
                         ExprKind::FpConv {
                             op,
                             expr: ci,
@@ -325,19 +366,7 @@ mod tests {
                 }
             }
         }
-        let mut z3 = Z3Backend::new(None, SharedStats::default());
-        if matches!(z3.check(&p, &claims), Ok(SatResult::Sat(_))) {
-            return;
-        }
-        for c in claims {
-            let answer = z3.check(&p, &[c]);
-            assert!(
-                matches!(answer, Ok(SatResult::Sat(_))),
-                "Z3 disagrees: {}",
-                p.display(c)
-            );
-        }
-        panic!("the claims are jointly but not individually unsatisfiable");
+        claims
     }
 
     /// A float computed from an input byte: Z3 finds one in a range, the model's value
