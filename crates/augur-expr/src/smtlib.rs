@@ -262,16 +262,7 @@ mod tests {
 
     #[test]
     fn floating_point_uses_the_floating_point_theory() {
-        let mut p = ExprPool::new();
-        let x = p.new_array("x", 4);
-        let arr = p.array_sym(x);
-        let bytes: Vec<_> = (0..4)
-            .map(|i| {
-                let idx = p.constant(i, 64);
-                p.select(arr, idx)
-            })
-            .collect();
-        let w = bytes[1..].iter().fold(bytes[0], |acc, &b| p.concat(b, acc));
+        let (mut p, _, _, w) = crate::build::tests::setup();
         let one = p.constant(u128::from(1.0f32.to_bits()), 32);
         let sum = p.fp_bin(crate::FpBinOp::Add, w, one);
         let lt = p.fp_cmp(crate::FpCmpOp::Lt, sum, one);

@@ -237,6 +237,16 @@ fn predicate(pred: FpPred) -> (&'static [(FpCmpOp, bool)], bool) {
     }
 }
 
+/// Whether `pred` holds of the `width`-bit floats `a` and `b`.
+fn decide(pred: FpPred, a: u128, b: u128, width: u32) -> bool {
+    let (terms, negated) = predicate(pred);
+    let any = terms.iter().any(|&(op, swap)| {
+        let (l, r) = if swap { (b, a) } else { (a, b) };
+        fold_fp_cmp(op, l, r, width)
+    });
+    any != negated
+}
+
 /// Floating-point comparison.
 pub fn compare(
     ex: &mut Executor,
@@ -246,25 +256,15 @@ pub fn compare(
     b: &Value,
     kind: FpKind,
 ) -> Exec<Value> {
-    let (terms, negated) = predicate(pred);
     let Some(w) = expr_width(kind) else {
         let (x, y) = (concrete(ex, st, a)?, concrete(ex, st, b)?);
         let (x, y) = (to_f64(x, kind).to_bits(), to_f64(y, kind).to_bits());
-        let holds = terms.iter().any(|&(op, swap)| {
-            let (l, r) = if swap { (y, x) } else { (x, y) };
-            fold_fp_cmp(op, l.into(), r.into(), 64)
-        });
-        return Ok(Value::bool(holds != negated));
+        return Ok(Value::bool(decide(pred, x.into(), y.into(), 64)));
     };
     Ok(match operands(ex, st, [a, b])? {
-        Ok([x, y]) => {
-            let holds = terms.iter().any(|&(op, swap)| {
-                let (l, r) = if swap { (y, x) } else { (x, y) };
-                fold_fp_cmp(op, l, r, w)
-            });
-            Value::bool(holds != negated)
-        }
+        Ok([x, y]) => Value::bool(decide(pred, x, y, w)),
         Err([x, y]) => {
+            let (terms, negated) = predicate(pred);
             let p = &mut ex.pool;
             let mut any = p.bool_const(false);
             for &(op, swap) in terms {
@@ -330,6 +330,51 @@ pub fn cast(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every `fcmp` predicate, as the comparisons `predicate` gives, decides like its
+    /// definition on the host's doubles: ordered ones false on NaN, unordered ones true.
+    #[test]
+    fn predicates_decide_as_defined() {
+        use FpPred::*;
+        let values = [
+            0.0,
+            -0.0,
+            1.0,
+            -2.5,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        for pred in [
+            False, Oeq, Ogt, Oge, Olt, Ole, One, Ord, Uno, Ueq, Ugt, Uge, Ult, Ule, Une, True,
+        ] {
+            for x in values {
+                for y in values {
+                    let uno = x.is_nan() || y.is_nan();
+                    let want = match pred {
+                        False => false,
+                        True => true,
+                        Ord => !uno,
+                        Uno => uno,
+                        Oeq => x == y,
+                        Ogt => x > y,
+                        Oge => x >= y,
+                        Olt => x < y,
+                        Ole => x <= y,
+                        One => !uno && x != y,
+                        Ueq => uno || x == y,
+                        Ugt => uno || x > y,
+                        Uge => uno || x >= y,
+                        Ult => uno || x < y,
+                        Ule => uno || x <= y,
+                        Une => x != y,
+                    };
+                    let (a, b) = (u128::from(x.to_bits()), u128::from(y.to_bits()));
+                    assert_eq!(decide(pred, a, b, 64), want, "{pred:?} {x} {y}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn f80_round_trips_doubles() {
