@@ -95,15 +95,25 @@ fn concrete(ex: &mut Executor, st: &mut State, v: &Value) -> Exec<u128> {
     ex.concretize(st, v)
 }
 
+/// Whether `v` is a scalar that has an expression (concrete or symbolic).
+fn scalar(v: &Value) -> bool {
+    matches!(v, Value::Con { .. } | Value::Sym(_))
+}
+
+/// Whether some of `vs` is symbolic and all are scalars: the operation is an expression.
+fn symbolic(vs: &[&Value]) -> bool {
+    vs.iter().any(|v| matches!(v, Value::Sym(_))) && vs.iter().all(|v| scalar(v))
+}
+
 /// The operands of a floating-point operation on binary32/binary64: their bits when all
 /// are concrete; else their expressions, made concrete first (counted) under
-/// `--float concrete`.
+/// `--float concrete` (an aggregate is an error there).
 fn operands<const N: usize>(
     ex: &mut Executor,
     st: &mut State,
     vs: [&Value; N],
 ) -> Exec<Result<[u128; N], [ExprId; N]>> {
-    if !ex.opts.symbolic_floats || vs.iter().all(|v| matches!(v, Value::Con { .. })) {
+    if !ex.opts.symbolic_floats || !symbolic(&vs) {
         let mut bits = [0; N];
         for (b, v) in bits.iter_mut().zip(vs) {
             *b = concrete(ex, st, v)?;
@@ -160,12 +170,15 @@ pub fn binary(
 
 /// Floating-point negation: the sign bit flipped (for symbolic values too, in every
 /// format: no floating-point theory needed).
-pub fn negate(ex: &mut Executor, a: &Value, kind: FpKind) -> Value {
+pub fn negate(ex: &mut Executor, st: &mut State, a: &Value, kind: FpKind) -> Exec<Value> {
     let w = kind.bits();
+    if !scalar(a) {
+        concrete(ex, st, a)?;
+    }
     let e = a.expr(&mut ex.pool);
     let sign = ex.pool.constant(1 << (w - 1), w);
     let flipped = ex.pool.bin(BinOp::Xor, sign, e);
-    Value::from_expr(&ex.pool, flipped)
+    Ok(Value::from_expr(&ex.pool, flipped))
 }
 
 /// The math intrinsics that stay symbolic on a symbolic operand: `fabs` and `copysign`

@@ -333,7 +333,7 @@ impl Executor {
             }
             Inst::FNeg { dst, a, kind } => {
                 let a = self.operand(st, a);
-                let v = floats::negate(self, &a, *kind);
+                let v = floats::negate(self, st, &a, *kind)?;
                 set(st, *dst, v)
             }
             Inst::FCmp {
