@@ -91,6 +91,23 @@ fn single_and_double_precision_round_differently() {
     r.assert_native_replay_passes();
 }
 
+/// `fabs` and `sqrt` (as LLVM's intrinsics, `-fno-math-errno`) of a symbolic double:
+/// `fabs(d) == 2.0 && d < 0` gives -2, `sqrt(d) == 3.0` gives 9, and with `fabs(d) == 2.0`
+/// and `d >= 0` no square root is 3. The square root keeps Z3 busy for seconds.
+#[test]
+fn sqrt_and_fabs_are_solved() {
+    let src = &program("floats/sqrt_and_fabs_are_solved.c");
+    let r = run_c(
+        src,
+        &["--cflags", "-fno-math-errno", "--solver-timeout", "300"],
+    );
+    assert_eq!(r.exit_codes(), vec![0, 0, 1, 2], "{}", r.stderr);
+    assert_eq!(double_of(exited_with(&r, 1), "d"), -2.0);
+    assert_eq!(double_of(exited_with(&r, 2), "d"), 9.0);
+    assert_eq!(r.summary["float_concretizations"], 0);
+    r.assert_native_replay_passes();
+}
+
 /// `--float concrete` goes back to making symbolic operands concrete: one path, one
 /// concretization, the crash missed.
 #[test]
