@@ -392,4 +392,34 @@ mod tests {
         let nan = p.fp_cmp(FpCmpOp::Uno, q, q);
         assert!(matches!(z3.check(&p, &[nan]).unwrap(), SatResult::Unsat));
     }
+
+    /// A floating-point query Z3 needs far longer for (no NaN comes of dividing a 32-bit
+    /// integer by 70.0, a proof through a double division) stops at the deadline like any
+    /// other, counted as a timeout.
+    #[test]
+    fn a_slow_float_query_keeps_to_the_deadline() {
+        use crate::z3_backend::SharedDeadline;
+        use crate::SolverError;
+        use std::time::{Duration, Instant};
+        let mut p = ExprPool::new();
+        let (_, x) = var(&mut p, "x", 4);
+        let int = p.fp_conv(FpConvOp::FromSInt, x, 64);
+        let seventy = p.constant(u128::from(70.0f64.to_bits()), 64);
+        let q = p.fp_bin(FpBinOp::Div, int, seventy);
+        let nan = p.fp_cmp(FpCmpOp::Uno, q, q);
+        let stats = SharedStats::default();
+        let deadline = SharedDeadline::default();
+        let mut z3 = Z3Backend::new(Some(Duration::from_secs(600)), stats.clone())
+            .keeping_to(deadline.clone());
+        let start = Instant::now();
+        // Bit-blasting the division alone takes Z3 longer than this.
+        deadline.set(Some(start + Duration::from_millis(100)));
+        assert_eq!(z3.check(&p, &[nan]), Err(SolverError::Timeout));
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
+        assert_eq!(stats.borrow().timeouts, 1);
+    }
 }
