@@ -92,6 +92,10 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "N", default_value_t = 0, allow_hyphen_values = true,
           value_parser = clap::value_parser!(u32).range(0..=100))]
     pub max_fail: u32,
+    /// Floating point on symbolic values: symbolic (solved with Z3's floating-point
+    /// theory), or concrete (made concrete first, as KLEE does).
+    #[arg(long, default_value = "symbolic", value_parser = ["symbolic", "concrete"])]
+    pub float: String,
 }
 
 /// Seconds a solver query may take unless `--solver-timeout` says otherwise.
@@ -152,6 +156,7 @@ impl ExploreArgs {
                 ExternalPolicy::Error
             },
             ptr_size: self.ptr_size,
+            symbolic_floats: self.float == "symbolic",
             ..Options::default()
         })
     }
@@ -256,6 +261,7 @@ impl ExploreArgs {
         }
         a.one("externals", &self.externals);
         a.one("max-fail", self.max_fail);
+        a.one("float", &self.float);
         a.0
     }
 
@@ -274,6 +280,7 @@ impl ExploreArgs {
             sym_files: _,
             externals: _,
             max_fail: _,
+            float: _,
             search,
             max_time,
             max_instructions,

@@ -96,6 +96,9 @@ pub struct Options {
     /// The example values of the paths of the prefix, in the order the path asked for
     /// them (see [`crate::Trail`]): the first ones any path asks for are these.
     pub path_examples: Vec<u128>,
+    /// Floating point (binary32, binary64) on symbolic operands stays symbolic, for the
+    /// solver's floating-point theory; off, such operands are made concrete first.
+    pub symbolic_floats: bool,
 }
 
 impl Default for Options {
@@ -117,6 +120,7 @@ impl Default for Options {
             exit_codes: 1,
             path_prefix: Vec::new(),
             path_examples: Vec::new(),
+            symbolic_floats: true,
         }
     }
 }

@@ -55,6 +55,10 @@ impl<'a> Importer<'a> {
                 ExprKind::Not(x) => to.not(m(&x)),
                 ExprKind::Bin { op, lhs, rhs } => to.bin(op, m(&lhs), m(&rhs)),
                 ExprKind::Cmp { op, lhs, rhs } => to.cmp(op, m(&lhs), m(&rhs)),
+                ExprKind::FpBin { op, lhs, rhs } => to.fp_bin(op, m(&lhs), m(&rhs)),
+                ExprKind::FpCmp { op, lhs, rhs } => to.fp_cmp(op, m(&lhs), m(&rhs)),
+                ExprKind::FpSqrt(x) => to.fp_sqrt(m(&x)),
+                ExprKind::FpConv { op, expr, width } => to.fp_conv(op, m(&expr), width),
             };
             self.done.insert(n, copy);
         }

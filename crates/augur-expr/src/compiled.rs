@@ -5,7 +5,10 @@
 //! [`Evaluator`]: crate::Evaluator
 
 use crate::bits::{fold_bin, fold_cmp, mask, sign_extend};
-use crate::{ArrayId, Assignment, BinOp, CmpOp, ExprId, ExprKind, ExprPool};
+use crate::float::{fold_fp_bin, fold_fp_cmp, fold_fp_conv, fold_fp_sqrt};
+use crate::{
+    ArrayId, Assignment, BinOp, CmpOp, ExprId, ExprKind, ExprPool, FpBinOp, FpCmpOp, FpConvOp,
+};
 use rustc_hash::FxHashMap;
 
 /// The largest input (the bytes of all arrays of the constraints) a query is compiled for.
@@ -153,6 +156,36 @@ enum Op {
         b: Reg,
         width: u32,
     },
+    /// A floating-point node; `b` is unused by the unary ones.
+    Float {
+        dst: Reg,
+        op: FloatOp,
+        a: Reg,
+        b: Reg,
+        width: u32,
+    },
+}
+
+/// The operation of a floating-point node, with its result width for a conversion.
+#[derive(Copy, Clone)]
+enum FloatOp {
+    Bin(FpBinOp),
+    Cmp(FpCmpOp),
+    Sqrt,
+    Conv(FpConvOp, u32),
+}
+
+impl FloatOp {
+    /// The value for operands `a` and `b` (unused by unary ones) of `width` bits.
+    fn apply(self, a: u64, b: u64, width: u32) -> u64 {
+        let (a, b) = (u128::from(a), u128::from(b));
+        (match self {
+            FloatOp::Bin(op) => fold_fp_bin(op, a, b, width),
+            FloatOp::Cmp(op) => u128::from(fold_fp_cmp(op, a, b, width)),
+            FloatOp::Sqrt => fold_fp_sqrt(a, width),
+            FloatOp::Conv(op, to) => fold_fp_conv(op, a, width, to),
+        }) as u64
+    }
 }
 
 /// The working memory of [`CompiledQuery::holds`]: registers and store buffers.
@@ -317,10 +350,29 @@ impl Compiler {
                 b: self.reg(rhs),
                 width: pool.width(lhs),
             },
+            ExprKind::FpBin { op, lhs, rhs } => self.float(FloatOp::Bin(op), pool, lhs, rhs),
+            ExprKind::FpCmp { op, lhs, rhs } => self.float(FloatOp::Cmp(op), pool, lhs, rhs),
+            ExprKind::FpSqrt(x) => self.float(FloatOp::Sqrt, pool, x, x),
+            ExprKind::FpConv { op, expr, width } => {
+                self.float(FloatOp::Conv(op, width), pool, expr, expr)
+            }
         };
         let dst = self.fresh(0);
         self.regs.insert(n, dst);
         self.ops.push(op.with_dst(dst));
+    }
+}
+
+impl Compiler {
+    /// The instruction of a floating-point node with operands `a` and `b`.
+    fn float(&self, op: FloatOp, pool: &ExprPool, a: ExprId, b: ExprId) -> Op {
+        Op::Float {
+            dst: 0,
+            op,
+            a: self.reg(a),
+            b: self.reg(b),
+            width: pool.width(a),
+        }
     }
 }
 
@@ -337,7 +389,8 @@ impl Op {
             | Op::Ring { dst, .. }
             | Op::Eq { dst, .. }
             | Op::Bin { dst, .. }
-            | Op::Cmp { dst, .. } => *dst = r,
+            | Op::Cmp { dst, .. }
+            | Op::Float { dst, .. } => *dst = r,
             Op::Store { .. } => {}
         }
         self
@@ -490,6 +543,13 @@ impl CompiledQuery {
                 let holds = fold_cmp(op, v(r, a).into(), v(r, b).into(), width);
                 (dst, u64::from(holds))
             }
+            Op::Float {
+                dst,
+                op,
+                a,
+                b,
+                width,
+            } => (dst, op.apply(v(r, a), v(r, b), width)),
         };
         r[dst as usize] = value;
     }

@@ -1,6 +1,6 @@
 //! Human-readable rendering of expressions (for logs and debugging).
 
-use crate::{BinOp, CmpOp, ExprId, ExprKind, ExprPool};
+use crate::{BinOp, CmpOp, ExprId, ExprKind, ExprPool, FpBinOp, FpCmpOp, FpConvOp};
 use std::fmt::Write;
 
 /// A pending piece of output.
@@ -39,6 +39,34 @@ fn cmp_symbol(op: &CmpOp) -> &'static str {
         CmpOp::Ule => " <=u ",
         CmpOp::Slt => " <s ",
         CmpOp::Sle => " <=s ",
+    }
+}
+
+fn fp_bin_symbol(op: FpBinOp) -> &'static str {
+    match op {
+        FpBinOp::Add => " +. ",
+        FpBinOp::Sub => " -. ",
+        FpBinOp::Mul => " *. ",
+        FpBinOp::Div => " /. ",
+    }
+}
+
+fn fp_cmp_name(op: FpCmpOp) -> &'static str {
+    match op {
+        FpCmpOp::Eq => "feq(",
+        FpCmpOp::Lt => "flt(",
+        FpCmpOp::Le => "fle(",
+        FpCmpOp::Uno => "funo(",
+    }
+}
+
+fn fp_conv_name(op: FpConvOp) -> &'static str {
+    match op {
+        FpConvOp::FromSInt => "sitofp(",
+        FpConvOp::FromUInt => "uitofp(",
+        FpConvOp::ToSInt => "fptosi(",
+        FpConvOp::ToUInt => "fptoui(",
+        FpConvOp::Resize => "fpresize(",
     }
 }
 
@@ -149,6 +177,32 @@ impl ExprPool {
                 Piece::Text(cmp_symbol(op)),
                 Piece::Expr(rhs, true),
                 Piece::Text(close),
+            ]),
+            ExprKind::FpBin { op, lhs, rhs } => push_rev(&[
+                Piece::Text(open),
+                Piece::Expr(lhs, true),
+                Piece::Text(fp_bin_symbol(op)),
+                Piece::Expr(rhs, true),
+                Piece::Text(close),
+            ]),
+            ExprKind::FpCmp { op, lhs, rhs } => push_rev(&[
+                Piece::Text(fp_cmp_name(op)),
+                Piece::Expr(lhs, false),
+                Piece::Text(", "),
+                Piece::Expr(rhs, false),
+                Piece::Text(")"),
+            ]),
+            ExprKind::FpSqrt(x) => push_rev(&[
+                Piece::Text("fsqrt("),
+                Piece::Expr(x, false),
+                Piece::Text(")"),
+            ]),
+            ExprKind::FpConv { op, expr, width } => push_rev(&[
+                Piece::Text(fp_conv_name(op)),
+                Piece::Expr(expr, false),
+                Piece::Text(", "),
+                Piece::Num(width),
+                Piece::Text(")"),
             ]),
         }
     }

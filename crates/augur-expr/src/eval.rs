@@ -2,6 +2,7 @@
 //! cannot overflow the stack.
 
 use crate::bits::{fold_bin, fold_cmp, mask, sign_extend};
+use crate::float::{fold_fp_bin, fold_fp_cmp, fold_fp_conv, fold_fp_sqrt};
 use crate::{Assignment, ExprId, ExprKind, ExprPool};
 use rustc_hash::FxHashMap;
 
@@ -80,6 +81,12 @@ impl<'a> Evaluator<'a> {
             ExprKind::Cmp { ref op, lhs, rhs } => {
                 u128::from(fold_cmp(op, v(lhs), v(rhs), p.width(lhs)))
             }
+            ExprKind::FpBin { op, lhs, rhs } => fold_fp_bin(op, v(lhs), v(rhs), p.width(lhs)),
+            ExprKind::FpCmp { op, lhs, rhs } => {
+                u128::from(fold_fp_cmp(op, v(lhs), v(rhs), p.width(lhs)))
+            }
+            ExprKind::FpSqrt(e) => fold_fp_sqrt(v(e), p.width(e)),
+            ExprKind::FpConv { op, expr, width } => fold_fp_conv(op, v(expr), p.width(expr), width),
         }
     }
 

@@ -92,6 +92,71 @@ impl CmpOp {
     pub const ALL: [CmpOp; 5] = [CmpOp::Eq, CmpOp::Ult, CmpOp::Ule, CmpOp::Slt, CmpOp::Sle];
 }
 
+/// Floating-point arithmetic on IEEE bit patterns (binary32 or binary64, as the operands'
+/// width says), rounding to nearest, ties to even; NaN results as [`crate::float`] says.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum FpBinOp {
+    /// Addition.
+    Add,
+    /// Subtraction.
+    Sub,
+    /// Multiplication.
+    Mul,
+    /// Division.
+    Div,
+}
+
+impl FpBinOp {
+    /// Every operator, in declaration order.
+    pub const ALL: [FpBinOp; 4] = [FpBinOp::Add, FpBinOp::Sub, FpBinOp::Mul, FpBinOp::Div];
+}
+
+/// Floating-point comparisons (width 1). The first three are ordered: false when either
+/// operand is NaN; every predicate of LLVM's `fcmp` is one of them, swapped or negated.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum FpCmpOp {
+    /// Equal (`+0 == -0`).
+    Eq,
+    /// Less than.
+    Lt,
+    /// Less than or equal.
+    Le,
+    /// Unordered: either operand is NaN.
+    Uno,
+}
+
+impl FpCmpOp {
+    /// Every comparison, in declaration order.
+    pub const ALL: [FpCmpOp; 4] = [FpCmpOp::Eq, FpCmpOp::Lt, FpCmpOp::Le, FpCmpOp::Uno];
+}
+
+/// Conversions to, from and between the floating-point formats (as
+/// [`crate::float::fold_fp_conv`] defines them).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum FpConvOp {
+    /// A signed integer to the float of the result's width.
+    FromSInt,
+    /// An unsigned integer to the float of the result's width.
+    FromUInt,
+    /// A float to a signed integer, truncating toward zero (saturating; NaN gives 0).
+    ToSInt,
+    /// A float to an unsigned integer, truncating toward zero (saturating; NaN gives 0).
+    ToUInt,
+    /// A float to the other format.
+    Resize,
+}
+
+impl FpConvOp {
+    /// Every conversion, in declaration order.
+    pub const ALL: [FpConvOp; 5] = [
+        FpConvOp::FromSInt,
+        FpConvOp::FromUInt,
+        FpConvOp::ToSInt,
+        FpConvOp::ToUInt,
+        FpConvOp::Resize,
+    ];
+}
+
 /// One expression node. Children are ids in the same pool.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum ExprKind {
@@ -181,6 +246,35 @@ pub enum ExprKind {
         /// Right operand.
         rhs: ExprId,
     },
+    /// Floating-point arithmetic (operands and result share one width, 32 or 64).
+    FpBin {
+        /// The operator.
+        op: FpBinOp,
+        /// Left operand.
+        lhs: ExprId,
+        /// Right operand.
+        rhs: ExprId,
+    },
+    /// A floating-point comparison (width 1) of two floats of one width.
+    FpCmp {
+        /// The operator.
+        op: FpCmpOp,
+        /// Left operand.
+        lhs: ExprId,
+        /// Right operand.
+        rhs: ExprId,
+    },
+    /// The square root of a float (width 32 or 64).
+    FpSqrt(ExprId),
+    /// A conversion of `expr` to a `width`-bit integer or float.
+    FpConv {
+        /// The conversion.
+        op: FpConvOp,
+        /// Source expression (a float, or an integer for `FromSInt`/`FromUInt`).
+        expr: ExprId,
+        /// Result width.
+        width: u32,
+    },
 }
 
 impl ExprKind {
@@ -202,10 +296,13 @@ impl ExprKind {
             ExprKind::Extract { expr, .. }
             | ExprKind::ZExt { expr, .. }
             | ExprKind::SExt { expr, .. }
-            | ExprKind::Not(expr) => ([expr, none, none], 1),
-            ExprKind::Bin { lhs, rhs, .. } | ExprKind::Cmp { lhs, rhs, .. } => {
-                ([lhs, rhs, none], 2)
-            }
+            | ExprKind::Not(expr)
+            | ExprKind::FpSqrt(expr)
+            | ExprKind::FpConv { expr, .. } => ([expr, none, none], 1),
+            ExprKind::Bin { lhs, rhs, .. }
+            | ExprKind::Cmp { lhs, rhs, .. }
+            | ExprKind::FpBin { lhs, rhs, .. }
+            | ExprKind::FpCmp { lhs, rhs, .. } => ([lhs, rhs, none], 2),
         };
         ids.into_iter().take(n)
     }

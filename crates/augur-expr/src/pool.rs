@@ -1,7 +1,7 @@
 //! The interning arena: node storage, hash-consing, widths, symbolic arrays and the
 //! per-node sets of arrays an expression depends on.
 
-use crate::{ArrayId, ExprId, ExprKind};
+use crate::{ArrayId, ExprId, ExprKind, FpConvOp};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::hash_map::Entry;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -13,6 +13,8 @@ struct Node {
     width: u32,
     /// Index into [`ArraySets::sets`].
     arrays: u32,
+    /// Whether a floating-point node is among the node and its descendants.
+    float: bool,
 }
 
 /// A symbolic input array.
@@ -146,6 +148,13 @@ impl ExprPool {
         }
     }
 
+    /// Whether `e` holds a floating-point operation (arithmetic, comparison, square
+    /// root, conversion), which only the solver's floating-point theory reasons about.
+    #[inline]
+    pub fn has_float(&self, e: ExprId) -> bool {
+        self.nodes[e.0 as usize].float
+    }
+
     /// Number of interned nodes.
     pub fn len(&self) -> usize {
         self.nodes.len()
@@ -224,11 +233,19 @@ impl ExprPool {
                         self.sets.union(acc, self.nodes[c.0 as usize].arrays)
                     }),
                 };
+                let float = matches!(
+                    v.key(),
+                    ExprKind::FpBin { .. }
+                        | ExprKind::FpCmp { .. }
+                        | ExprKind::FpSqrt(_)
+                        | ExprKind::FpConv { .. }
+                ) || v.key().children().any(|c| self.nodes[c.0 as usize].float);
                 let id = ExprId(self.nodes.len() as u32);
                 self.nodes.push(Node {
                     kind: v.key().clone(),
                     width,
                     arrays,
+                    float,
                 });
                 v.insert(id);
                 id
@@ -246,6 +263,15 @@ impl ExprPool {
     fn assert_width(&self, e: ExprId, width: u32, what: &str) {
         let w = self.width(e);
         assert_eq!(w, width, "{what} must have width {width}, has {w}");
+    }
+
+    /// Asserts that `width` is a floating-point width (32 or 64) and returns it.
+    fn float_width(&self, width: u32) -> u32 {
+        assert!(
+            crate::float::is_float_width(width),
+            "not a float width: {width}"
+        );
+        width
     }
 
     fn assert_array(&self, e: ExprId) {
@@ -312,6 +338,24 @@ impl ExprPool {
             ExprKind::Cmp { lhs, rhs, .. } => {
                 self.same_width(lhs, rhs);
                 1
+            }
+            ExprKind::FpBin { lhs, rhs, .. } => self.float_width(self.same_width(lhs, rhs)),
+            ExprKind::FpCmp { lhs, rhs, .. } => {
+                self.float_width(self.same_width(lhs, rhs));
+                1
+            }
+            ExprKind::FpSqrt(e) => self.float_width(self.width(e)),
+            ExprKind::FpConv { op, expr, width } => {
+                let from = self.width(expr);
+                let int = |w: u32| (1..=128).contains(&w);
+                let float = crate::float::is_float_width;
+                let ok = match op {
+                    FpConvOp::FromSInt | FpConvOp::FromUInt => int(from) && float(width),
+                    FpConvOp::ToSInt | FpConvOp::ToUInt => float(from) && int(width),
+                    FpConvOp::Resize => float(from) && float(width) && from != width,
+                };
+                assert!(ok, "bad conversion {op:?} from {from} to {width} bits");
+                width
             }
         }
     }

@@ -1,7 +1,9 @@
 //! Randomised differential test: every expression built through the simplifying builders
 //! must evaluate like the same expression interned raw, under random assignments.
 
-use crate::{ArrayId, Assignment, BinOp, CmpOp, ExprId, ExprKind, ExprPool, Rng};
+use crate::{
+    ArrayId, Assignment, BinOp, CmpOp, ExprId, ExprKind, ExprPool, FpBinOp, FpCmpOp, FpConvOp, Rng,
+};
 
 const WIDTHS: [u32; 13] = [1, 2, 3, 7, 8, 13, 16, 32, 63, 64, 65, 127, 128];
 const BIN_OPS: [BinOp; 13] = BinOp::ALL;
@@ -149,6 +151,9 @@ impl Gen {
             };
         }
         let d = depth - 1;
+        if self.rng.below(8) == 0 {
+            return self.float(d, width);
+        }
         // Extra weight on operators: comparisons for width 1, binary operators otherwise.
         let choice = match self.rng.below(10) {
             9 => u64::from(width == 1),
@@ -228,6 +233,56 @@ impl Gen {
             }
             _ => self.leaf(width),
         }
+    }
+
+    /// A floating-point node of `width` bits: arithmetic or a square root for a float
+    /// width, a comparison for width 1, else a conversion to the integer.
+    fn float(&mut self, d: u32, width: u32) -> (ExprId, ExprId) {
+        let fw = self.rng.pick(&[32, 64]);
+        let (op, (xr, xs)) = match width {
+            1 => {
+                let op = self.rng.pick(&FpCmpOp::ALL);
+                let ((lr, ls), (rr, rs)) = (self.operand(d, fw), self.operand(d, fw));
+                let r = self.p.raw(ExprKind::FpCmp {
+                    op,
+                    lhs: lr,
+                    rhs: rr,
+                });
+                return (r, self.p.fp_cmp(op, ls, rs));
+            }
+            32 | 64 => match self.rng.below(4) {
+                0 => {
+                    let op = self.rng.pick(&FpBinOp::ALL);
+                    let ((lr, ls), (rr, rs)) = (self.operand(d, width), self.operand(d, width));
+                    let r = self.p.raw(ExprKind::FpBin {
+                        op,
+                        lhs: lr,
+                        rhs: rr,
+                    });
+                    return (r, self.p.fp_bin(op, ls, rs));
+                }
+                1 => {
+                    let (xr, xs) = self.operand(d, width);
+                    return (self.p.raw(ExprKind::FpSqrt(xr)), self.p.fp_sqrt(xs));
+                }
+                2 => (FpConvOp::Resize, self.operand(d, 96 - width)),
+                _ => {
+                    let op = self.rng.pick(&[FpConvOp::FromSInt, FpConvOp::FromUInt]);
+                    let src = self.rng.pick(&WIDTHS);
+                    (op, self.operand(d, src))
+                }
+            },
+            _ => {
+                let op = self.rng.pick(&[FpConvOp::ToSInt, FpConvOp::ToUInt]);
+                (op, self.operand(d, fw))
+            }
+        };
+        let r = self.p.raw(ExprKind::FpConv {
+            op,
+            expr: xr,
+            width,
+        });
+        (r, self.p.fp_conv(op, xs, width))
     }
 
     fn assignment(&mut self) -> Assignment {

@@ -1,4 +1,4 @@
-//! SMT-LIB2 script printing (QF_ABV), for debugging queries and replaying them in a
+//! SMT-LIB2 script printing (QF_ABV, QF_ABVFP with floating point), for debugging queries and replaying them in a
 //! stand-alone solver.
 
 use crate::{ArrayId, BinOp, CmpOp, ExprId, ExprKind, ExprPool};
@@ -41,7 +41,9 @@ impl ExprPool {
     /// Constant arrays are declared and their bytes pinned by assertions, as the Z3
     /// translation gives them (with, for each read of one, the zero byte past them).
     pub fn to_smtlib2(&self, assertions: &[ExprId]) -> String {
-        let mut out = String::from("(set-logic QF_ABV)\n");
+        let has_float = assertions.iter().any(|&e| self.has_float(e));
+        let logic = if has_float { "QF_ABVFP" } else { "QF_ABV" };
+        let mut out = format!("(set-logic {logic})\n");
         for a in self.arrays_of_all(assertions) {
             let _ = writeln!(out, "(declare-fun {} () {ARRAY_SORT})", self.smt_array(a));
         }
@@ -172,6 +174,10 @@ impl ExprPool {
             ExprKind::Cmp { ref op, lhs, rhs } => {
                 format!("(ite ({} {} {}) #b1 #b0)", cmp_name(op), t(lhs), t(rhs))
             }
+            ExprKind::FpBin { .. }
+            | ExprKind::FpCmp { .. }
+            | ExprKind::FpSqrt(_)
+            | ExprKind::FpConv { .. } => self.smt_float_body(e, t),
         }
     }
 }
@@ -252,5 +258,31 @@ mod tests {
             "(ite (bvult e!{} (_ bv2 64)) (select |x| e!{}) (_ bv0 8)))",
             index.0, index.0
         )));
+    }
+
+    #[test]
+    fn floating_point_uses_the_floating_point_theory() {
+        let (mut p, _, _, w) = crate::build::tests::setup();
+        let one = p.constant(u128::from(1.0f32.to_bits()), 32);
+        let sum = p.fp_bin(crate::FpBinOp::Add, w, one);
+        let lt = p.fp_cmp(crate::FpCmpOp::Lt, sum, one);
+        let script = p.to_smtlib2(&[lt]);
+        assert!(script.starts_with("(set-logic QF_ABVFP)\n"), "{script}");
+        assert!(
+            script.contains(&format!(
+                "(fp.add RNE ((_ to_fp 8 24) e!{}) ((_ to_fp 8 24) (_ bv{} 32)))",
+                w.0,
+                1.0f32.to_bits()
+            )),
+            "{script}"
+        );
+        assert!(
+            script.contains("(_ bv4290772992 32)"),
+            "the default NaN: {script}"
+        );
+        assert!(
+            script.contains(&format!("(ite (fp.lt ((_ to_fp 8 24) e!{}) ", sum.0)),
+            "{script}"
+        );
     }
 }

@@ -25,6 +25,7 @@ mod stats;
 mod test_util;
 mod watchdog;
 mod z3_backend;
+mod z3_float;
 mod z3_solver;
 mod z3_translate;
 

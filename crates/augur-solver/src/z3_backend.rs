@@ -48,6 +48,9 @@ pub(crate) struct Z3Backend {
     solver: Z3Solver,
     /// The constraints asserted in the solver's open scopes, one scope each.
     asserted: Vec<ExprId>,
+    /// Whether the solver holds a query with floating point, asserted without scopes
+    /// (see [`Z3Backend::assert_query`]): the next query needs a fresh solver.
+    flat: bool,
     timeout: Option<Duration>,
     deadline: SharedDeadline,
     /// The last model Z3 found: the model search starts from it.
@@ -65,6 +68,7 @@ impl Z3Backend {
             translator: Translator::default(),
             solver: Z3Solver::new(None),
             asserted: Vec::new(),
+            flat: false,
             timeout,
             deadline: SharedDeadline::default(),
             last_model: None,
@@ -92,6 +96,25 @@ impl Z3Backend {
     fn restart(&mut self) {
         self.solver = Z3Solver::new(None);
         self.asserted.clear();
+        self.flat = false;
+    }
+
+    /// Make the solver hold exactly `constraints`. A query with floating point goes to a
+    /// fresh solver without scopes: Z3 then solves it with its non-incremental solver,
+    /// which bit-blasts floating point up front (measured on `(double)x / 70.0` in a
+    /// range: 1 s sat and 5 s unsat, against 9 s and 95 s in scopes).
+    fn assert_query(&mut self, pool: &ExprPool, constraints: &[ExprId]) {
+        if self.flat {
+            self.restart();
+        }
+        if !constraints.iter().any(|&c| pool.has_float(c)) {
+            return self.assert_scopes(pool, constraints);
+        }
+        self.restart();
+        for &c in constraints {
+            self.solver.assert(&self.translator.boolean(pool, c));
+        }
+        self.flat = true;
     }
 
     /// Make the solver's scopes hold exactly `constraints`, keeping the scopes shared with
@@ -210,7 +233,7 @@ impl Z3Backend {
             self.stats.borrow_mut().timeouts += 1;
             return Err(SolverError::Timeout);
         };
-        self.assert_scopes(pool, constraints);
+        self.assert_query(pool, constraints);
         let mut result = self.check_for(limit.min(self.search_after));
         let mut found = None;
         if result == z3::SatResult::Unknown {
@@ -284,7 +307,7 @@ impl Z3Backend {
         limit: Duration,
     ) -> z3::SatResult {
         self.restart();
-        self.assert_scopes(pool, constraints);
+        self.assert_query(pool, constraints);
         self.check_for(limit)
     }
 }

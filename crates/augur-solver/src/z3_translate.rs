@@ -177,6 +177,10 @@ impl Translator {
                 rhs,
             } if pool.width(lhs) == 1 => b(lhs).iff(b(rhs)).into(),
             ExprKind::Cmp { ref op, lhs, rhs } => cmp(op, &bv(lhs), &bv(rhs)).into(),
+            ExprKind::FpBin { .. }
+            | ExprKind::FpCmp { .. }
+            | ExprKind::FpSqrt(_)
+            | ExprKind::FpConv { .. } => crate::z3_float::term(pool, n, bv),
         }
     }
 }

@@ -381,7 +381,8 @@ fn fp_class(ex: &mut Executor, st: &mut State, args: &[Value]) -> Exec<Value> {
     Ok(Value::con((test >> class) & 1, 1))
 }
 
-/// Math intrinsics on concrete floating point.
+/// Math intrinsics: symbolic where `floats::symbolic_math` can, else on concrete floating
+/// point.
 fn math(
     ex: &mut Executor,
     st: &mut State,
@@ -392,6 +393,9 @@ fn math(
     let Ty::Float(kind) = ex.program.ty(ret_ty).ty else {
         return Err(ex.error(st, ErrorKind::Unsupported, format!("vector llvm.{family}")));
     };
+    if let Some(v) = super::floats::symbolic_math(ex, family, args, kind) {
+        return Ok(v);
+    }
     let mut xs = Vec::with_capacity(args.len());
     for a in args {
         if matches!(a, Value::Sym(_)) {
