@@ -24,6 +24,10 @@ pub(crate) const FIRST_TRY: Duration = Duration::from_millis(50);
 /// timeout should have stopped it by then).
 const GRACE: Duration = Duration::from_millis(100);
 
+/// The size (distinct expression nodes) from which a query is checked without scopes
+/// (see `assert_query`).
+const LARGE_QUERY: usize = 20_000;
+
 /// The instant after which no Z3 check may run (the run's `--max-time`), shared by the
 /// chain that sets it and the backend that keeps to it.
 pub(crate) type SharedDeadline = Rc<Cell<Option<Instant>>>;
@@ -102,12 +106,17 @@ impl Z3Backend {
     /// Make the solver hold exactly `constraints`. A query with floating point goes to a
     /// fresh solver without scopes: Z3 then solves it with its non-incremental solver,
     /// which bit-blasts floating point up front (measured on `(double)x / 70.0` in a
-    /// range: 1 s sat and 5 s unsat, against 9 s and 95 s in scopes).
+    /// range: 1 s sat and 5 s unsat, against 9 s and 95 s in scopes). So does a query of
+    /// more than [`LARGE_QUERY`] nodes: Z3 works through a pushed scope's assertions in
+    /// `push`, which no timeout or interrupt stops (gzip's CRC over its window made a
+    /// query `push` worked on for ten minutes), while without scopes that work is done
+    /// in the check, which stops at its limit.
     fn assert_query(&mut self, pool: &ExprPool, constraints: &[ExprId]) {
         if self.flat {
             self.restart();
         }
-        if !constraints.iter().any(|&c| pool.has_float(c)) {
+        let large = || pool.post_order(constraints, |_| false).len() > LARGE_QUERY;
+        if !constraints.iter().any(|&c| pool.has_float(c)) && !large() {
             return self.assert_scopes(pool, constraints);
         }
         self.restart();
