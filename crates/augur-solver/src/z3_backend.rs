@@ -111,12 +111,11 @@ impl Z3Backend {
     /// `push`, which no timeout or interrupt stops (gzip's CRC over its window made a
     /// query `push` worked on for ten minutes), while without scopes that work is done
     /// in the check, which stops at its limit.
-    fn assert_query(&mut self, pool: &ExprPool, constraints: &[ExprId]) {
+    fn assert_query(&mut self, pool: &ExprPool, constraints: &[ExprId], large: bool) {
         if self.flat {
             self.restart();
         }
-        let large = || pool.post_order(constraints, |_| false).len() > LARGE_QUERY;
-        if !constraints.iter().any(|&c| pool.has_float(c)) && !large() {
+        if !constraints.iter().any(|&c| pool.has_float(c)) && !large {
             return self.assert_scopes(pool, constraints);
         }
         self.restart();
@@ -242,12 +241,20 @@ impl Z3Backend {
             self.stats.borrow_mut().timeouts += 1;
             return Err(SolverError::Timeout);
         };
-        self.assert_query(pool, constraints);
-        let mut result = self.check_for(limit.min(self.search_after));
+        // A large query is checked once, for its whole limit: each try on a fresh solver
+        // would translate and assert it again, work no limit stops.
+        let large = pool.post_order(constraints, |_| false).len() > LARGE_QUERY;
+        self.assert_query(pool, constraints, large);
+        let first = if large {
+            limit
+        } else {
+            limit.min(self.search_after)
+        };
+        let mut result = self.check_for(first);
         let mut found = None;
         if result == z3::SatResult::Unknown {
             let left = limit.saturating_sub(start.elapsed());
-            if left.is_zero() {
+            if left.is_zero() || large {
                 let reason = self.solver.reason_unknown();
                 self.restart();
                 self.stats.borrow_mut().time_s += start.elapsed().as_secs_f64();
@@ -316,7 +323,7 @@ impl Z3Backend {
         limit: Duration,
     ) -> z3::SatResult {
         self.restart();
-        self.assert_query(pool, constraints);
+        self.assert_query(pool, constraints, false);
         self.check_for(limit)
     }
 }
