@@ -102,7 +102,23 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    let result = match cli.command {
+    // The command runs on a thread with a large stack: Z3 recurses through a query's
+    // terms, and the deep terms of real programs (gzip's CRC over its window) overflowed
+    // the main thread's 8 MiB. Only the pages used are ever committed.
+    let command = std::thread::Builder::new()
+        .name("augur".into())
+        .stack_size(COMMAND_STACK)
+        .spawn(move || execute(cli.command))
+        .expect("a thread for the command");
+    command.join().unwrap_or(ExitCode::from(101))
+}
+
+/// The stack of the thread a command runs on.
+const COMMAND_STACK: usize = 1 << 30;
+
+/// Run one command: its exit status.
+fn execute(command: Command) -> ExitCode {
+    let result = match command {
         Command::Run(args) => run::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Diff(args) => diff::run(args),
