@@ -28,6 +28,30 @@ const GRACE: Duration = Duration::from_millis(100);
 /// (see `assert_query`).
 const LARGE_QUERY: usize = 20_000;
 
+/// The deepest query sent to Z3 (terms nested this deep, as a store chain over a buffer
+/// of tens of kilobytes makes them): Z3 recurses through them in work that no timeout or
+/// interrupt stops (gzip's window: a check past a 30 s --max-time by minutes, after
+/// overflowing an 8 MiB stack). A deeper query is a timeout at once.
+const DEEPEST_QUERY: usize = 10_000;
+
+/// The depth of the deepest term of `constraints` and their number of distinct nodes.
+fn shape(pool: &ExprPool, constraints: &[ExprId]) -> (usize, usize) {
+    let order = pool.post_order(constraints, |_| false);
+    let mut depth: rustc_hash::FxHashMap<ExprId, usize> = Default::default();
+    let mut deepest = 0;
+    for &n in &order {
+        let d = 1 + pool
+            .kind(n)
+            .children()
+            .map(|c| depth.get(&c).copied().unwrap_or(0))
+            .max()
+            .unwrap_or(0);
+        deepest = deepest.max(d);
+        depth.insert(n, d);
+    }
+    (deepest, order.len())
+}
+
 /// The instant after which no Z3 check may run (the run's `--max-time`), shared by the
 /// chain that sets it and the backend that keeps to it.
 pub(crate) type SharedDeadline = Rc<Cell<Option<Instant>>>;
@@ -243,7 +267,14 @@ impl Z3Backend {
         };
         // A large query is checked once, for its whole limit: each try on a fresh solver
         // would translate and assert it again, work no limit stops.
-        let large = pool.post_order(constraints, |_| false).len() > LARGE_QUERY;
+        let (depth, size) = shape(pool, constraints);
+        if depth > DEEPEST_QUERY {
+            let mut stats = self.stats.borrow_mut();
+            stats.timeouts += 1;
+            stats.time_s += start.elapsed().as_secs_f64();
+            return Err(SolverError::Timeout);
+        }
+        let large = size > LARGE_QUERY;
         self.assert_query(pool, constraints, large);
         let first = if large {
             limit
@@ -388,5 +419,33 @@ mod tests {
         // With the deadline lifted, the same backend answers an easy query rightly.
         deadline.set(None);
         assert!(matches!(z3.check(&p, &query[1..]), Ok(SatResult::Sat(_))));
+    }
+
+    /// A query nested deeper than Z3 can be trusted to stop on is a timeout at once, and
+    /// the shape counts its depth and distinct nodes.
+    #[test]
+    fn a_query_deeper_than_z3_stops_on_is_a_timeout() {
+        let mut p = ExprPool::new();
+        let (_, x) = var(&mut p, "deep", 1);
+        let three = p.constant(3, 8);
+        let mut sum = x;
+        for _ in 0..DEEPEST_QUERY {
+            sum = p.bin(BinOp::Mul, sum, three);
+            sum = p.bin(BinOp::Add, sum, x);
+        }
+        let zero = p.constant(0, 8);
+        let query = [p.eq(sum, zero)];
+        let (depth, _) = shape(&p, &query);
+        assert!(depth > DEEPEST_QUERY, "{depth}");
+        let stats = SharedStats::default();
+        let mut z3 = Z3Backend::new(Some(Duration::from_secs(600)), stats.clone());
+        assert_eq!(z3.check(&p, &query), Err(SolverError::Timeout));
+        assert_eq!(stats.borrow().timeouts, 1);
+        let shallow = [p.eq(x, zero)];
+        assert_eq!(
+            shape(&p, &shallow),
+            (3, 5),
+            "x == 0: the comparison, the read, its array and index, 0"
+        );
     }
 }
