@@ -60,7 +60,7 @@ for package in "${packages[@]}"; do
         rm -rf "$out"
         nice -n 5 "$augur" run "$work/$name.bc" --max-time "$budget" -o "$out" "${opts[@]}" \
             >"$work/run-$name.log" 2>&1 || true
-        verdict=$("$augur" replay "$work/$name.bc" "$out" 2>&1 | tail -1)
+        verdict=$("$augur" replay "$work/$name.bc" "$out" 2>&1 | tail -1 || true)
         python3 - "$out/summary.json" "$name" "$files" "$verdict" <<'PY'
 import json, sys
 path, name, files, verdict = sys.argv[1:]
