@@ -34,12 +34,12 @@ const LARGE_QUERY: usize = 20_000;
 /// overflowing an 8 MiB stack). A deeper query is a timeout at once.
 const DEEPEST_QUERY: usize = 10_000;
 
-/// The depth of the deepest term of `constraints` and their number of distinct nodes.
-fn shape(pool: &ExprPool, constraints: &[ExprId]) -> (usize, usize) {
-    let order = pool.post_order(constraints, |_| false);
+/// The depth of the deepest term of a query whose distinct nodes are `order` (children
+/// first, as `post_order` gives them).
+fn depth(pool: &ExprPool, order: &[ExprId]) -> usize {
     let mut depth: rustc_hash::FxHashMap<ExprId, usize> = Default::default();
     let mut deepest = 0;
-    for &n in &order {
+    for &n in order {
         let d = 1 + pool
             .kind(n)
             .children()
@@ -49,7 +49,7 @@ fn shape(pool: &ExprPool, constraints: &[ExprId]) -> (usize, usize) {
         deepest = deepest.max(d);
         depth.insert(n, d);
     }
-    (deepest, order.len())
+    deepest
 }
 
 /// The instant after which no Z3 check may run (the run's `--max-time`), shared by the
@@ -267,8 +267,11 @@ impl Z3Backend {
         };
         // A large query is checked once, for its whole limit: each try on a fresh solver
         // would translate and assert it again, work no limit stops.
-        let (depth, size) = shape(pool, constraints);
-        if depth > DEEPEST_QUERY {
+        // A query's depth is at most its size: most queries are measured by their size
+        // alone, on this hot path.
+        let order = pool.post_order(constraints, |_| false);
+        let size = order.len();
+        if size > DEEPEST_QUERY && depth(pool, &order) > DEEPEST_QUERY {
             let mut stats = self.stats.borrow_mut();
             stats.timeouts += 1;
             stats.time_s += start.elapsed().as_secs_f64();
@@ -422,7 +425,7 @@ mod tests {
     }
 
     /// A query nested deeper than Z3 can be trusted to stop on is a timeout at once, and
-    /// the shape counts its depth and distinct nodes.
+    /// a query's depth and size are counted.
     #[test]
     fn a_query_deeper_than_z3_stops_on_is_a_timeout() {
         let mut p = ExprPool::new();
@@ -435,15 +438,16 @@ mod tests {
         }
         let zero = p.constant(0, 8);
         let query = [p.eq(sum, zero)];
-        let (depth, _) = shape(&p, &query);
-        assert!(depth > DEEPEST_QUERY, "{depth}");
+        let deep = depth(&p, &p.post_order(&query, |_| false));
+        assert!(deep > DEEPEST_QUERY, "{deep}");
         let stats = SharedStats::default();
         let mut z3 = Z3Backend::new(Some(Duration::from_secs(600)), stats.clone());
         assert_eq!(z3.check(&p, &query), Err(SolverError::Timeout));
         assert_eq!(stats.borrow().timeouts, 1);
         let shallow = [p.eq(x, zero)];
+        let order = p.post_order(&shallow, |_| false);
         assert_eq!(
-            shape(&p, &shallow),
+            (depth(&p, &order), order.len()),
             (3, 5),
             "x == 0: the comparison, the read, its array and index, 0"
         );
