@@ -7,7 +7,8 @@
 # Ends with one line per LLVM totalling its cargo tests, and their sum.
 # AUGUR_TEST_LLVM19=0 leaves out part 2 (for local runs). With AUGUR_LLVM set, the script
 # runs part 1 on that LLVM alone (AUGUR_LLVM=19: the whole suite on LLVM 19); so it does
-# where LLVM 14 cannot be installed (Debian 13).
+# where LLVM 14 cannot be installed (Debian 13), and where clang-19 is installed and
+# clang-14 is not (the user's own clang).
 # docs/llvm.md, "What CI runs", says the same and how long part 2 takes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,13 @@ if [ -n "${AUGUR_LLVM:-}" ] || [ "${AUGUR_TEST_LLVM19:-1}" = 0 ]; then
 elif ! command -v clang-14 >/dev/null && ! apt-cache show clang-14 >/dev/null 2>&1; then
   # No LLVM 14 here nor in the archive (Debian 13): the whole suite on LLVM 19.
   echo "augur: no LLVM 14 to install: testing on LLVM 19 alone" >&2
+  export AUGUR_LLVM=19
+  llvm19=0
+elif command -v clang-19 >/dev/null && command -v llvm-link-19 >/dev/null &&
+  ! command -v clang-14 >/dev/null; then
+  # The user's own clang is 19 and there is no clang-14: the whole suite on LLVM 19,
+  # nothing of LLVM 14 installed. (A machine with neither, as CI's, gets and tests both.)
+  echo "augur: clang-19 here and no clang-14: testing on LLVM 19 alone" >&2
   export AUGUR_LLVM=19
   llvm19=0
 fi
