@@ -14,6 +14,7 @@
  *   makes the native statfs answer the same (runtime/replay/replay.c).
  */
 #include "libc_internal.h"
+#include "../fixed_user.h"
 #include "../fixed_volume.h"
 
 #define EPERM 1
@@ -23,7 +24,7 @@
 #define AT_FDCWD (-100)
 #define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_EMPTY_PATH 0x1000
-#define USER_ID 1000u /* process.c's */
+#define USER_ID AUGUR_USER_ID
 #define NO_CHANGE ((unsigned)-1)
 
 /* Whether dirfd may stand for the current directory with this path: AT_FDCWD or

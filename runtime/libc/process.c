@@ -7,10 +7,11 @@
  */
 #include "libc_internal.h"
 #include "../fixed_random.h"
+#include "../fixed_user.h"
 
 /* ---- identity -------------------------------------------------------- */
 
-#define USER_ID 1000
+#define USER_ID AUGUR_USER_ID
 #define PROCESS_ID 4242
 #define PARENT_ID 4241
 

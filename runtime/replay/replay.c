@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "../fixed_random.h"
+#include "../fixed_user.h"
 #include "../fixed_volume.h"
 
 #define REPLAY_EXIT_NO_OBJECT 96
@@ -605,11 +606,9 @@ int kill(pid_t pid, int sig) {
 
 __attribute__((constructor)) static void modelled_umask(void) { umask(022); }
 
-#define MODEL_USER 1000u
-
 /* The analysis' user may keep a file's owner and group (each -1 or the user's). */
 static int other_owner(uid_t uid, gid_t gid) {
-  return (uid != (uid_t)-1 && uid != MODEL_USER) || (gid != (gid_t)-1 && gid != MODEL_USER);
+  return (uid != (uid_t)-1 && uid != AUGUR_USER_ID) || (gid != (gid_t)-1 && gid != AUGUR_USER_ID);
 }
 int chown(const char *path, uid_t uid, gid_t gid) {
   struct stat st;

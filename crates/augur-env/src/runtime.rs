@@ -14,6 +14,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../../runtime/fixed_random.h"),
     ),
     (
+        "fixed_user.h",
+        include_str!("../../../runtime/fixed_user.h"),
+    ),
+    (
         "fixed_volume.h",
         include_str!("../../../runtime/fixed_volume.h"),
     ),
