@@ -5,7 +5,10 @@
  * is POSIX's, which glibc's <libgen.h> names __xpg_basename), glibc's random
  * number generators (rand, random, rand_r: musl's give other sequences, and the
  * native replay runs glibc's), and the malloc tuning calls (mallopt,
- * malloc_trim), which have nothing to tune in the engine's allocator.
+ * malloc_trim), which have nothing to tune in the engine's allocator, and
+ * strverscmp (musl's orders a digit before any other byte where the strings first
+ * differ, "V" < "4.9"; glibc's compares the bytes there, "V" > "4.9": sed's `v`
+ * command asks whether its argument is newer than its own version so).
  */
 #include "libc_internal.h"
 
@@ -138,4 +141,71 @@ int rand_r(unsigned *seed)
     result = (int)(((unsigned)result << 10) ^ ((next / 65536) % 1024));
     *seed = next;
     return result;
+}
+
+/* ---- strverscmp ---------------------------------------------------------- */
+
+/* Where the common prefix of two strings ends, seen by strverscmp: outside a
+ * number, inside an integer (a digit run not begun by '0'), inside leading zeros
+ * only, or inside a fraction (leading zeros, then other digits). */
+enum version_part { OUTSIDE, INTEGER, ZEROS, FRACTION };
+
+/* The part a digit run is in after one more byte `c`, having been in `part`. */
+static enum version_part version_step(enum version_part part, unsigned char c)
+{
+    if (!isdigit(c))
+        return OUTSIDE;
+    switch (part) {
+    case OUTSIDE:
+        return c == '0' ? ZEROS : INTEGER;
+    case ZEROS:
+        return c == '0' ? ZEROS : FRACTION;
+    default:
+        return part;
+    }
+}
+
+/* The longer of the digit runs at l and r is greater; of equal ones, `diff`
+ * tells. */
+static int version_longer(const unsigned char *l, const unsigned char *r, int diff)
+{
+    for (; isdigit(*l); l++, r++)
+        if (!isdigit(*r))
+            return 1;
+    return isdigit(*r) ? -1 : diff;
+}
+
+/* strverscmp (<string.h>), as glibc's: the strings compare as strcmp's except
+ * where they first differ inside digits: integers by their value (a longer run
+ * of digits is greater), leading zeros as fractions (one that ends first is
+ * greater: "00" < "0"), fractions byte by byte. */
+int strverscmp(const char *s1, const char *s2)
+{
+    const unsigned char *l = (const unsigned char *)s1;
+    const unsigned char *r = (const unsigned char *)s2;
+    enum version_part part = OUTSIDE;
+    size_t i;
+    int diff, ld, rd;
+    for (i = 0; l[i] == r[i]; i++) {
+        if (l[i] == '\0')
+            return 0;
+        part = version_step(part, l[i]);
+    }
+    diff = l[i] - r[i];
+    ld = isdigit(l[i]) != 0;
+    rd = isdigit(r[i]) != 0;
+    switch (part) {
+    case OUTSIDE: /* two integers begin here: their lengths first */
+        return ld && rd && l[i] != '0' && r[i] != '0'
+                   ? version_longer(l + i + 1, r + i + 1, diff)
+                   : diff;
+    case INTEGER: /* the integer that goes on is the greater */
+        if (ld && rd)
+            return version_longer(l + i + 1, r + i + 1, diff);
+        return ld ? 1 : rd ? -1 : diff;
+    case ZEROS: /* a fraction that goes on is the smaller */
+        return ld == rd ? diff : ld ? -1 : 1;
+    default:
+        return diff;
+    }
 }

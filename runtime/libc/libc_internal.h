@@ -48,6 +48,7 @@
 #define srand model_srand
 #define rand model_rand
 #define rand_r model_rand_r
+#define strverscmp model_strverscmp
 #define strstr model_strstr
 #define strspn model_strspn
 #define strcspn model_strcspn

@@ -67,10 +67,40 @@ static void test_random(void)
     }
 }
 
+/* strverscmp's sign against glibc's, on every pair of strings of up to four bytes
+ * over digits, zeros, letters and a dot. */
+static void test_strverscmp(void)
+{
+    extern int model_strverscmp(const char *, const char *);
+    static const char alphabet[] = "019a.V";
+    enum { BYTES = sizeof alphabet - 1, LONGEST = 4 };
+    static char strings[1 + 6 + 36 + 216 + 1296][LONGEST + 1];
+    size_t count = 0, i, j;
+    int len, k, n;
+    for (len = 0; len <= LONGEST; len++) {
+        int total = 1;
+        for (k = 0; k < len; k++)
+            total *= BYTES;
+        for (n = 0; n < total; n++, count++) {
+            int rest = n;
+            for (k = 0; k < len; k++, rest /= BYTES)
+                strings[count][k] = alphabet[rest % BYTES];
+            strings[count][len] = '\0';
+        }
+    }
+    for (i = 0; i < count; i++)
+        for (j = 0; j < count; j++)
+            CHECK(sgn(strverscmp(strings[i], strings[j])) ==
+                      sgn(model_strverscmp(strings[i], strings[j])),
+                  "strverscmp(\"%s\", \"%s\"): glibc %d, the model %d", strings[i], strings[j],
+                  strverscmp(strings[i], strings[j]), model_strverscmp(strings[i], strings[j]));
+}
+
 void test_string(void)
 {
     test_basenames();
     test_random();
+    test_strverscmp();
     size_t i, j, n;
     char a[64], b[64];
     for (i = 0; i < NS; i++) {
