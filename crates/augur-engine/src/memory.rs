@@ -5,7 +5,7 @@
 use crate::object_bytes::ObjectBytes;
 use augur_expr::{ExprId, ExprPool};
 use augur_ir::{FuncId, LocId};
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// Where an object lives.
@@ -50,9 +50,46 @@ pub struct MemObject {
     /// Has it been written at a symbolic offset (which chooses how later symbolic-offset
     /// reads are encoded: `executor/access.rs`)?
     pub written_at_symbolic_offset: bool,
-    /// The contents as an array expression, built on the first symbolic-offset read and
-    /// dropped by any write.
-    array_cache: Cell<Option<ExprId>>,
+    /// The contents as an array expression, for symbolic-offset accesses.
+    array: RefCell<ArrayView>,
+}
+
+/// The most concrete-offset writes an array view keeps track of before it is dropped (and
+/// the next array is built from the bytes alone).
+const MAX_PENDING_WRITES: usize = 1 << 16;
+
+/// An object's contents as an array expression, kept up to date across writes.
+///
+/// A concrete-offset write does not throw the array away: the next symbolic-offset access
+/// stores just the bytes written since onto it. Rebuilding from the bytes instead would
+/// store every symbolic byte again, and after a symbolic-offset write every byte is a
+/// read of the previous array: each rebuild would nest the whole object once more (a
+/// program that zeroes a table between symbolic updates, as deflate's Huffman counts are,
+/// made queries tens of thousands of stores deep).
+#[derive(Clone, Debug, Default)]
+enum ArrayView {
+    /// No array built yet (or too many writes since the last one).
+    #[default]
+    None,
+    /// Exactly the object's contents.
+    Exact(ExprId),
+    /// The object's contents except at the (offset, length) ranges written since.
+    Pending(ExprId, Vec<(u64, u64)>),
+}
+
+impl ArrayView {
+    /// Record a concrete-offset write of `n` bytes at `offset`.
+    #[inline]
+    fn written(&mut self, offset: u64, n: u64) {
+        match self {
+            ArrayView::None => {}
+            ArrayView::Exact(a) => *self = ArrayView::Pending(*a, vec![(offset, n)]),
+            ArrayView::Pending(_, writes) if writes.len() < MAX_PENDING_WRITES => {
+                writes.push((offset, n))
+            }
+            ArrayView::Pending(..) => *self = ArrayView::None,
+        }
+    }
 }
 
 impl MemObject {
@@ -68,7 +105,7 @@ impl MemObject {
             read_only: false,
             bytes: ObjectBytes::zeroed(size as usize),
             written_at_symbolic_offset: false,
-            array_cache: Cell::new(None),
+            array: RefCell::new(ArrayView::None),
         }
     }
 
@@ -79,7 +116,7 @@ impl MemObject {
 
     /// Overwrite bytes at a concrete offset (caller checked bounds).
     pub fn write(&mut self, offset: u64, bytes: &[Byte]) {
-        self.array_cache.set(None);
+        self.array.get_mut().written(offset, bytes.len() as u64);
         self.bytes.write(offset as usize, bytes);
     }
 
@@ -87,7 +124,7 @@ impl MemObject {
     /// `bits` (caller checked bounds).
     #[inline]
     pub fn write_known(&mut self, offset: u64, bits: u128, n: u64) {
-        self.array_cache.set(None);
+        self.array.get_mut().written(offset, n);
         self.bytes.write_known(offset as usize, bits, n as usize);
     }
 
@@ -110,14 +147,36 @@ impl MemObject {
 
     /// Record that `array` is exactly this object's contents (after a symbolic-offset write).
     pub fn set_array(&mut self, array: ExprId) {
-        self.array_cache.set(Some(array));
+        *self.array.get_mut() = ArrayView::Exact(array);
     }
 
     /// The object's contents as an array expression (for symbolic-offset reads).
     pub fn as_array(&self, pool: &mut ExprPool) -> ExprId {
-        if let Some(a) = self.array_cache.get() {
-            return a;
-        }
+        let mut view = self.array.borrow_mut();
+        let arr = match &*view {
+            ArrayView::Exact(a) => return *a,
+            ArrayView::Pending(base, writes) => {
+                let mut arr = *base;
+                for &(offset, n) in writes {
+                    for i in offset..offset + n {
+                        let idx = pool.constant(i as u128, 64);
+                        let value = match self.bytes.get(i as usize) {
+                            Byte::C(c) => pool.constant(c as u128, 8),
+                            Byte::S(e) => e,
+                        };
+                        arr = pool.store(arr, idx, value);
+                    }
+                }
+                arr
+            }
+            ArrayView::None => self.array_from_bytes(pool),
+        };
+        *view = ArrayView::Exact(arr);
+        arr
+    }
+
+    /// The contents as a constant array with a store per symbolic byte.
+    fn array_from_bytes(&self, pool: &mut ExprPool) -> ExprId {
         let concrete: Vec<u8> = self
             .bytes
             .iter()
@@ -133,7 +192,6 @@ impl MemObject {
                 arr = pool.store(arr, idx, e);
             }
         }
-        self.array_cache.set(Some(arr));
         arr
     }
 }
@@ -262,5 +320,31 @@ mod tests {
         m.get_mut(a).unwrap().write(0, &[Byte::C(7)]);
         assert_eq!(m.get(a).unwrap().read(0, 1), [Byte::C(7)]);
         assert_eq!(snapshot.get(a).unwrap().read(0, 1), [Byte::C(0)]);
+    }
+
+    #[test]
+    fn a_concrete_write_adds_one_store_to_the_array_not_the_whole_object() {
+        let mut pool = ExprPool::new();
+        let mut obj = MemObject::new(0, 4096, ObjKind::Global, LocId(0), "table".into());
+        // After a symbolic-offset write the object is exactly array `a`, and every byte
+        // reads from it.
+        let input = pool.new_array("i", 1);
+        let a = pool.array_sym(input);
+        let reads: Vec<Byte> = (0..4096)
+            .map(|j| {
+                let jc = pool.constant(j, 64);
+                Byte::S(pool.select(a, jc))
+            })
+            .collect();
+        obj.write(0, &reads);
+        obj.set_array(a);
+        obj.write_known(5, 0x0201, 2);
+        let five = pool.constant(5, 64);
+        let six = pool.constant(6, 64);
+        let (one, two) = (pool.constant(1, 8), pool.constant(2, 8));
+        let inner = pool.store(a, five, one);
+        let expected = pool.store(inner, six, two);
+        assert_eq!(obj.as_array(&mut pool), expected);
+        assert_eq!(obj.as_array(&mut pool), expected, "and it is kept");
     }
 }
