@@ -2,12 +2,12 @@
 # Debian packages built through augur's documented path for a project (docs/projects.md:
 # ./configure CC='augur cc', make, augur extract-bc), then each program run under the
 # KLEE tutorial's options and its tests replayed natively. Prints, per program: bitcode
-# files, paths, tests, line coverage, the stops on a missing function or an unmodelled
+# files, paths, tests, line coverage, augur's peak memory, the stops on a missing function or an unmodelled
 # call, and replay's verdict. Not in CI (it downloads and builds the packages).
 #
 #   bench/packages.sh                      # gzip, sed, diffutils, 60 s each
 #   BUDGET=30 bench/packages.sh sed        # one package, 30 s
-#   bench/packages.sh coreutils            # coreutils' printf, od, split, cksum, tac
+#   bench/packages.sh coreutils            # coreutils' printf, od, split, cksum, tac, wc, cat
 #
 # coreutils: only its programs listed below are made (the whole package takes long); its
 # fifteen tutorial programs are bench/coreutils.sh's.
@@ -29,7 +29,7 @@ programs_of() {
         diffutils) echo "src/cmp src/diff" ;;
         grep) echo "src/grep" ;;
         bc) echo "bc/bc dc/dc" ;;
-        coreutils) echo "src/printf src/od src/split src/cksum src/tac" ;;
+        coreutils) echo "src/printf src/od src/split src/cksum src/tac src/wc src/cat" ;;
         *) echo "unknown package $1 (add it to programs_of)" >&2; return 2 ;;
     esac
 }
@@ -48,7 +48,7 @@ no_autotools=(ACLOCAL=true AUTOCONF=true AUTOMAKE=true AUTOHEADER=true MAKEINFO=
 ensure_augur
 packages=("$@")
 [ ${#packages[@]} -gt 0 ] || packages=(gzip sed diffutils)
-printf '%-14s %5s %7s %6s %9s %6s  %s\n' program files paths tests coverage stops replay
+printf '%-14s %5s %7s %6s %9s %7s %6s  %s\n' program files paths tests coverage memory stops replay
 for package in "${packages[@]}"; do
     work=$cache/$package
     mkdir -p "$work"
@@ -81,7 +81,8 @@ s = json.load(open(path))
 cov = s["coverage"]
 stops = sorted({e["message"] for e in s["errors"] if e["kind"] in ("unmodeled-external", "unsupported")})
 print(f'{name:<14} {files:>5} {s["paths_completed"]:>7} {s["tests"]:>6} '
-      f'{100 * cov["lines_covered"] / max(cov["lines_total"], 1):>8.1f}% {len(stops):>6}  {verdict}')
+      f'{100 * cov["lines_covered"] / max(cov["lines_total"], 1):>8.1f}% '
+      f'{s["peak_memory_mib"]:>4} MiB {len(stops):>6}  {verdict}')
 for m in stops:
     print(f'    stop: {m}')
 PY
