@@ -356,6 +356,16 @@ static int body_exp(char *out, const struct decimal *x, long prec, int alt,
     return n;
 }
 
+static void fmt_float(struct sink *s, const struct spec *sp, double v);
+
+/* A non-finite value as %f prints it ("nan", "-INF", ...), for %a. */
+static void fmt_nonfinite(struct sink *s, const struct spec *sp, double v)
+{
+    struct spec f = *sp;
+    f.conv = sp->conv == 'A' ? 'F' : 'f';
+    fmt_float(s, &f, v);
+}
+
 static void fmt_float(struct sink *s, const struct spec *sp, double v)
 {
     static struct decimal x;      /* large: keep it off the stack */
@@ -437,6 +447,149 @@ static void fmt_float(struct sink *s, const struct spec *sp, double v)
     if (sp->flags & FL_LEFT)
         put_pad(s, ' ', sp->width - len);
 }
+
+/* ---- hexadecimal floating point (%a, %A) ------------------------------------ */
+
+/* A finite number as %a shows it: `lead`, then the hex digits `digit[0..count)`
+ * after the point, times 2 to the power `exp`. */
+struct hex_float {
+    int neg;
+    unsigned lead;
+    unsigned char digit[16];
+    int count;
+    long exp;
+};
+
+/* Round h to `prec` digits after the point (to nearest, ties to even), as glibc
+ * does; a carry out of the digits goes into the leading digit, which is not
+ * normalised again ("%.0a" of 1.9 is "0x2p+0") unless it overflows a hex digit
+ * (a long double's "%.0La" of 0xf.8p+0 is "0x1p+4"). */
+static void hex_round(struct hex_float *h, int prec)
+{
+    int i, up, rest = 0;
+    if (prec >= h->count)
+        return;
+    for (i = prec + 1; i < h->count; i++)
+        rest |= h->digit[i];
+    if (h->digit[prec] != 8)
+        up = h->digit[prec] > 8;
+    else
+        up = rest != 0 || ((prec > 0 ? h->digit[prec - 1] : h->lead) & 1);
+    h->count = prec;
+    for (i = prec - 1; up && i >= 0; i--) {
+        up = h->digit[i] == 15;
+        h->digit[i] = (unsigned char)((h->digit[i] + 1) & 15);
+    }
+    if (up && ++h->lead == 16) {
+        h->lead = 1;
+        h->exp += 4;
+    }
+}
+
+/* Print h under the spec's flags, width and precision (-1: every digit but
+ * trailing zeros; digits asked for beyond those the number has are zeros). */
+static void put_hex_float(struct sink *s, const struct spec *sp, struct hex_float *h)
+{
+    const char *hex = sp->conv == 'A' ? "0123456789ABCDEF" : "0123456789abcdef";
+    char sign = h->neg ? '-' : sp->flags & FL_PLUS ? '+' : sp->flags & FL_SPACE ? ' ' : 0;
+    char mant[24], power[8];
+    int m = 0, p = 0, i, zeros;
+    long e, len;
+    if (sp->prec < 0)
+        while (h->count > 0 && h->digit[h->count - 1] == 0)
+            h->count--;
+    else
+        hex_round(h, sp->prec);
+    e = h->exp < 0 ? -h->exp : h->exp;
+    zeros = sp->prec > h->count ? sp->prec - h->count : 0;
+    mant[m++] = hex[h->lead];
+    if (h->count > 0 || zeros > 0 || (sp->flags & FL_ALT))
+        mant[m++] = '.';
+    for (i = 0; i < h->count; i++)
+        mant[m++] = hex[h->digit[i]];
+    do { /* the exponent's decimal digits, last first */
+        power[p++] = (char)('0' + e % 10);
+        e /= 10;
+    } while (e != 0);
+    len = (sign != 0) + 2 + m + zeros + 2 + p;
+    if (!(sp->flags & (FL_LEFT | FL_ZERO)))
+        put_pad(s, ' ', sp->width - len);
+    if (sign)
+        put_char(s, sign);
+    put_char(s, '0');
+    put_char(s, sp->conv == 'A' ? 'X' : 'x');
+    if ((sp->flags & FL_ZERO) && !(sp->flags & FL_LEFT))
+        put_pad(s, '0', sp->width - len);
+    put_chars(s, mant, (size_t)m);
+    put_pad(s, '0', zeros);
+    put_char(s, sp->conv == 'A' ? 'P' : 'p');
+    put_char(s, h->exp < 0 ? '-' : '+');
+    while (p > 0)
+        put_char(s, power[--p]);
+    if (sp->flags & FL_LEFT)
+        put_pad(s, ' ', sp->width - len);
+}
+
+/* Split `bits` (the fraction, `count` hex digits of it, the first the highest)
+ * into h's digits. */
+static void hex_digits(struct hex_float *h, uint64_t bits, int count)
+{
+    int i;
+    h->count = count;
+    for (i = 0; i < count; i++)
+        h->digit[i] = (unsigned char)((bits >> (4 * (count - 1 - i))) & 15);
+}
+
+/* %a of a double, as glibc's: 0x1.<13 hex digits>p<exp> for a normal number,
+ * 0x0.<digits>p-1022 for a subnormal one, 0x0p+0 for zero. */
+static void fmt_hex_double(struct sink *s, const struct spec *sp, double v)
+{
+    union {
+        double d;
+        uint64_t u;
+    } b;
+    struct hex_float h;
+    long biased;
+    b.d = v;
+    if (v != v || v == __builtin_inf() || v == -__builtin_inf()) {
+        fmt_nonfinite(s, sp, v);
+        return;
+    }
+    h.neg = (int)(b.u >> 63);
+    biased = (long)((b.u >> 52) & 0x7ff);
+    hex_digits(&h, b.u & 0xfffffffffffffULL, 13);
+    h.lead = biased != 0;
+    h.exp = biased != 0 ? biased - 1023 : (b.u << 1) == 0 ? 0 : -1022;
+    put_hex_float(s, sp, &h);
+}
+
+#if __LDBL_MANT_DIG__ == 64
+/* %La of an x87 long double, as glibc's: its 64-bit significand's top four
+ * bits lead (0x8p-3 is 1.0), the other 60 are 15 hex digits. */
+static void fmt_hex_ldouble(struct sink *s, const struct spec *sp, long double v)
+{
+    union {
+        long double ld;
+        struct {
+            uint64_t mant;
+            uint16_t sign_exp;
+        } x;
+    } b;
+    struct hex_float h;
+    long biased;
+    if (v != v || v == __builtin_infl() || v == -__builtin_infl()) {
+        fmt_nonfinite(s, sp, (double)v);
+        return;
+    }
+    b.ld = v;
+    h.neg = b.x.sign_exp >> 15;
+    biased = b.x.sign_exp & 0x7fff;
+    h.lead = (unsigned)(b.x.mant >> 60);
+    hex_digits(&h, b.x.mant & 0x0fffffffffffffffULL, 15);
+    h.exp = b.x.mant == 0 ? 0 : (biased != 0 ? biased : 1) - 16383 - 3;
+    put_hex_float(s, sp, &h);
+}
+#endif
 
 /* ---- the formatter --------------------------------------------------------- */
 
@@ -615,15 +768,21 @@ static int format_core(struct sink *s, const char *fmt, va_list ap)
         case 'a':
         case 'A': {
             double v;
-            if (len == LEN_LD)
+            if (len == LEN_LD) {
+#if __LDBL_MANT_DIG__ == 64
+                if (sp.conv == 'a' || sp.conv == 'A') {
+                    fmt_hex_ldouble(s, &sp, va_arg(ap, long double));
+                    break;
+                }
+#endif
                 v = (double)va_arg(ap, long double);
-            else
+            } else {
                 v = va_arg(ap, double);
-            if (sp.conv == 'a')
-                sp.conv = 'e';
-            else if (sp.conv == 'A')
-                sp.conv = 'E';
-            fmt_float(s, &sp, v);
+            }
+            if (sp.conv == 'a' || sp.conv == 'A')
+                fmt_hex_double(s, &sp, v);
+            else
+                fmt_float(s, &sp, v);
             break;
         }
         case 'n': {

@@ -38,6 +38,27 @@ static void float_cases(double v)
         PF("%#g|%#.0f|%#.0e|%#.3g", v, v, v, v);
     PF("%+f|% e|%015.4f|%-15.3e|%+015g|%15g", v, v, v, v, v, v);
     PF("%020.10f|%-+12.2f|%012e", v, v, v);
+    for (p = -1; p <= 15; p++) {
+        if (p < 0) {
+            PF("%a|%A", v, v);
+        } else {
+            snprintf(f, sizeof f, "%%.%da|%%.%dA", p, p);
+            PF(f, v, v);
+        }
+    }
+    PF("%#a|%#.0a|%+a|% A|%025a|%-25a|%25.3A|%+030.20a", v, v, v, v, v, v, v, v);
+}
+
+/* %La of x87 long doubles, every precision up to and past their 15 hex digits. */
+static void long_hex_cases(long double v)
+{
+    char f[32];
+    int p;
+    PF("%La|%LA|%#La|%+035.20La|%-30La|", v, v, v, v, v);
+    for (p = 0; p <= 17; p++) {
+        snprintf(f, sizeof f, "%%.%dLa", p);
+        PF(f, v);
+    }
 }
 
 int model_asprintf(char **, const char *, ...);
@@ -122,6 +143,17 @@ void test_printf(void)
             }
         }
     }
+    {
+        static const long double lvals[] = {0.0L, -0.0L, 1.0L, -1.0L, 2.5L, 0.1L, 1.0L / 3,
+                                            1e4000L, 1e-4000L, 3.6e-4951L, 1.9999999999999999999L,
+                                            15.999999999999999999L, 0x1.fffffffffffffffep+3L,
+                                            0xf.ffffffffffffff8p+0L, 0x8.0000000000000008p+0L,
+                                            123456789.123456789L, -7.25e-300L};
+        for (i = 0; i < (int)(sizeof lvals / sizeof lvals[0]); i++)
+            long_hex_cases(lvals[i]);
+    }
+    PF("%a|%A|%La|%10a|%-10A|%010a", INFINITY, -INFINITY, (long double)NAN, NAN, -NAN, INFINITY);
+    PF("%a|%a|%.1a|%.0a|%.2a", 0x1.f8p+0, 0x1.08p+0, 0x1.18p+0, 0x1.8p+0, 0x1.ffffp+0);
     PF("%f|%e|%g|%F|%E|%G", INFINITY, -INFINITY, NAN, INFINITY, -NAN, -INFINITY);
     PF("%5f|%-6f|%+f|%05f|% f|%010.3e", INFINITY, NAN, INFINITY, -INFINITY, NAN, NAN);
     PF("%Lf|%Le", 1.5L, 2.25L);
