@@ -11,6 +11,15 @@
  *   clone fail with EAGAIN, execve with EACCES; there is no child to wait for)
  *   nor sockets (EACCES); it may signal only itself. `augur replay` makes the
  *   native run's calls fail the same way (runtime/replay/replay.c).
+ * - Memory: an anonymous mmap is zeroed memory from the engine's allocator, a
+ *   private mapping of a file is a copy of its bytes (a shared writable one fails
+ *   with ENODEV: writes through it would not reach the file); munmap of a whole
+ *   mapping frees it (a later access is a use after free), of a part of one
+ *   succeeds and frees nothing; mprotect and madvise succeed; mincore fails with
+ *   ENOSYS (the process has no pages to report on: gnulib's stack probing falls
+ *   back, as `augur replay` makes it do natively).
+ * - sigaltstack succeeds (no signal is delivered on a stack: raise() runs the
+ *   handler in place) and reports no alternate stack.
  * - Any other call ends the path as `unsupported`, naming the call: no answer
  *   is made up.
  */
@@ -25,6 +34,9 @@
 #define EACCES 13
 #define EINVAL 22
 #define ERANGE 34
+#define ENOMEM 12
+#define ENODEV 19
+#define ENOSYS 38
 
 #define AT_FDCWD (-100)
 #define OWN_PID 4242 /* process.c's getpid() */
@@ -99,7 +111,8 @@ enum {
     SYS_clock_nanosleep = 230, SYS_waitid = 247, SYS_openat = 257, SYS_mkdirat = 258, SYS_newfstatat = 262,
     SYS_unlinkat = 263, SYS_renameat = 264, SYS_readlinkat = 267, SYS_renameat2 = 316, SYS_faccessat = 269, SYS_dup3 = 292, SYS_pipe2 = 293,
     SYS_prlimit64 = 302, SYS_getrandom = 318, SYS_execveat = 322, SYS_statx = 332,
-    SYS_clone3 = 435, SYS_faccessat2 = 439,
+    SYS_clone3 = 435, SYS_faccessat2 = 439, SYS_mmap = 9, SYS_mprotect = 10, SYS_munmap = 11,
+    SYS_mincore = 27, SYS_madvise = 28, SYS_sigaltstack = 131,
 };
 
 /* A model function's result as the kernel gives it: -errno for -1. */
@@ -219,6 +232,91 @@ static long rt_sigprocmask(int how, const unsigned long *set, unsigned long *old
     return 0;
 }
 
+#define PAGE 4096
+#define PROT_WRITE 2
+#define MAP_SHARED 1
+#define MAP_FIXED 0x10
+#define MAP_ANONYMOUS 0x20
+
+/* The mappings mmap made and munmap has not removed (beyond MAX_MAPPINGS, a mapping
+ * is not recorded and stays allocated). */
+#define MAX_MAPPINGS 64
+static struct {
+    char *start;
+    size_t len;
+} mappings[MAX_MAPPINGS];
+
+/* munmap(addr, len): a whole mapping is freed; anything else succeeds as it is. */
+static long munmap_(char *addr, size_t len)
+{
+    int i;
+    if ((unsigned long)addr % PAGE != 0 || len == 0)
+        return -EINVAL;
+    for (i = 0; i < MAX_MAPPINGS; i++)
+        if (mappings[i].start == addr && (mappings[i].len + PAGE - 1) / PAGE == (len + PAGE - 1) / PAGE) {
+            free(addr);
+            mappings[i].start = NULL;
+            break;
+        }
+    return 0;
+}
+
+/* mmap(addr, len, prot, flags, fd, offset): new zeroed memory, with a copy of the
+ * file's bytes from `offset` for a file mapping (past the file's end: zeros). The
+ * address hint is ignored; a fixed address cannot be given. */
+static long mmap_(size_t len, int prot, int flags, int fd, long offset)
+{
+    size_t size = (len + PAGE - 1) / PAGE * PAGE;
+    char *mem;
+    if (len == 0 || size < len || offset % PAGE != 0)
+        return -EINVAL;
+    if (flags & MAP_FIXED)
+        return -ENOMEM;
+    if (!(flags & MAP_ANONYMOUS) && (flags & MAP_SHARED) && (prot & PROT_WRITE))
+        return -ENODEV;
+    mem = aligned_alloc(PAGE, size);
+    if (mem == NULL)
+        return -ENOMEM;
+    memset(mem, 0, size);
+    if (!(flags & MAP_ANONYMOUS)) {
+        size_t done = 0;
+        while (done < len) {
+            long n = pread(fd, mem + done, len - done, offset + (long)done);
+            if (n < 0) {
+                long err = -(long)errno;
+                free(mem);
+                return err;
+            }
+            if (n == 0)
+                break;
+            done += (size_t)n;
+        }
+    }
+    for (int i = 0; i < MAX_MAPPINGS; i++)
+        if (mappings[i].start == NULL) {
+            mappings[i].start = mem;
+            mappings[i].len = len;
+            break;
+        }
+    return (long)mem;
+}
+
+/* sigaltstack(new, old): accepted; the old stack is none (SS_DISABLE). */
+static long sigaltstack_(void *old)
+{
+    struct {
+        void *sp;
+        int flags;
+        size_t size;
+    } *out = old;
+    if (out != NULL) {
+        out->sp = NULL;
+        out->flags = 2; /* SS_DISABLE */
+        out->size = 0;
+    }
+    return 0;
+}
+
 /* The name of system call number n in unsupported paths' messages. */
 __attribute__((noreturn)) static void unsupported(long n)
 {
@@ -239,7 +337,6 @@ __attribute__((noreturn)) static void unsupported(long n)
 
 long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
 {
-    (void)f;
     switch (n) {
     case SYS_read:
         return kernel(read((int)a, (void *)b, (size_t)c));
@@ -401,6 +498,17 @@ long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
     case SYS_wait4:
     case SYS_waitid:
         return -ECHILD;
+    case SYS_mmap:
+        return mmap_((size_t)b, (int)c, (int)d, (int)e, f);
+    case SYS_munmap:
+        return munmap_((char *)a, (size_t)b);
+    case SYS_mprotect:
+    case SYS_madvise:
+        return 0;
+    case SYS_mincore:
+        return -ENOSYS;
+    case SYS_sigaltstack:
+        return sigaltstack_((void *)b);
     default:
         unsupported(n);
     }

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -641,6 +642,24 @@ static int model_volume_vfs(struct statvfs *out) {
   AUGUR_VOLUME_AS_VFS(&fs, out);
   return 0;
 }
+/* Memory mappings as the models make them (runtime/libc/syscall.c): no fixed addresses,
+ * no shared writable mapping of a file, and no page residency to ask about. */
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset) {
+  if ((flags & MAP_FIXED) || (!(flags & MAP_ANONYMOUS) && (flags & MAP_SHARED) &&
+                              (prot & PROT_WRITE))) {
+    errno = flags & MAP_FIXED ? ENOMEM : ENODEV;
+    return MAP_FAILED;
+  }
+  return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, offset);
+}
+void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t offset) {
+  return mmap(addr, len, prot, flags, fd, offset);
+}
+int mincore(void *addr, size_t len, unsigned char *vec) {
+  (void)addr, (void)len, (void)vec;
+  return refused(ENOSYS);
+}
+
 int statfs(const char *path, struct statfs *out) {
   struct stat st;
   return stat(path, &st) != 0 ? -1 : model_volume(out);

@@ -67,6 +67,15 @@ fn getopt_long_only_reads_single_dash_long_options() {
 }
 
 #[test]
+fn memory_is_mapped() {
+    exits_with_and_replays(
+        "libc_system/memory_is_mapped.c",
+        "anon anonymous zero 0 page 1\nmprotect 0 munmap 0\nfile hello, mapping\n\
+         shared writable failed errno 19\nmincore -1 errno 38\nsigaltstack 0\n",
+    );
+}
+
+#[test]
 fn an_unmodelled_system_call_ends_the_path_by_number() {
     let src = &program("libc_system/an_unmodelled_system_call_ends_the_path_by_number.c");
     let r = run_c(src, &[]);
