@@ -153,7 +153,72 @@ static void fmt_string(struct sink *s, const struct spec *sp, const char *str,
 /* ---- floating point ------------------------------------------------------ */
 
 #define MAX_FPREC 1100
-#define DEC_DIGITS (330 + MAX_FPREC + 2)
+/* The most digits of an integer part: a double's is below 10^309, an x87 long
+ * double's below 10^4933. */
+#if __LDBL_MANT_DIG__ == 64
+#define INT_DIGITS 4940
+#else
+#define INT_DIGITS 330
+#endif
+#define DEC_DIGITS (INT_DIGITS + MAX_FPREC + 2)
+/* 32-bit words of the widest integer part or fraction: 2^16384, or 16445 + 64 bits. */
+#define FP_WORDS ((INT_DIGITS * 4 + 64) / 32 + 4)
+
+/* A finite binary floating-point number: mant * 2^e2, and its sign. */
+struct binary_float {
+    uint64_t mant;
+    int e2;
+    int neg;
+    int nan, inf;
+};
+
+/* The parts of a double. */
+static struct binary_float binary_of_double(double v)
+{
+    union {
+        double d;
+        uint64_t u;
+    } bits;
+    struct binary_float b;
+    int biased;
+    bits.d = v;
+    biased = (int)((bits.u >> 52) & 0x7ff);
+    b.neg = (int)(bits.u >> 63);
+    b.mant = bits.u & ((1ULL << 52) - 1);
+    b.nan = biased == 0x7ff && b.mant != 0;
+    b.inf = biased == 0x7ff && b.mant == 0;
+    if (biased == 0) {
+        b.e2 = 1 - 1075;
+    } else {
+        b.mant |= 1ULL << 52;
+        b.e2 = biased - 1075;
+    }
+    return b;
+}
+
+#if __LDBL_MANT_DIG__ == 64
+/* The parts of an x87 long double (its 64-bit significand holds the integer bit). */
+static struct binary_float binary_of_ldouble(long double v)
+{
+    union {
+        long double ld;
+        struct {
+            uint64_t mant;
+            uint16_t sign_exp;
+        } x;
+    } bits;
+    struct binary_float b;
+    int biased;
+    bits.ld = v;
+    biased = bits.x.sign_exp & 0x7fff;
+    b.neg = bits.x.sign_exp >> 15;
+    b.mant = bits.x.mant;
+    b.nan = v != v;
+    b.inf = biased == 0x7fff && !b.nan;
+    b.e2 = (biased != 0 ? biased : 1) - 16383 - 63;
+    return b;
+}
+#endif
 
 /* value = 0.d[0]d[1]...d[n-1] * 10^dp (+ something nonzero if sticky) */
 struct decimal {
@@ -168,31 +233,17 @@ static int dec_digit(const struct decimal *x, int i)
     return (i >= 0 && i < x->n) ? x->d[i] : 0;
 }
 
-/* Exact expansion of the finite, positive (or zero) double v.
+/* Exact expansion of the finite number mant * 2^e2 (its magnitude).
  * frac_limit: stop after this many fraction positions (-1: no limit);
  * sig_limit: stop after this many significant digits (-1: no limit). */
-static void dec_expand(struct decimal *x, double v, int frac_limit,
+static void dec_expand(struct decimal *x, uint64_t mant, int e2, int frac_limit,
                        int sig_limit)
 {
-    union {
-        double d;
-        uint64_t u;
-    } bits;
-    uint64_t mant;
-    int e2, i, nw, pos;
-    uint32_t w[40];
-    char tmp[340];
+    int i, nw, pos;
+    static uint32_t w[FP_WORDS];
+    static char tmp[INT_DIGITS + 10];
     int tn = 0;
 
-    bits.d = v;
-    mant = bits.u & ((1ULL << 52) - 1);
-    e2 = (int)((bits.u >> 52) & 0x7ff);
-    if (e2 == 0) {
-        e2 = 1 - 1075;
-    } else {
-        mant |= 1ULL << 52;
-        e2 -= 1075;
-    }
     x->n = 0;
     x->dp = 0;
     x->sticky = 0;
@@ -200,7 +251,7 @@ static void dec_expand(struct decimal *x, double v, int frac_limit,
         return;
 
     /* Integer part into 32-bit words (little endian). */
-    for (i = 0; i < 40; i++)
+    for (i = 0; i < (e2 >= 0 ? e2 / 32 + 3 : 2); i++)
         w[i] = 0;
     if (e2 >= 0) {
         int q = e2 / 32, r = e2 % 32;
@@ -356,24 +407,10 @@ static int body_exp(char *out, const struct decimal *x, long prec, int alt,
     return n;
 }
 
-static void fmt_float(struct sink *s, const struct spec *sp, double v);
-
-/* A non-finite value as %f prints it ("nan", "-INF", ...), for %a. */
-static void fmt_nonfinite(struct sink *s, const struct spec *sp, double v)
-{
-    struct spec f = *sp;
-    f.conv = sp->conv == 'A' ? 'F' : 'f';
-    fmt_float(s, &f, v);
-}
-
-static void fmt_float(struct sink *s, const struct spec *sp, double v)
+static void fmt_float(struct sink *s, const struct spec *sp, struct binary_float v)
 {
     static struct decimal x;      /* large: keep it off the stack */
     static char body[DEC_DIGITS + 16];
-    union {
-        double d;
-        uint64_t u;
-    } bits;
     char conv = sp->conv;
     int upper = conv == 'F' || conv == 'E' || conv == 'G';
     int neg, blen, alt = (sp->flags & FL_ALT) != 0;
@@ -381,8 +418,7 @@ static void fmt_float(struct sink *s, const struct spec *sp, double v)
     char sign = 0;
     int zero_pad = (sp->flags & FL_ZERO) && !(sp->flags & FL_LEFT);
 
-    bits.d = v;
-    neg = (int)(bits.u >> 63);
+    neg = v.neg;
     if (neg)
         sign = '-';
     else if (sp->flags & FL_PLUS)
@@ -391,26 +427,24 @@ static void fmt_float(struct sink *s, const struct spec *sp, double v)
         sign = ' ';
     if (prec > MAX_FPREC)
         prec = MAX_FPREC;
-    if (neg)
-        v = -v;
 
-    if (v != v || v == __builtin_inf()) {
-        const char *t = v != v ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf");
+    if (v.nan || v.inf) {
+        const char *t = v.nan ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf");
         memcpy(body, t, 3);
         blen = 3;
         zero_pad = 0;
     } else if (conv == 'f' || conv == 'F') {
-        dec_expand(&x, v, (int)prec + 1, -1);
+        dec_expand(&x, v.mant, v.e2, (int)prec + 1, -1);
         dec_round(&x, x.dp + (int)prec);
         blen = body_fixed(body, &x, prec, alt);
     } else if (conv == 'e' || conv == 'E') {
-        dec_expand(&x, v, -1, (int)prec + 2);
+        dec_expand(&x, v.mant, v.e2, -1, (int)prec + 2);
         dec_round(&x, (int)prec + 1);
         blen = body_exp(body, &x, prec, alt, upper);
     } else { /* g, G */
         long P = prec == 0 ? 1 : prec;
         int X;
-        dec_expand(&x, v, -1, (int)P + 1);
+        dec_expand(&x, v.mant, v.e2, -1, (int)P + 1);
         dec_round(&x, (int)P);
         X = x.n == 0 ? 0 : x.dp - 1;
         if (P > X && X >= -4)
@@ -540,56 +574,26 @@ static void hex_digits(struct hex_float *h, uint64_t bits, int count)
         h->digit[i] = (unsigned char)((bits >> (4 * (count - 1 - i))) & 15);
 }
 
-/* %a of a double, as glibc's: 0x1.<13 hex digits>p<exp> for a normal number,
- * 0x0.<digits>p-1022 for a subnormal one, 0x0p+0 for zero. */
-static void fmt_hex_double(struct sink *s, const struct spec *sp, double v)
+/* %a of a finite or non-finite number whose significand has `point` bits after
+ * its leading digit, as glibc prints it: a double (point 52) as 0x1.<13 hex
+ * digits>p<exp> when normal, 0x0.<digits>p-1022 when subnormal; an x87 long
+ * double (point 60: its 64-bit significand's top four bits lead, 0x8p-3 is 1.0)
+ * with 15 hex digits; zero as 0x0p+0. */
+static void fmt_hex(struct sink *s, const struct spec *sp, struct binary_float v, int point)
 {
-    union {
-        double d;
-        uint64_t u;
-    } b;
     struct hex_float h;
-    long biased;
-    b.d = v;
-    if (v != v || v == __builtin_inf() || v == -__builtin_inf()) {
-        fmt_nonfinite(s, sp, v);
+    if (v.nan || v.inf) {
+        struct spec f = *sp;
+        f.conv = sp->conv == 'A' ? 'F' : 'f';
+        fmt_float(s, &f, v);
         return;
     }
-    h.neg = (int)(b.u >> 63);
-    biased = (long)((b.u >> 52) & 0x7ff);
-    hex_digits(&h, b.u & 0xfffffffffffffULL, 13);
-    h.lead = biased != 0;
-    h.exp = biased != 0 ? biased - 1023 : (b.u << 1) == 0 ? 0 : -1022;
+    h.neg = v.neg;
+    h.lead = (unsigned)(v.mant >> point);
+    hex_digits(&h, v.mant & ((1ULL << point) - 1), point / 4);
+    h.exp = v.mant == 0 ? 0 : v.e2 + point;
     put_hex_float(s, sp, &h);
 }
-
-#if __LDBL_MANT_DIG__ == 64
-/* %La of an x87 long double, as glibc's: its 64-bit significand's top four
- * bits lead (0x8p-3 is 1.0), the other 60 are 15 hex digits. */
-static void fmt_hex_ldouble(struct sink *s, const struct spec *sp, long double v)
-{
-    union {
-        long double ld;
-        struct {
-            uint64_t mant;
-            uint16_t sign_exp;
-        } x;
-    } b;
-    struct hex_float h;
-    long biased;
-    if (v != v || v == __builtin_infl() || v == -__builtin_infl()) {
-        fmt_nonfinite(s, sp, (double)v);
-        return;
-    }
-    b.ld = v;
-    h.neg = b.x.sign_exp >> 15;
-    biased = b.x.sign_exp & 0x7fff;
-    h.lead = (unsigned)(b.x.mant >> 60);
-    hex_digits(&h, b.x.mant & 0x0fffffffffffffffULL, 15);
-    h.exp = b.x.mant == 0 ? 0 : (biased != 0 ? biased : 1) - 16383 - 3;
-    put_hex_float(s, sp, &h);
-}
-#endif
 
 /* ---- the formatter --------------------------------------------------------- */
 
@@ -770,19 +774,22 @@ static int format_core(struct sink *s, const char *fmt, va_list ap)
             double v;
             if (len == LEN_LD) {
 #if __LDBL_MANT_DIG__ == 64
-                if (sp.conv == 'a' || sp.conv == 'A') {
-                    fmt_hex_ldouble(s, &sp, va_arg(ap, long double));
-                    break;
-                }
-#endif
+                struct binary_float ld = binary_of_ldouble(va_arg(ap, long double));
+                if (sp.conv == 'a' || sp.conv == 'A')
+                    fmt_hex(s, &sp, ld, 60);
+                else
+                    fmt_float(s, &sp, ld);
+                break;
+#else
                 v = (double)va_arg(ap, long double);
+#endif
             } else {
                 v = va_arg(ap, double);
             }
             if (sp.conv == 'a' || sp.conv == 'A')
-                fmt_hex_double(s, &sp, v);
+                fmt_hex(s, &sp, binary_of_double(v), 52);
             else
-                fmt_float(s, &sp, v);
+                fmt_float(s, &sp, binary_of_double(v));
             break;
         }
         case 'n': {

@@ -49,15 +49,22 @@ static void float_cases(double v)
     PF("%#a|%#.0a|%+a|% A|%025a|%-25a|%25.3A|%+030.20a", v, v, v, v, v, v, v, v);
 }
 
-/* %La of x87 long doubles, every precision up to and past their 15 hex digits. */
-static void long_hex_cases(long double v)
+/* x87 long doubles: %La at every precision up to and past their 15 hex digits, and
+ * %Lf, %Le, %Lg exactly, up to and past their 21 significant digits. */
+static void long_double_cases(long double v)
 {
     char f[32];
     int p;
+    const char *c;
     PF("%La|%LA|%#La|%+035.20La|%-30La|", v, v, v, v, v);
-    for (p = 0; p <= 17; p++) {
+    PF("%Lf|%Le|%Lg|%#Lg|%+025.10Le|%-30.25Lg|", v, v, v, v, v, v);
+    for (p = 0; p <= 24; p++) {
         snprintf(f, sizeof f, "%%.%dLa", p);
         PF(f, v);
+        for (c = "feg"; *c; c++) {
+            snprintf(f, sizeof f, "%%.%dL%c", p, *c);
+            PF(f, v);
+        }
     }
 }
 
@@ -150,7 +157,7 @@ void test_printf(void)
                                             0xf.ffffffffffffff8p+0L, 0x8.0000000000000008p+0L,
                                             123456789.123456789L, -7.25e-300L};
         for (i = 0; i < (int)(sizeof lvals / sizeof lvals[0]); i++)
-            long_hex_cases(lvals[i]);
+            long_double_cases(lvals[i]);
     }
     PF("%a|%A|%La|%10a|%-10A|%010a", INFINITY, -INFINITY, (long double)NAN, NAN, -NAN, INFINITY);
     PF("%a|%a|%.1a|%.0a|%.2a", 0x1.f8p+0, 0x1.08p+0, 0x1.18p+0, 0x1.8p+0, 0x1.ffffp+0);
@@ -158,6 +165,8 @@ void test_printf(void)
     PF("%5f|%-6f|%+f|%05f|% f|%010.3e", INFINITY, NAN, INFINITY, -INFINITY, NAN, NAN);
     PF("%Lf|%Le", 1.5L, 2.25L);
     PF("%.60f", 0.1);
+    PF("%.70Lf|%.1100Lf", 0.1L, 1e-4950L);
+    PF("%Lf", 1e4900L);
     PF("%.40e", 1.0 / 3);
     PF("%f", 1e300);
     PF("%.20g|%.17g|%.30g", 0.1, 1.0 / 3, 1e-300);
