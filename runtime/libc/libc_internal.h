@@ -558,6 +558,7 @@ int __augur_directory(const char *path, unsigned long info[3]);
 
 /* strtod core. */
 double __augur_strtod(const char *s, char **end);
+long double strtold(const char *s, char **end);
 
 /* A floating-point number as written (strtod's and strtold's shared scanner):
  * m * 10^exp, or m * 2^exp for a hex float; inexact when nonzero digits beyond

@@ -468,6 +468,16 @@ static int scan_core(struct source *s, const char *fmt, va_list ap)
                 goto conv_error;
         scan_float:
             buf[n] = '\0';
+            if (size == SZ_LONGLONG) { /* %Lf: as strtold reads it (x87: 64 bits) */
+                long double ld = strtold(buf, &end);
+                if (end == buf)
+                    goto conv_error;
+                if (!suppress) {
+                    *va_arg(ap, long double *) = negative ? -ld : ld;
+                    done++;
+                }
+                break;
+            }
             d = __augur_strtod(buf, &end);
             if (end == buf)
                 goto conv_error;
@@ -476,8 +486,6 @@ static int scan_core(struct source *s, const char *fmt, va_list ap)
             if (!suppress) {
                 if (size == SZ_LONG)
                     *va_arg(ap, double *) = d;
-                else if (size == SZ_LONGLONG)
-                    *va_arg(ap, long double *) = d;
                 else
                     *va_arg(ap, float *) = (float)d;
                 done++;

@@ -80,6 +80,13 @@ void test_scanf(void)
     for (i = 0; i < sizeof flts / sizeof flts[0]; i++)
         for (j = 0; j < sizeof ffmts / sizeof ffmts[0]; j++)
             SF(flts[i], ffmts[j]);
+    /* %Lf as strtold reads it (its limits: README.md) */
+    static const char *lflts[] = {"0.1", "-2.5e-3", "123456789.123456789", "1e30", "0x1.8p1",
+                                  "3.14159265358979323", "  -0", "x", "1e-5 7", "inf", "-nan"};
+    static const char *lfmts[] = {"%Lf", "%Le", "%Lg", "%5Lf", "%*Lf %Lf", "%Lf%n"};
+    for (i = 0; i < sizeof lflts / sizeof lflts[0]; i++)
+        for (j = 0; j < sizeof lfmts / sizeof lfmts[0]; j++)
+            SF(lflts[i], lfmts[j]);
 
     static const char *strs[] = {"hello world", "  leading", "", "   ", "a", "abc123def",
                                  "x-y]z", "tab\there", "ABCdef", "]abc", "-abc", "^caret"};
