@@ -57,7 +57,8 @@ for package in "${packages[@]}"; do
     if [ ! -e "$work/built" ]; then
         echo "$package: configure and make with CC='augur cc' (a few minutes)" >&2
         (cd "$work/src" &&
-            ./configure -q CC="$augur cc" CFLAGS="-O0 -g" "${configure_flags[@]}" >"$work/configure.log" 2>&1 &&
+            AUGUR_CC_NATIVE_ONLY=1 ./configure -q CC="$augur cc" CFLAGS="-O0 -g" \
+                "${configure_flags[@]}" >"$work/configure.log" 2>&1 &&
             nice -n 10 make -j2 "${no_autotools[@]}" $(make_targets "$package") \
                 >"$work/make.log" 2>&1) || {
             echo "$package: build failed (see $work/*.log)" >&2

@@ -111,3 +111,31 @@ fn extract_bc_of_a_program_built_otherwise_is_one_error_line() {
         )
     );
 }
+
+#[test]
+fn native_only_builds_record_no_bitcode() {
+    // configure's test programs, compiled with AUGUR_CC_NATIVE_ONLY=1: built natively,
+    // once, with nothing recorded.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("conftest.c"),
+        "int main(void) { return 3; }\n",
+    )
+    .unwrap();
+    let compiles = |native_only: &str| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_augur"));
+        cmd.args(["cc", "conftest.c", "-o", "conftest"])
+            .env("AUGUR_CC_NATIVE_ONLY", native_only);
+        build(&mut cmd, dir.path());
+        let ran = Command::new(dir.path().join("conftest")).status().unwrap();
+        assert_eq!(ran.code(), Some(3));
+        let extracted = augur()
+            .arg("extract-bc")
+            .arg(dir.path().join("conftest"))
+            .output()
+            .unwrap();
+        extracted.status.code()
+    };
+    assert_eq!(compiles("1"), Some(2), "no bitcode recorded");
+    assert_eq!(compiles("0"), Some(0), "\"0\" leaves the bitcode on");
+}

@@ -12,9 +12,16 @@ use super::sections::{self, BITCODE_SECTION, LIBS_SECTION};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The environment variable that makes `augur cc` compile natively only, for a build's
+/// steps whose programs are not analysed (`AUGUR_CC_NATIVE_ONLY=1 ./configure CC='augur
+/// cc'`: configure's thousand test programs, each compiled once instead of twice; the
+/// `make` that follows, without the variable, records the bitcode).
+const NATIVE_ONLY_VAR: &str = "AUGUR_CC_NATIVE_ONLY";
+
 /// Run one compiler command line of a build: natively first (its exit status is the
-/// command's), then, when that succeeded, the bitcode of its C sources; a bitcode compile
-/// that fails is reported on standard error and leaves the native result alone.
+/// command's), then, when that succeeded and `NATIVE_ONLY_VAR` is not set (to anything
+/// but "" or "0"), the bitcode of its C sources; a bitcode compile that fails is reported
+/// on standard error and leaves the native result alone.
 pub fn run(args: &[String]) -> i32 {
     let status = match Command::new(augur_ir::llvm::clang()).args(args).status() {
         Ok(s) => s.code().unwrap_or(1),
@@ -26,7 +33,8 @@ pub fn run(args: &[String]) -> i32 {
             return 2;
         }
     };
-    if status != 0 {
+    let native_only = std::env::var(NATIVE_ONLY_VAR).is_ok_and(|v| !v.is_empty() && v != "0");
+    if status != 0 || native_only {
         return status;
     }
     let inv = Invocation::parse(args);
