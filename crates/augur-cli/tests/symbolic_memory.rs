@@ -26,6 +26,19 @@ fn symbolic_index_write_then_read() {
 }
 
 #[test]
+fn a_table_zeroed_between_symbolic_writes_stays_shallow() {
+    let src = &program("symbolic_memory/a_table_zeroed_between_symbolic_writes_stays_shallow.c");
+    let r = run_c(src, &[]);
+    assert_eq!(r.paths(), 2, "{}", r.stderr);
+    assert_eq!(r.summary["paths_partial"], 0, "{}", r.stderr);
+    for t in &r.tests {
+        let odd = (Run::int_of(t, "in") >> 24) & 1 == 1; // in[3]'s lowest bit
+        assert_eq!(t["outcome"]["code"].as_i64().unwrap(), odd as i64);
+    }
+    r.assert_native_replay_passes();
+}
+
+#[test]
 fn unchecked_symbolic_index_is_out_of_bounds_on_some_inputs() {
     let src =
         &program("symbolic_memory/unchecked_symbolic_index_is_out_of_bounds_on_some_inputs.c");
