@@ -1,7 +1,10 @@
 //! The instrumented native build: the program compiled with sanitizers (as `augur replay`
 //! compiles it), each hard function wrapped at the IR level by a generated C wrapper that
 //! calls the real one and logs (or substitutes) its results through
-//! `runtime/record/record.c`.
+//! `runtime/record/record.c`. A program built from a source tree comes as the bitcode
+//! `augur extract-bc` linked: the recording build is compiled from that very bitcode
+//! (instrumented for AddressSanitizer as `augur replay` does), so its lines are the
+//! analysis' lines, and linked with the libraries the project's link named.
 //!
 //! Wrapping: for a function the program defines, its definition is renamed
 //! `__augur_real_F` in the textual IR and the wrapper takes the name `F`, so every call
@@ -17,9 +20,14 @@ use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The prefix of a recorded function's own definition once its wrapper takes its name: a
+/// crash inside it shows `__augur_real_F` in the sanitizer's stack.
+pub(crate) const REAL_PREFIX: &str = "__augur_real_";
+
 /// What to build.
 pub struct BuildSpec<'a> {
-    /// The program's C sources.
+    /// The program's C sources, or its bitcode (`augur extract-bc`'s, whose `!augur.libs`
+    /// are linked).
     pub inputs: &'a [PathBuf],
     /// Extra clang flags.
     pub cflags: &'a [String],
@@ -144,7 +152,7 @@ struct Wrapped {
 /// The generated C of one wrapper.
 fn wrapper_c(id: usize, w: &Wrapped) -> String {
     let (outer, real) = if w.defined {
-        (w.name.clone(), format!("__augur_real_{}", w.name))
+        (w.name.clone(), format!("{REAL_PREFIX}{}", w.name))
     } else {
         (format!("__augur_rec_{}", w.name), w.name.clone())
     };
@@ -259,10 +267,22 @@ pub fn build(spec: &BuildSpec) -> Result<Built, String> {
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let io = |e: std::io::Error| format!("cannot write the instrumented build: {e}");
     // 1. Each source to textual IR (front end only: the sanitizers run at the final
-    //    compile).
+    //    compile); bitcode (`augur extract-bc`'s) disassembled, every function it defines
+    //    marked for AddressSanitizer, the libraries of its `!augur.libs` linked.
     let mut modules = Vec::new();
+    let mut libs: Vec<String> = Vec::new();
     for (i, input) in spec.inputs.iter().enumerate() {
         let ll = work.path().join(format!("m{i}.ll"));
+        let ir = augur_env::sanitizable(input, &ll)?;
+        if ir.file == ll {
+            for l in ir.libs {
+                if !libs.contains(&l) {
+                    libs.push(l);
+                }
+            }
+            modules.push((ll.clone(), std::fs::read_to_string(&ll).map_err(io)?));
+            continue;
+        }
         let mut cmd = clang();
         cmd.args(["-S", "-emit-llvm", "-Xclang", "-disable-llvm-passes"])
             .args(NATIVE_CFLAGS)
@@ -326,7 +346,7 @@ pub fn build(spec: &BuildSpec) -> Result<Built, String> {
             if w.defined {
                 let at = format!("@{}(", w.name);
                 let define = header_line(text, &w.name, "define ").map(str::to_string);
-                let real = format!("@__augur_real_{}(", w.name);
+                let real = format!("@{REAL_PREFIX}{}(", w.name);
                 *text = text
                     .lines()
                     .map(|l| {
@@ -373,6 +393,7 @@ pub fn build(spec: &BuildSpec) -> Result<Built, String> {
         .arg(runtime.join("replay").join("replay.c"))
         .args(NATIVE_LINK_FLAGS)
         .args(spec.link)
+        .args(&libs)
         .arg("-lm")
         .arg("-o")
         .arg(spec.out);
