@@ -320,14 +320,27 @@ pub fn build(spec: &BuildSpec) -> Result<Built, String> {
             skipped.push(format!("{name} is not called natively: not recorded"));
             continue;
         };
-        // LLVM 15 and later: pointers are `ptr`; their pointees come from the C prototype.
-        let typed = if line.contains("ptr") {
+        // Pointers are `ptr` (LLVM 15 and later) or `i8*` for both `char *` and `void *`
+        // (LLVM 14): their pointees come from the C prototype in the sources, or from the
+        // debug information of bitcode.
+        let typed = if line.contains("ptr") || line.contains("i8*") {
             let mut args: Vec<String> = NATIVE_CFLAGS.iter().map(|f| f.to_string()).collect();
             args.extend(["-I".to_string(), runtime.display().to_string()]);
             args.extend(spec.cflags.iter().cloned());
             spec.inputs
                 .iter()
+                .filter(|input| {
+                    !matches!(
+                        input.extension().and_then(|e| e.to_str()),
+                        Some("bc" | "ll")
+                    )
+                })
                 .find_map(|input| prototype::c_prototype(input, &args, name))
+                .or_else(|| {
+                    modules
+                        .iter()
+                        .find_map(|(_, t)| prototype::debug_prototype(t, name))
+                })
                 .and_then(|proto| prototype::typed_line(line, name, &proto))
         } else {
             None

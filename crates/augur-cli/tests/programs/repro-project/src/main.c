@@ -17,8 +17,7 @@ int main(int argc, char **argv)
         puts(crypt("keystore-1", "ks"));
         return 0;
     }
-    n = fread(line, 1, sizeof line - 1, stdin);
-    line[n] = 0;
+    n = read_record(line, sizeof line);
     eq = memchr(line, '=', n);
     if (!eq)
         return 1;
