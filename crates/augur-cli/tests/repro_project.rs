@@ -173,11 +173,11 @@ fn crash_behind_a_hash_in_a_library_needs_the_log() {
     assert!(
         line("read_record").starts_with("not-hard ")
             && line("read_record").ends_with(
-                "under a branch (line 10), but it reads input (calls getchar): what it returns is input, kept symbolic"
+                "under a branch (line 9), but it reads input (calls fread): what it returns is input, kept symbolic"
             ),
         "{listing}"
     );
-    assert!(line("getchar").starts_with("not-hard "), "{listing}");
+    assert!(line("fread").starts_with("not-hard "), "{listing}");
 
     // An administrator's key (digest of "root-of-trust") with a value over 16 bytes.
     let crash = p.field("admin", "root-of-trust=0123456789abcdef-overflow");

@@ -1,7 +1,7 @@
 #include <stddef.h>
 
-/* Read one record (up to a newline or the end of input, carriage returns dropped) into
- * buf, at most cap - 1 bytes; returns its length. */
+/* Read the input (at most cap - 1 bytes) into buf, trailing newlines and carriage
+ * returns dropped; returns its length. */
 size_t read_record(char *buf, size_t cap);
 /* A 64-bit digest of the n bytes at s. */
 unsigned long digest(const char *s, size_t n);
