@@ -36,8 +36,8 @@ pub use replay::native::{
     run as run_native, NativeRun, RunSpec, Status, NATIVE_CFLAGS, NATIVE_LINK_FLAGS,
 };
 pub use replay::{
-    collect_tests, load_test, replay, split_inputs, NativeProgram, ReplayOptions, ReplaySummary,
-    TestInput,
+    collect_tests, load_test, replay, sanitizable, split_inputs, NativeProgram, ReplayOptions,
+    ReplaySummary, Sanitizable, TestInput,
 };
 pub use runtime::{libc_bitcode, library_bitcode, musl_dir, runtime_dir};
 

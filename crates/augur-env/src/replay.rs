@@ -11,6 +11,8 @@ pub mod judge;
 pub mod native;
 mod sanitized_ir;
 
+pub use sanitized_ir::{sanitizable, Sanitizable};
+
 use augur_engine::KTest;
 use environment::environment;
 use judge::{judge, uncheckable, Expect, Verdict};

@@ -11,12 +11,13 @@
 //! - math.h / floating-point functions called with an input-dependent argument;
 //! - functions that read the environment ([`ENVIRONMENT`]: time, randomness, variables);
 //! - functions with no body and no model;
+//! - but no function that reads input ([`crate::reads_input`]);
 //! - plus the user's `--hard`, minus `--not-hard`.
 //!
 //! Verdicts are sorted by name, so the choice is reproducible.
 
 use crate::taint::{Flow, Slot};
-use crate::{arith, loop_calls};
+use crate::{arith, loop_calls, reads_input};
 use augur_ir::{natural_loops, ControlDeps, Loop};
 use augur_ir::{BlockId, Callee, FuncId, Function, Inst, Operand, Program};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -390,10 +391,17 @@ pub fn analyse(
             fed.entry(g).or_insert(why);
         }
     }
+    let readers = reads_input::input_readers(prog, &users);
     let mut verdicts: Vec<Verdict> = Vec::new();
     let mut push = |id: FuncId, origin: Origin, (mut hard, mut reason): (bool, String)| {
         if let Some(why) = fed.get(&id).filter(|_| !hard) {
             (hard, reason) = (true, why.clone());
+        }
+        if let Some(how) = readers.get(&id).filter(|_| hard) {
+            hard = false;
+            reason = format!(
+                "{reason}, but it reads input ({how}): what it returns is input, kept symbolic"
+            );
         }
         verdicts.push(Verdict {
             name: prog.func(id).name.clone(),

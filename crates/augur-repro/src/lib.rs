@@ -12,6 +12,7 @@ mod hard;
 mod log;
 mod loop_calls;
 mod prototype;
+mod reads_input;
 mod reexec;
 mod report;
 mod signature;

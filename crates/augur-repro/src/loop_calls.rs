@@ -4,14 +4,17 @@
 //! of arithmetic. Recording `f`'s results lets the re-execution follow the field's trips
 //! (SymCrash's criterion c, seen from the callee).
 
-use crate::hard::{condition, line_of, terminator};
+use crate::hard::{condition, is_user_function, line_of, terminator};
 use crate::taint::{Flow, Slot};
 use augur_ir::{natural_loops, Callee, FuncId, Function, Inst, Loop, Operand, Program};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// Why each function called from an input-dependent loop of `f` is hard: every exit of
-/// the loop depends on input (no constant bound), and one on the call's result (directly,
-/// or through a variable the call's result is stored into within the loop).
+/// Why each function of the program's own called from an input-dependent loop of `f` is
+/// hard: every exit of the loop depends on input (no constant bound), and one on the
+/// call's result (directly, or through a variable the call's result is stored into within
+/// the loop). Library functions are not: those that read input (`getc` in a loop reading a
+/// line) would log the input itself, and the others (`strcmp`, `strlen`) have models a
+/// solver reads (one without a model is hard anyway).
 pub fn loop_fed_calls(prog: &Program, f: &Function, flow: &Flow) -> FxHashMap<FuncId, String> {
     let mut out = FxHashMap::default();
     for l in natural_loops(f) {
@@ -46,7 +49,7 @@ pub fn loop_fed_calls(prog: &Program, f: &Function, flow: &Flow) -> FxHashMap<Fu
             else {
                 continue;
             };
-            if deciding.contains(g) && !prog.func(*g).name.starts_with("llvm.") {
+            if deciding.contains(g) && is_user_function(prog, *g) {
                 out.entry(*g).or_insert_with(|| {
                     format!(
                         "called in the loop at line {header} of {} (line {}), whose trip count depends on input and on its result",

@@ -1,8 +1,10 @@
 //! Pointer types of a function's IR signature from its C prototype. With opaque pointers
 //! (LLVM 15 and later) a `define`/`declare` line says `ptr` where LLVM 14 said `i8*` or
-//! `i32*`: whether a result is a string, or a parameter an out-parameter of known size, is
-//! read from the prototype clang sees in the source (its AST), and the line is rewritten
-//! with LLVM 14's typed pointers for [`crate::signature::parse`].
+//! `i32*`, and LLVM 14's `i8*` is both `char *` and `void *`: whether a result is a
+//! string, or a parameter an out-parameter of known size, is read from the prototype clang
+//! sees in the source (its AST) or, for bitcode, from the function's debug information,
+//! and the line is rewritten with LLVM 14's typed pointers (`void *` as `%void*`, no
+//! string) for [`crate::signature::parse`].
 
 use std::path::Path;
 use std::process::Command;
@@ -93,7 +95,8 @@ fn typed_pointer(c: &str) -> Option<String> {
         .filter(|w| !matches!(*w, "const" | "volatile" | "restrict" | "__restrict"))
         .collect();
     let ir = match words.join(" ").as_str() {
-        "char" | "signed char" | "unsigned char" | "_Bool" | "void" => "i8",
+        "char" | "signed char" | "unsigned char" | "_Bool" => "i8",
+        "void" => "%void",
         "short" | "unsigned short" => "i16",
         "int" | "unsigned int" | "unsigned" => "i32",
         "long" | "unsigned long" | "long long" | "unsigned long long" => "i64",
@@ -115,13 +118,17 @@ pub fn typed_line(line: &str, name: &str, proto: &str) -> Option<String> {
     let close = open + line[open..].rfind(')')?;
     let head = &line[..i];
     let mut out = String::new();
-    match head.rfind(" ptr ") {
-        Some(k) if head[k + 5..].trim().is_empty() => {
+    let ret_at = [" ptr ", " i8* "].iter().find_map(|p| {
+        head.rfind(p)
+            .filter(|k| head[k + p.len()..].trim().is_empty())
+    });
+    match ret_at {
+        Some(k) => {
             out.push_str(&head[..k + 1]);
             out.push_str(&typed_pointer(&ret)?);
             out.push(' ');
         }
-        _ => out.push_str(head),
+        None => out.push_str(head),
     }
     out.push_str(&at);
     let ir_params: Vec<&str> = super::signature::split_params(&line[open..close]);
@@ -130,16 +137,94 @@ pub fn typed_line(line: &str, name: &str, proto: &str) -> Option<String> {
     }
     let mut typed = Vec::new();
     for (p, c) in ir_params.iter().zip(&params) {
-        typed.push(match p.strip_prefix("ptr") {
-            Some(rest) if rest.is_empty() || rest.starts_with(' ') => {
-                format!("{}{rest}", typed_pointer(c)?)
-            }
-            _ => p.to_string(),
-        });
+        typed.push(
+            match p.strip_prefix("ptr").or_else(|| p.strip_prefix("i8*")) {
+                Some(rest) if rest.is_empty() || rest.starts_with(' ') => {
+                    format!("{}{rest}", typed_pointer(c)?)
+                }
+                _ => p.to_string(),
+            },
+        );
     }
     out.push_str(&typed.join(", "));
     out.push_str(&line[close..]);
     Some(out)
+}
+
+/// The C type of the function `name` defined in the textual IR `ir`, from its debug
+/// information (its `DISubprogram`'s type), spelt as [`c_prototype`] spells it
+/// (`void *(long *, int)`); None without debug information.
+pub fn debug_prototype(ir: &str, name: &str) -> Option<String> {
+    let at = format!("@{name}(");
+    let define = ir
+        .lines()
+        .find(|l| l.starts_with("define ") && l.contains(&at))?;
+    let sub = define[define.find("!dbg !")? + 5..]
+        .split(|c: char| c.is_whitespace() || c == '{')
+        .next()?;
+    let nodes: std::collections::HashMap<&str, &str> = ir
+        .lines()
+        .filter(|l| l.starts_with('!'))
+        .filter_map(|l| l.split_once(" = "))
+        .collect();
+    let field = |node: &str, key: &str| -> Option<String> {
+        let text = nodes.get(node)?;
+        let rest = &text[text.find(&format!("{key}: "))? + key.len() + 2..];
+        Some(rest.split([',', ')']).next()?.trim().to_string())
+    };
+    let types = field(&field(sub, "type")?, "types")?;
+    let list = nodes.get(types.as_str())?;
+    let mut spelt: Vec<String> = list
+        .trim_start_matches("!{")
+        .trim_end_matches('}')
+        .split(',')
+        .map(|t| c_spelling(&nodes, t.trim(), 0))
+        .collect();
+    if spelt.len() > 1 && spelt.last().is_some_and(|t| t == "void") {
+        spelt.pop();
+        spelt.push("...".into());
+    }
+    let ret = if spelt.is_empty() {
+        "void".to_string()
+    } else {
+        spelt.remove(0)
+    };
+    Some(format!("{ret} ({})", spelt.join(", ")))
+}
+
+/// The C spelling of the debug type node `id` (`null` is void), as far as pointers need it.
+fn c_spelling(nodes: &std::collections::HashMap<&str, &str>, id: &str, depth: u32) -> String {
+    let Some(text) = nodes.get(id).filter(|_| depth < 16) else {
+        return "void".into();
+    };
+    let get = |key: &str| {
+        let at = text.find(&format!("{key}: "))? + key.len() + 2;
+        Some(
+            text[at..]
+                .split([',', ')'])
+                .next()?
+                .trim()
+                .trim_matches('"')
+                .to_string(),
+        )
+    };
+    let base = || get("baseType").map_or("void".to_string(), |b| c_spelling(nodes, &b, depth + 1));
+    let tag = get("tag").unwrap_or_default();
+    if text.starts_with("!DIBasicType") {
+        return get("name").unwrap_or_else(|| "int".into());
+    }
+    match tag.as_str() {
+        "DW_TAG_pointer_type" => format!("{} *", base()),
+        "DW_TAG_typedef"
+        | "DW_TAG_const_type"
+        | "DW_TAG_volatile_type"
+        | "DW_TAG_restrict_type"
+        | "DW_TAG_atomic_type" => base(),
+        "DW_TAG_structure_type" | "DW_TAG_union_type" | "DW_TAG_enumeration_type" => {
+            format!("struct {}", get("name").unwrap_or_default())
+        }
+        _ => "struct ?".into(),
+    }
 }
 
 #[cfg(test)]
@@ -164,9 +249,41 @@ mod tests {
             "define dso_local i32 @f(i32 noundef %x, %opaque* noundef %p) #0 {"
         );
         assert_eq!(typed_line(line, "f", "int (int)"), None);
+        let line = "define dso_local i8* @xpalloc(i8* noundef %p, i64* noundef %n) #0 {";
+        assert_eq!(
+            typed_line(line, "xpalloc", "void *(void *, long *)").unwrap(),
+            "define dso_local %void* @xpalloc(%void* noundef %p, i64* noundef %n) #0 {"
+        );
         assert_eq!(
             declared_type("time_t (time_t *)':'long (long *)' extern").unwrap(),
             "long (long *)"
         );
+    }
+
+    #[test]
+    fn debug_information_gives_the_prototype() {
+        let ir =
+            "define dso_local i8* @xpalloc(i8* noundef %0, i64* noundef %1, ...) #0 !dbg !10 {\n\
+            }\n\
+            define dso_local i8* @name() #0 !dbg !20 {\n}\n\
+            !10 = distinct !DISubprogram(name: \"xpalloc\", scope: !1, type: !11, unit: !0)\n\
+            !11 = !DISubroutineType(types: !12)\n\
+            !12 = !{!13, !13, !14, null}\n\
+            !13 = !DIDerivedType(tag: DW_TAG_pointer_type, baseType: null, size: 64)\n\
+            !14 = !DIDerivedType(tag: DW_TAG_pointer_type, baseType: !15, size: 64)\n\
+            !15 = !DIDerivedType(tag: DW_TAG_typedef, name: \"idx_t\", baseType: !16)\n\
+            !16 = !DIBasicType(name: \"long\", size: 64, encoding: DW_ATE_signed)\n\
+            !20 = distinct !DISubprogram(name: \"name\", type: !21, unit: !0)\n\
+            !21 = !DISubroutineType(types: !22)\n\
+            !22 = !{!23}\n\
+            !23 = !DIDerivedType(tag: DW_TAG_pointer_type, baseType: !24, size: 64)\n\
+            !24 = !DIDerivedType(tag: DW_TAG_const_type, baseType: !25)\n\
+            !25 = !DIBasicType(name: \"char\", size: 8, encoding: DW_ATE_signed_char)\n";
+        assert_eq!(
+            debug_prototype(ir, "xpalloc").unwrap(),
+            "void * (void *, long *, ...)"
+        );
+        assert_eq!(debug_prototype(ir, "name").unwrap(), "char * ()");
+        assert_eq!(debug_prototype(ir, "other"), None);
     }
 }

@@ -353,11 +353,16 @@ pub struct Matched {
 /// The report's frames that are the program's, innermost first: the function is one the
 /// user's code defines and has code at the frame's file (by path or file name) and line. Consecutive frames of
 /// the same function and line (a recording wrapper's, or recursion at one call site) are
-/// kept once.
+/// kept once. A recorded function's own code (`__augur_real_F` in a recorded build's
+/// report) is the program's `F`; its wrapper's frame has no line and is skipped.
 pub fn match_frames(report: &Report, prog: &Program) -> Vec<Matched> {
     let mut out: Vec<Matched> = Vec::new();
     for fr in &report.frames {
-        let Some(id) = prog.func_named(&fr.function) else {
+        let name = fr
+            .function
+            .strip_prefix(crate::build::REAL_PREFIX)
+            .unwrap_or(&fr.function);
+        let Some(id) = prog.func_named(name) else {
             continue;
         };
         if !crate::hard::is_user_function(prog, id) || fr.line == 0 {
@@ -373,7 +378,7 @@ pub fn match_frames(report: &Report, prog: &Program) -> Vec<Matched> {
             continue;
         };
         let m = Matched {
-            function: fr.function.clone(),
+            function: name.to_string(),
             file,
             line: fr.line,
         };

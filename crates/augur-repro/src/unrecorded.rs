@@ -9,7 +9,8 @@ use crate::report::Matched;
 use augur_ir::{Callee, Inst, Program};
 
 /// One warning per hard function on the stack, or called from it, whose calls the log
-/// (if any) recorded none of, with the analysis' reason.
+/// (if any) recorded none of, with the analysis' reason (and whether the recording build
+/// could wrap it at all); `main` excepted.
 pub fn warnings(prog: &Program, frames: &[Matched], log: Option<&Log>) -> Vec<String> {
     let handlers = augur_env::handlers();
     let has_handler = |n: &str| handlers.get(n).is_some();
@@ -48,7 +49,8 @@ pub fn warnings(prog: &Program, frames: &[Matched], log: Option<&Log>) -> Vec<St
         });
         for name in std::iter::once(frame.function.as_str()).chain(callees) {
             let Some(v) = hard(name) else { continue };
-            if seen.iter().any(|s| s == name) || recorded(name) {
+            // `main` is the program: no recording can hold its result.
+            if name == "main" || seen.iter().any(|s| s == name) || recorded(name) {
                 continue;
             }
             seen.push(name.to_string());
@@ -61,6 +63,9 @@ pub fn warnings(prog: &Program, frames: &[Matched], log: Option<&Log>) -> Vec<St
                 )
             };
             let log_says = match log {
+                Some(l) if !l.functions.iter().any(|f| f.name == name) => {
+                    "`augur record` could not wrap it (see its warnings)"
+                }
                 Some(_) => "the log recorded no call of it",
                 None => "no log was given",
             };
