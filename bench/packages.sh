@@ -33,10 +33,16 @@ programs_of() {
         *) echo "unknown package $1 (add it to programs_of)" >&2; return 2 ;;
     esac
 }
-# make_targets PACKAGE: what make builds (all of it but for coreutils: its programs above).
+# make_targets PACKAGE: what make builds in the configured tree (the current directory):
+# all of it, but for coreutils its generated headers (automake's BUILT_SOURCES, which only
+# `make all` makes otherwise) and the programs above.
 make_targets() {
     case $1 in
-        coreutils) programs_of coreutils ;;
+        coreutils)
+            make -s -f Makefile -f - augur-built-sources \
+                <<<'augur-built-sources: ; @echo $(BUILT_SOURCES)'
+            programs_of coreutils
+            ;;
         *) echo all ;;
     esac
 }
@@ -59,9 +65,10 @@ for package in "${packages[@]}"; do
     programs=$(programs_of "$package")
     if [ ! -e "$work/built" ]; then
         echo "$package: configure and make with CC='augur cc' (a few minutes)" >&2
-        (cd "$work/src" &&
-            AUGUR_CC_NATIVE_ONLY=1 FORCE_UNSAFE_CONFIGURE=1 ./configure -q CC="$augur cc" CFLAGS="-O0 -g" \
-                "${configure_flags[@]}" >"$work/configure.log" 2>&1 &&
+        # (configure is skipped when it has run: config.status is its last step)
+        (cd "$work/src" && { [ -e config.status ] ||
+            AUGUR_CC_NATIVE_ONLY=1 FORCE_UNSAFE_CONFIGURE=1 ./configure -q CC="$augur cc" \
+                CFLAGS="-O0 -g" "${configure_flags[@]}" >"$work/configure.log" 2>&1; } &&
             nice -n 10 make -j2 "${no_autotools[@]}" $(make_targets "$package") \
                 >"$work/make.log" 2>&1) || {
             echo "$package: build failed (see $work/*.log)" >&2
