@@ -3,17 +3,32 @@
 use crate::numbers;
 use crate::seed;
 use crate::session::{self, ExploreArgs};
-use augur_inject::{Config, InjectOptions, Kind, Setup};
+use augur_inject::{Config, InjectOptions, Kind, Project, Setup};
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Options of `augur inject`.
 #[derive(Args, Debug)]
 pub struct InjectArgs {
     /// Program sources (.c files; several are linked).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "project", conflicts_with = "project")]
     inputs: Vec<PathBuf>,
+    /// The program as a source tree (left untouched: it is built in copies) instead of
+    /// .c files; needs --build and --program.
+    #[arg(long, requires_all = ["build", "program"])]
+    project: Option<PathBuf>,
+    /// The tree's build command (run by `sh` in a copy, with CC, CFLAGS and LDFLAGS in
+    /// its environment), again after each patch.
+    #[arg(long, requires = "project")]
+    build: Option<String>,
+    /// Run once in each copy before its first build (e.g. `./configure`).
+    #[arg(long, requires = "project")]
+    configure: Option<String>,
+    /// The executable the build makes, relative to the tree.
+    #[arg(long, requires = "project")]
+    program: Option<PathBuf>,
     /// Arguments passed to the program (after `--`).
     #[arg(last = true)]
     program_args: Vec<String>,
@@ -71,6 +86,10 @@ pub fn run(a: InjectArgs) -> Result<(), String> {
         .map(|t| seed::load(t))
         .collect::<Result<Vec<_>, _>>()?;
     let pool = load_pool(&a.pool)?;
+    let project = match &a.project {
+        Some(root) => Some(Arc::new(build_project(&a, root)?)),
+        None => None,
+    };
     for p in &a.inputs {
         if p.extension().and_then(|e| e.to_str()) != Some("c") {
             return Err(format!(
@@ -80,18 +99,27 @@ pub fn run(a: InjectArgs) -> Result<(), String> {
         }
     }
     let work = session::workdir()?;
-    let program = augur_env::load_program(&a.inputs, a.explore.cflags(), work.path())?;
-    let entry = augur_env::entry_function(&program, &a.explore.entry, &a.inputs[0])?;
-    let mut argv = vec![augur_env::program_name(&a.inputs[0])];
+    let inputs = match &project {
+        Some(p) => vec![p.bitcode().to_path_buf()],
+        None => a.inputs.clone(),
+    };
+    let program = augur_env::load_program(&inputs, a.explore.cflags(), work.path())?;
+    let entry = augur_env::entry_function(&program, &a.explore.entry, &inputs[0])?;
+    let mut argv = vec![augur_env::program_name(&inputs[0])];
     argv.extend(a.program_args.iter().cloned());
+    let sources = match &project {
+        Some(p) => p.sources(),
+        None => a.inputs.clone(),
+    };
     let setup = Setup {
         program,
         entry,
         spec,
         argv,
         opts,
-        sources: a.inputs.clone(),
+        sources,
         cflags: a.explore.cflags(),
+        project,
     };
     let o = InjectOptions {
         seed_tests,
@@ -117,6 +145,22 @@ pub fn run(a: InjectArgs) -> Result<(), String> {
         a.output_dir.display()
     );
     Ok(())
+}
+
+/// Build the project of `--project root` with `augur cc` and every independent compiler.
+fn build_project(a: &InjectArgs, root: &Path) -> Result<augur_inject::Built, String> {
+    if !root.is_dir() {
+        return Err(format!("{}: not a directory", root.display()));
+    }
+    let project = Project {
+        root: root.to_path_buf(),
+        configure: a.configure.clone(),
+        build: a.build.clone().expect("required by clap"),
+        program: a.program.clone().expect("required by clap"),
+    };
+    let augur =
+        std::env::current_exe().map_err(|e| format!("cannot find augur's executable: {e}"))?;
+    augur_inject::Built::new(&project, &augur, &Messages)
 }
 
 /// The objects of every test named by `paths`: files, or directories whose `.json` and

@@ -350,3 +350,163 @@ fn a_missing_pool_is_one_error_line() {
         c.stderr
     );
 }
+
+/// Every file under `dir` with its bytes (to show a tree was left untouched).
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(snapshot(&p));
+        } else {
+            out.push((p.clone(), std::fs::read(&p).unwrap()));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A copy of the project tests/programs/`name` at `to`.
+fn copy_tree(name: &str, to: &Path) {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs")
+        .join(name);
+    let ok = Command::new("cp")
+        .arg("-r")
+        .arg(&from)
+        .arg(to)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+}
+
+/// `make -B CC=cc` in `tree` (everything rebuilt by `cc`).
+fn make(tree: &Path, cc: &str) {
+    let o = Command::new("make")
+        .arg("-B")
+        .arg(format!("CC={cc}"))
+        .current_dir(tree)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// The `prog` built in `tree` run on `stdin`: (exit status, or minus the signal; stdout;
+/// stderr).
+fn run_prog(tree: &Path, stdin: &[u8]) -> (Option<i32>, Vec<u8>, String) {
+    use std::io::Write;
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = Command::new(tree.join("prog"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let o = child.wait_with_output().unwrap();
+    let status = o.status.code().or(o.status.signal().map(|s| -s));
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    (status, o.stdout, stderr)
+}
+
+/// A project given as a source tree and its Makefile: the tree is left alone, the bug
+/// goes into the file with the logic (not main.c, which only reads the input), the
+/// patch applies to a fresh copy, and the patched tree built by its own Makefile with
+/// clang and with gcc fires on the trigger, while inputs that do not fire it behave as
+/// the original.
+#[test]
+fn a_project_tree_gets_a_patch_whose_trigger_fires_natively() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    copy_tree("inject_project", &tree);
+    let before = snapshot(&tree);
+    let out = dir.path().join("corpus");
+    let o = augur()
+        .args(["inject", "--project"])
+        .arg(&tree)
+        .args(["--build", "make", "--program", "prog", "--sym-stdin", "6"])
+        .args(["--explore-time", "5", "--measure", "100", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert_eq!(snapshot(&tree), before, "the project's tree was written");
+    let summary: Json =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let bug = &summary["bugs"][0];
+    assert_eq!(summary["emitted"], 1, "{summary}");
+    assert_eq!(bug["verification"]["builds"].as_array().unwrap().len(), 5);
+    for p in bug["points"].as_array().unwrap() {
+        assert_eq!(p["file"], "src/machine.c", "{bug}");
+    }
+    let bug_dir = out.join("bug001");
+    let patch = std::fs::read_to_string(bug_dir.join("bug.patch")).unwrap();
+    let targets: Vec<&str> = patch.lines().filter(|l| l.starts_with("+++ ")).collect();
+    assert_eq!(targets, ["+++ b/src/machine.c"], "{patch}");
+    assert!(!bug_dir.join("src/main.c").exists());
+
+    let patched = dir.path().join("patched");
+    copy_tree("inject_project", &patched);
+    let applied = Command::new("patch")
+        .args(["-p1", "-i"])
+        .arg(bug_dir.join("bug.patch"))
+        .current_dir(&patched)
+        .output()
+        .unwrap();
+    assert!(applied.status.success(), "{applied:?}");
+    assert_eq!(
+        std::fs::read(patched.join("src/machine.c")).unwrap(),
+        std::fs::read(bug_dir.join("src/machine.c")).unwrap()
+    );
+
+    let trigger = std::fs::read(bug_dir.join("trigger.stdin")).unwrap();
+    let others: [&[u8]; 5] = [b"", b"zzzzzz", b"\0\0\0\0\0\0", b"ab3b9a", b"bbbbbb"];
+    for cc in [augur_ir::llvm::clang().as_str(), "gcc"] {
+        make(&patched, cc);
+        make(&tree, cc);
+        let (status, _, err) = run_prog(&patched, &trigger);
+        assert_eq!(status, Some(-6), "{cc}: the trigger does not abort: {err}");
+        assert!(err.contains("augur-inject bug 1"), "{cc}: {err}");
+        let (status, _, err) = run_prog(&tree, &trigger);
+        assert!(matches!(status, Some(0 | 1)), "{cc}: original: {err}");
+        let mut quiet = 0;
+        for input in others {
+            let buggy = run_prog(&patched, input);
+            if buggy.2.contains("augur-inject bug 1") {
+                continue;
+            }
+            quiet += 1;
+            let original = run_prog(&tree, input);
+            assert_eq!(
+                (buggy.0, &buggy.1),
+                (original.0, &original.1),
+                "{cc} on {input:?}"
+            );
+        }
+        assert!(quiet > 0, "{cc}: every input fires the bug");
+    }
+}
+
+/// A project whose build fails is one error line naming the tree and the command.
+#[test]
+fn a_failing_project_build_is_one_error_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    copy_tree("inject_project", &tree);
+    let o = augur()
+        .args(["inject", "--project"])
+        .arg(&tree)
+        .args(["--build", "make no-such-target", "--program", "prog", "-o"])
+        .arg(dir.path().join("corpus"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(
+        errors[0].contains(&format!("{}: `make no-such-target` fails", tree.display())),
+        "{stderr}"
+    );
+}

@@ -7,7 +7,7 @@
 //! one optimisation level.
 
 use augur_env::{NativeRun, RunSpec, NATIVE_CFLAGS, NATIVE_LINK_FLAGS};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
@@ -61,9 +61,14 @@ pub const INDEPENDENT: [Flavour; 5] = [
 const INDEPENDENT_CFLAGS: &[&str] = &[
     "-g",
     "-w",
-    "-mlong-double-64",
     "-fno-sanitize-recover=all",
     "-fno-omit-frame-pointer",
+];
+
+/// Flags of an independent build of `.c` files with the replay runtime: augur's `long
+/// double`, and `reach_error` as the runtime's.
+const SOURCES_CFLAGS: &[&str] = &[
+    "-mlong-double-64",
     "-Dreach_error=augur_replay_reach_error",
     "-D__VERIFIER_error=augur_replay_reach_error",
 ];
@@ -95,6 +100,23 @@ impl Flavour {
         }
     }
 
+    /// An independent build's compiler (`clang-14`, `gcc`) and flags, for a project's
+    /// own build (`CC`, `CFLAGS`): no replay runtime, the platform's `long double`.
+    pub fn compiler_and_flags(self) -> Option<(String, Vec<String>)> {
+        let Flavour::Independent { gcc, opt, sanitize } = self else {
+            return None;
+        };
+        let cc = if gcc {
+            "gcc".to_string()
+        } else {
+            augur_ir::llvm::clang()
+        };
+        let mut flags: Vec<String> = INDEPENDENT_CFLAGS.iter().map(|f| f.to_string()).collect();
+        flags.push(opt.to_string());
+        flags.push(format!("-fsanitize={sanitize}"));
+        Some((cc, flags))
+    }
+
     /// The compiler command with this build's flags.
     fn command(self) -> (Command, String) {
         match self {
@@ -110,6 +132,7 @@ impl Flavour {
                     (augur_ir::llvm::clang_command(), augur_ir::llvm::clang())
                 };
                 c.args(INDEPENDENT_CFLAGS)
+                    .args(SOURCES_CFLAGS)
                     .arg(opt)
                     .arg(format!("-fsanitize={sanitize}"));
                 (c, name)
@@ -118,9 +141,17 @@ impl Flavour {
     }
 }
 
+/// The executable of a build.
+enum Executable {
+    /// `program` in this directory.
+    Own(tempfile::TempDir),
+    /// augur replay's build of a bitcode file.
+    Replay(augur_env::NativeProgram),
+}
+
 /// A native build of a program.
 pub struct Build {
-    dir: tempfile::TempDir,
+    exe: Executable,
     argv0: String,
     args: Vec<String>,
     /// Timeout of each run.
@@ -172,7 +203,7 @@ impl Build {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         Ok(Build {
-            dir,
+            exe: Executable::Own(dir),
             argv0,
             args: args.to_vec(),
             timeout,
@@ -180,8 +211,54 @@ impl Build {
         })
     }
 
+    /// A build of the executable `exe` (copied: the original may be rebuilt), run as
+    /// `argv0` with the concrete `args`.
+    pub fn of_executable(
+        exe: &Path,
+        argv0: &str,
+        args: &[String],
+        timeout: Duration,
+        flavour: Flavour,
+    ) -> Result<Build, String> {
+        let dir =
+            tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+        std::fs::copy(exe, dir.path().join("program"))
+            .map_err(|e| format!("{}: cannot copy: {e}", exe.display()))?;
+        Ok(Build {
+            exe: Executable::Own(dir),
+            argv0: argv0.to_string(),
+            args: args.to_vec(),
+            timeout,
+            flavour,
+        })
+    }
+
+    /// augur replay's build of the bitcode file `bc` (linking the libraries it names),
+    /// run as `bc`'s file stem with the concrete `args`.
+    pub fn of_bitcode(bc: &Path, args: &[String], timeout: Duration) -> Result<Build, String> {
+        let opts = augur_env::ReplayOptions {
+            inputs: vec![bc.to_path_buf()],
+            tests: Vec::new(),
+            cflags: Vec::new(),
+            libs: Vec::new(),
+            program_args: args.to_vec(),
+            timeout,
+        };
+        Ok(Build {
+            exe: Executable::Replay(augur_env::NativeProgram::build(&opts)?),
+            argv0: augur_env::program_name(bc),
+            args: args.to_vec(),
+            timeout,
+            flavour: Flavour::Replay,
+        })
+    }
+
     /// Run it on a test's objects.
     pub fn run(&self, objects: &[(String, Vec<u8>)]) -> Result<NativeRun, String> {
+        let dir = match &self.exe {
+            Executable::Own(dir) => dir,
+            Executable::Replay(p) => return p.run(objects, &self.args, self.timeout, None),
+        };
         let env = augur_env::environment(objects);
         let spec = RunSpec {
             argv0: &self.argv0,
@@ -191,7 +268,7 @@ impl Build {
             timeout: self.timeout,
             revision: None,
         };
-        augur_env::run_native(&self.dir.path().join("program"), &spec)
+        augur_env::run_native(&dir.path().join("program"), &spec)
     }
 }
 

@@ -5,6 +5,7 @@ use crate::builds::{self, Build, Flavour};
 use crate::embed::{self, BugPlan, Kind, Site};
 use crate::measure;
 use crate::points::{self, Point};
+use crate::project::BuggyBuilds;
 use crate::sample::{self, Counted};
 use crate::seeded::{self, SeededRun};
 use crate::seeds;
@@ -122,8 +123,11 @@ pub struct Bug {
     pub bits: u32,
     /// The native verification.
     pub verification: Verification,
-    /// The buggy sources (file name, text); in one-program mode, the shared program.
+    /// The buggy sources (file name, or path in the project's tree; text); in
+    /// one-program mode, the shared program. Of a project, only the files it changes.
     pub sources: Vec<(String, String)>,
+    /// Of a project: the unified diff against the original tree.
+    pub patch: Option<String>,
 }
 
 impl Bug {
@@ -149,6 +153,8 @@ pub struct Outcome {
     pub seed_paths: usize,
     /// The shared buggy program in one-program mode.
     pub program: Option<Vec<(String, String)>>,
+    /// Of a project, in one-program mode: the unified diff of all bugs.
+    pub program_patch: Option<String>,
     /// Bugs asked for.
     pub requested: usize,
     /// argv[0] and the concrete arguments (for the triggers' command lines).
@@ -188,16 +194,18 @@ fn read_sources(paths: &[PathBuf]) -> Result<Vec<String>, String> {
         .collect()
 }
 
-/// Which source each of the program's files is (by file name).
+/// Which source each of the program's files is: by path in a project (whose file names
+/// may repeat in different directories), else by file name.
 fn file_map(setup: &Setup) -> FxHashMap<FileId, usize> {
     let mut m = FxHashMap::default();
     for (i, f) in setup.program.files.iter().enumerate() {
-        let name = embed::file_name(Path::new(f));
-        if let Some(s) = setup
-            .sources
-            .iter()
-            .position(|p| embed::file_name(p) == name)
-        {
+        let f = Path::new(f);
+        let name = embed::file_name(f);
+        let same = |p: &PathBuf| match setup.project {
+            Some(_) => p == f,
+            None => embed::file_name(p) == name,
+        };
+        if let Some(s) = setup.sources.iter().position(same) {
             m.insert(FileId(i as u32), s);
         }
     }
@@ -319,18 +327,22 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
                 .push((id, format!("on every seed path, e.g.: {why}")));
         }
     }
-    let original = Original::new(Build::new(
-        &setup.sources,
-        &setup.cflags,
-        &setup.argv[1..],
-        o.timeout,
-        Flavour::Replay,
-    )?);
+    let args = &setup.argv[1..];
+    let original = Original::new(match &setup.project {
+        Some(p) => p.original(args, o.timeout)?,
+        None => Build::new(
+            &setup.sources,
+            &setup.cflags,
+            args,
+            o.timeout,
+            Flavour::Replay,
+        )?,
+    });
     let names: Vec<String> = setup.sources.iter().map(|p| embed::file_name(p)).collect();
     if o.one_program {
         let plans: Vec<BugPlan> = planned.iter().map(|p| p.plan.clone()).collect();
         let buggy = embed::embed(&texts, &plans);
-        let (replay, independent) = build_buggy(&names, &buggy, setup, o)?;
+        let (replay, independent) = build_buggy(&names, &texts, &buggy, setup, o)?;
         let targets: Vec<Target> = planned.iter().map(|p| target(&p.plan, &names)).collect();
         for (i, p) in planned.into_iter().enumerate() {
             if o.time_up() {
@@ -352,9 +364,10 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
                 &inputs,
                 o.deadline,
             )?;
-            finish(&mut out, p, v, Vec::new());
+            finish(&mut out, p, v, Vec::new(), None);
         }
-        out.program = Some(names.into_iter().zip(buggy).collect());
+        out.program_patch = patch(setup, &texts, &buggy)?;
+        out.program = Some(changed(setup, &texts, buggy));
     } else {
         for p in planned {
             if o.time_up() {
@@ -363,7 +376,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
             }
             progress.message(&format!("bug {}: verifying", p.plan.id));
             let buggy = embed::embed(&texts, std::slice::from_ref(&p.plan));
-            let v = match build_buggy(&names, &buggy, setup, o) {
+            let v = match build_buggy(&names, &texts, &buggy, setup, o) {
                 Ok((replay, independent)) => {
                     let t = [target(&p.plan, &names)];
                     let b = Buggy {
@@ -378,20 +391,49 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
                     continue;
                 }
             };
-            let sources = names.iter().cloned().zip(buggy).collect();
-            finish(&mut out, p, v, sources);
+            let diff = patch(setup, &texts, &buggy)?;
+            finish(&mut out, p, v, changed(setup, &texts, buggy), diff);
         }
     }
     out.failed.sort();
     Ok(out)
 }
 
+/// The buggy sources under their report names: all of them, or of a project, the ones
+/// that differ from `original`.
+fn changed(setup: &Setup, original: &[String], buggy: Vec<String>) -> Vec<(String, String)> {
+    setup
+        .source_names()
+        .into_iter()
+        .zip(buggy)
+        .zip(original)
+        .filter(|((_, b), o)| setup.project.is_none() || b != *o)
+        .map(|(nb, _)| nb)
+        .collect()
+}
+
+/// Of a project: the unified diff from `original` to `buggy`.
+fn patch(setup: &Setup, original: &[String], buggy: &[String]) -> Result<Option<String>, String> {
+    setup
+        .project
+        .as_ref()
+        .map(|p| p.patch(original, buggy))
+        .transpose()
+}
+
 /// Keep a verified bug, or count it as failed.
-fn finish(out: &mut Outcome, p: Planned, v: Verification, sources: Vec<(String, String)>) {
+fn finish(
+    out: &mut Outcome,
+    p: Planned,
+    v: Verification,
+    sources: Vec<(String, String)>,
+    patch: Option<String>,
+) {
     if v.passed() {
         out.bugs.push(Bug {
             verification: v,
             sources,
+            patch,
             ..p.bug
         });
     } else {
@@ -431,16 +473,26 @@ fn all_inputs(p: &Planned, o: &InjectOptions) -> Vec<(Source, Objects)> {
     inputs
 }
 
-/// The buggy program's builds: augur replay's and the independent ones.
-type BuggyBuilds = (Build, Vec<(Flavour, Result<Build, String>)>);
-
-/// Write the buggy sources under their names into a fresh directory and build them.
+/// The buggy program's builds: a project's patched and rebuilt by its own build; else
+/// the buggy sources written under their names into a fresh directory and built.
 fn build_buggy(
     names: &[String],
+    original: &[String],
     texts: &[String],
     setup: &Setup,
     o: &InjectOptions,
 ) -> Result<BuggyBuilds, String> {
+    if let Some(p) = &setup.project {
+        let files: Vec<(PathBuf, String)> = setup
+            .sources
+            .iter()
+            .zip(texts)
+            .zip(original)
+            .filter(|((_, t), o)| t != o)
+            .map(|((s, t), _)| (s.clone(), t.clone()))
+            .collect();
+        return p.buggy(&files, &setup.argv[1..], o.timeout);
+    }
     let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary dir: {e}"))?;
     let mut paths = Vec::new();
     for (n, t) in names.iter().zip(texts) {
@@ -589,7 +641,10 @@ fn plan(
 ) -> Result<Planned, String> {
     if seed.points.is_none() {
         let want = points::probe_request(&seed.run, ctx.files, ctx.texts);
-        let probe = embed::probe(&ctx.setup.sources, ctx.texts, &want, &ctx.setup.cflags)?;
+        let probe = match &ctx.setup.project {
+            Some(p) => p.probe(ctx.texts, &want)?,
+            None => embed::probe(&ctx.setup.sources, ctx.texts, &want, &ctx.setup.cflags)?,
+        };
         seed.points = Some(points::candidates(
             &mut seed.run,
             ctx.files,
@@ -635,12 +690,7 @@ fn plan(
     let bug_count = count_triggers(seed, &preds, rng)
         .map_err(|e| format!("counting the triggering inputs: {e}"))?;
     let path = seed.path.as_ref().expect("computed above");
-    let names: Vec<String> = ctx
-        .setup
-        .sources
-        .iter()
-        .map(|p| embed::file_name(p))
-        .collect();
+    let names = ctx.setup.source_names();
     let info = kept
         .iter()
         .map(|(p, q)| PointInfo {
@@ -694,6 +744,7 @@ fn plan(
             bits: path.bits.max(bug_count.bits),
             verification: Verification::default(),
             sources: Vec::new(),
+            patch: None,
         },
         inputs,
     })

@@ -228,44 +228,28 @@ pub struct Probe {
     pub out_of_scope: FxHashSet<(usize, u32, String)>,
 }
 
-/// Compile the sources with `(void)(name);` for every candidate (source, line, names).
-pub fn probe(
-    paths: &[PathBuf],
-    sources: &[String],
-    wanted: &FxHashMap<(usize, u32), Vec<String>>,
-    cflags: &[String],
-) -> Result<Probe, String> {
-    let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary dir: {e}"))?;
-    let mut files = Vec::new();
-    for (i, text) in sources.iter().enumerate() {
-        let mut out = String::new();
-        for (n, line) in text.split_inclusive('\n').enumerate() {
-            if let Some(names) = wanted.get(&(i, n as u32 + 1)) {
-                out.push_str("{ ");
-                for v in names {
-                    out.push_str(&format!("(void)({v}); "));
-                }
-                out.push_str("} ");
+/// Source `i`'s text with `{ (void)(name); ... }` at the start of every line `wanted`
+/// asks about.
+pub fn probe_text(i: usize, text: &str, wanted: &FxHashMap<(usize, u32), Vec<String>>) -> String {
+    let mut out = String::new();
+    for (n, line) in text.split_inclusive('\n').enumerate() {
+        if let Some(names) = wanted.get(&(i, n as u32 + 1)) {
+            out.push_str("{ ");
+            for v in names {
+                out.push_str(&format!("(void)({v}); "));
             }
-            out.push_str(line);
+            out.push_str("} ");
         }
-        let path = dir.path().join(format!("{i}_{}", file_name(&paths[i])));
-        std::fs::write(&path, out).map_err(|e| format!("{}: {e}", path.display()))?;
-        files.push(path);
+        out.push_str(line);
     }
-    let runtime =
-        augur_env::runtime_dir().map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
-    let clang = augur_ir::llvm::clang();
-    let o = augur_ir::llvm::clang_command()
-        .args(["-fsyntax-only", "-ferror-limit=0", "-w", "-I"])
-        .arg(&runtime)
-        .args(cflags)
-        .args(&files)
-        .output()
-        .map_err(|e| augur_ir::llvm::cannot_run(&clang, &e))?;
-    let mut probe = Probe::default();
-    for l in String::from_utf8_lossy(&o.stderr).lines() {
-        let Some((i, line, msg)) = parse_error(l, &files) else {
+    out
+}
+
+/// Add the errors a probe compile reported in `stderr` to `probe`; `files` are the
+/// probe copies (source index, path as the compile named it).
+pub fn read_probe_errors(stderr: &[u8], files: &[(usize, PathBuf)], probe: &mut Probe) {
+    for l in String::from_utf8_lossy(stderr).lines() {
+        let Some((i, line, msg)) = parse_error(l, files) else {
             continue;
         };
         match msg
@@ -280,15 +264,44 @@ pub fn probe(
             }
         }
     }
+}
+
+/// Compile the sources with `(void)(name);` for every candidate (source, line, names).
+pub fn probe(
+    paths: &[PathBuf],
+    sources: &[String],
+    wanted: &FxHashMap<(usize, u32), Vec<String>>,
+    cflags: &[String],
+) -> Result<Probe, String> {
+    let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary dir: {e}"))?;
+    let mut files = Vec::new();
+    for (i, text) in sources.iter().enumerate() {
+        let path = dir.path().join(format!("{i}_{}", file_name(&paths[i])));
+        std::fs::write(&path, probe_text(i, text, wanted))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        files.push((i, path));
+    }
+    let runtime =
+        augur_env::runtime_dir().map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
+    let clang = augur_ir::llvm::clang();
+    let o = augur_ir::llvm::clang_command()
+        .args(["-fsyntax-only", "-ferror-limit=0", "-w", "-I"])
+        .arg(&runtime)
+        .args(cflags)
+        .args(files.iter().map(|(_, p)| p))
+        .output()
+        .map_err(|e| augur_ir::llvm::cannot_run(&clang, &e))?;
+    let mut probe = Probe::default();
+    read_probe_errors(&o.stderr, &files, &mut probe);
     Ok(probe)
 }
 
 /// `FILE:LINE:COL: error: MSG` for one of `files`: (file index, line, message).
-fn parse_error<'a>(l: &'a str, files: &[PathBuf]) -> Option<(usize, u32, &'a str)> {
-    let (i, rest) = files.iter().enumerate().find_map(|(i, f)| {
+fn parse_error<'a>(l: &'a str, files: &[(usize, PathBuf)]) -> Option<(usize, u32, &'a str)> {
+    let (i, rest) = files.iter().find_map(|(i, f)| {
         l.strip_prefix(f.to_str()?)
             .and_then(|r| r.strip_prefix(':'))
-            .map(|r| (i, r))
+            .map(|r| (*i, r))
     })?;
     let mut parts = rest.splitn(3, ':');
     let line = parts.next()?.parse().ok()?;

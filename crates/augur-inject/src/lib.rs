@@ -9,7 +9,8 @@
 //! the error transition system embedded into the C source ([`embed`]) and verified
 //! natively on several independent builds ([`builds`], [`verify`]), its rarity measured
 //! on the program's own tests and random and mutated inputs ([`measure`]); the corpus
-//! written by [`report`].
+//! written by [`report`]. A program given as a source tree is built, patched and rebuilt
+//! by its own build command ([`project`]).
 
 mod assigned;
 mod builds;
@@ -18,6 +19,7 @@ mod embed;
 mod measure;
 mod points;
 mod predicate;
+mod project;
 mod report;
 mod sample;
 mod seeded;
@@ -28,6 +30,7 @@ mod verify;
 
 pub use driver::{driver, Bug, Config, InjectOptions, Outcome};
 pub use embed::Kind;
+pub use project::{Built, Project};
 pub use report::{summary_json, table};
 pub use setup::Setup;
 pub use verify::Objects;

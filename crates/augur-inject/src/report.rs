@@ -1,4 +1,5 @@
-//! The corpus on disk: `bugNNN/` per bug (buggy sources under their own names,
+//! The corpus on disk: `bugNNN/` per bug (buggy sources under their own names, or of a
+//! project the changed files under their paths in the tree and `bug.patch`,
 //! `trigger.json`, `trigger.ktest`, the trigger's command line and stdin, `bug.json`),
 //! `program/` in one-program mode, `summary.json`; and the terminal table.
 
@@ -80,11 +81,24 @@ fn io(path: &Path, r: std::io::Result<()>) -> Result<(), String> {
     r.map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }
 
-fn write_sources(dir: &Path, sources: &[(String, String)]) -> Result<(), String> {
+/// Write `sources` (name or path in the tree, text) under `dir`, and a project's
+/// `patch` as `dir/NAME.patch`.
+fn write_sources(
+    dir: &Path,
+    sources: &[(String, String)],
+    patch: Option<(&str, &String)>,
+) -> Result<(), String> {
     io(dir, std::fs::create_dir_all(dir))?;
     for (name, text) in sources {
         let p = dir.join(name);
+        if let Some(parent) = p.parent() {
+            io(parent, std::fs::create_dir_all(parent))?;
+        }
         io(&p, write_file(&p, text.as_bytes()))?;
+    }
+    if let Some((name, diff)) = patch {
+        let p = dir.join(format!("{name}.patch"));
+        io(&p, write_file(&p, diff.as_bytes()))?;
     }
     Ok(())
 }
@@ -98,11 +112,12 @@ pub(crate) fn write_corpus(
 ) -> Result<(), String> {
     io(out, std::fs::create_dir_all(out))?;
     if let Some(program) = &o.program {
-        write_sources(&out.join("program"), program)?;
+        let patch = o.program_patch.as_ref().map(|d| ("program", d));
+        write_sources(&out.join("program"), program, patch)?;
     }
     for b in &o.bugs {
         let dir = out.join(format!("bug{:03}", b.id));
-        write_sources(&dir, &b.sources)?;
+        write_sources(&dir, &b.sources, b.patch.as_ref().map(|d| ("bug", d)))?;
         let last = b.points.last().expect("a bug has a point");
         let trigger = json!({
             "objects": b.trigger.iter().map(|(n, v)| json!({"name": n, "bytes": v})).collect::<Vec<_>>(),

@@ -1,8 +1,10 @@
 //! What every phase needs to run the program under analysis.
 
+use crate::project::Built;
 use augur_engine::Options;
 use augur_ir::{FuncId, Program};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The program and how to start it (as `augur run` would).
 #[derive(Clone)]
@@ -21,4 +23,21 @@ pub struct Setup {
     pub sources: Vec<PathBuf>,
     /// Extra clang flags.
     pub cflags: Vec<String>,
+    /// The built project, when the program is a source tree with its build (`sources`
+    /// are then its C files in the `augur cc` copy).
+    pub project: Option<Arc<Built>>,
+}
+
+impl Setup {
+    /// The name of each source in reports: its path in the project's tree, else its file
+    /// name.
+    pub fn source_names(&self) -> Vec<String> {
+        self.sources
+            .iter()
+            .map(|p| match &self.project {
+                Some(b) => b.relative(p).display().to_string(),
+                None => crate::embed::file_name(p),
+            })
+            .collect()
+    }
 }

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# augur inject on GNU coreutils through the source-tree path (run by hand, not by CI):
+#   bench/inject-coreutils.sh [MINUTES (10)] [PROG ...]
+# fetches coreutils' Debian source (9.1 on bookworm; cached under
+# $AUGUR_INJECT_COREUTILS_DIR, default ~/.cache/augur-inject-coreutils), configures it once
+# (clang-14; `configured/`, with its generated headers and no objects), and for each
+# program (default: the 10 below) runs
+#   augur inject --project configured --build 'make CC="$CC" ... src/PROG' --program src/PROG
+# for BUGS (default 4) bugs, so every bug is verified on the six builds of the tree (augur
+# cc's bitcode replayed, clang and gcc -O0/-O2 with ASan+UBSan, clang MSan). Then each
+# bug's patch goes into a tree built once by `augur cc` (`hunt/`), the program is rebuilt
+# and its bitcode extracted, and every tool hunts the bug for MINUTES: `augur run`, AFL++
+# when `afl-fuzz` is on PATH (a tree built by afl-clang-fast, argv and stdin from AFL's
+# bytes through bench/inject/afl_main.c), KLEE when `klee` is on PATH (on the same
+# bitcode; KLEE must read LLVM 14 bitcode). A tool finds a bug when one of its tests fails
+# at the bug's line with the bug's message. Prints per bug the time each tool took, and
+# per tool the bugs found and the overlap. Outputs stay in $work/out/PROG.
+# Each inject builds the library once per build (six times): minutes per program.
+# AUGUR=BINARY uses that augur instead of building a release binary; BUGS=N bugs per
+# program; EXPLORE=S seconds of inject's exploration (default 60).
+set -euo pipefail
+minutes=${1:-10}
+[ $# -gt 0 ] && shift
+progs=("$@")
+[ ${#progs[@]} -gt 0 ] || progs=(expr seq tr cut fold paste wc head nl basename)
+bugs=${BUGS:-4}
+explore=${EXPLORE:-60}
+budget=$((minutes * 60))
+work=${AUGUR_INJECT_COREUTILS_DIR:-$HOME/.cache/augur-inject-coreutils}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# The inputs of every tool: up to two arguments of up to 4 bytes, 8 bytes of stdin.
+opts=(--sym-args 0 2 4 --sym-stdin 8)
+afl_argv="-DAFL_ARGV=2 -DAFL_ARG_LEN=4"
+
+source "$here/coreutils-setup.sh" # fetch_deb_source, configure_off, ensure_augur
+fetch_deb_source coreutils configure
+ensure_augur
+export AUGUR_LLVM=14
+source "$here/../scripts/deps.sh" >/dev/null
+
+# configured/: the source configured once, its generated headers made (a copy's
+# `make src/PROG` needs them), no object: every copy builds all it links with its own CC.
+if [ ! -f "$work/configured/.configured" ]; then
+    echo "coreutils: configuring (once)" >&2
+    rm -rf "$work/configured"
+    cp -a "$work/src" "$work/configured"
+    (cd "$work/configured" && FORCE_UNSAFE_CONFIGURE=1 CC=clang-14 ./configure -q \
+        "${configure_off[@]}" --with-included-regex >configure.log 2>&1)
+    (cd "$work/configured" &&
+        bs=$(printf 'augur-built-sources:\n\t@echo $(BUILT_SOURCES)\n' |
+            make -s -f Makefile -f - augur-built-sources) &&
+        # shellcheck disable=SC2086 # a list of files
+        make -j2 $bs >built-sources.log 2>&1)
+    touch "$work/configured/.configured"
+fi
+
+# tree NAME CC CFLAGS LDFLAGS: a copy of configured/ in $work/NAME whose programs are built
+# with that compiler (each program on demand, by `make src/PROG`).
+tree() {
+    local name=$1
+    [ -d "$work/$name" ] && return
+    cp -a "$work/configured" "$work/$name"
+    printf '%s\n' "$2" "$3" "$4" >"$work/$name/.compiler"
+}
+# make_prog NAME PROG: (re)build src/PROG in tree NAME with its compiler.
+make_prog() {
+    local cc cflags ldflags
+    { read -r cc; read -r cflags; read -r ldflags; } <"$work/$1/.compiler"
+    (cd "$work/$1" && make -j2 CC="$cc" CFLAGS="$cflags" LDFLAGS="$ldflags" "src/$2" \
+        >>make.log 2>&1)
+}
+
+tree hunt "$augur cc" "-O0" ""
+afl=""
+if command -v afl-fuzz >/dev/null && command -v afl-clang-fast >/dev/null; then
+    afl=yes
+    mkdir -p "$work"
+    # shellcheck disable=SC2086
+    afl-clang-fast -c -O1 $afl_argv "$here/inject/afl_main.c" -o "$work/afl_main.o"
+    tree afl afl-clang-fast "-O1 -Dmain=afl_program_main" "$work/afl_main.o"
+    export AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
+        AFL_NO_AFFINITY=1
+else
+    echo "AFL++: afl-fuzz (and afl-clang-fast) not on PATH: skipped" >&2
+fi
+klee=""
+if command -v klee >/dev/null; then klee=yes; else echo "KLEE: klee not on PATH: skipped" >&2; fi
+
+# found_by_tests DIR FILE LINE START: seconds from START to the first test file in DIR
+# whose outcome is an assertion at FILE:LINE (by file name), else "-".
+found_by_tests() {
+    python3 - "$@" <<'PY'
+import glob, json, os, sys
+d, file, line, start = sys.argv[1], os.path.basename(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+hits = []
+for f in glob.glob(d + "/test*.json"):
+    o = json.load(open(f)).get("outcome", {})
+    if o.get("error") == "assertion" and o.get("line") == line \
+            and os.path.basename(str(o.get("file", ""))) == file:
+        hits.append(os.path.getmtime(f) - start)
+print(f"{min(hits):.1f}" if hits else "-")
+PY
+}
+
+rows=$work/rows
+: >"$rows"
+build='make -j2 CC="$CC" CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS"'
+for prog in "${progs[@]}"; do
+    out=$work/out/$prog
+    rm -rf "$out"
+    mkdir -p "$out"
+    echo "coreutils: $prog: augur inject ($bugs bugs; six builds of the tree)" >&2
+    "$augur" inject --project "$work/configured" --build "$build src/$prog" \
+        --program "src/$prog" "${opts[@]}" --bugs "$bugs" --explore-time "$explore" \
+        --seed 1 -o "$out/corpus" >"$out/inject.txt" 2>"$out/inject.log" || {
+        echo "coreutils: $prog: inject failed: $(grep error "$out/inject.log" | tail -1)" >&2
+        continue
+    }
+    cat "$out/inject.txt"
+    for bug in "$out"/corpus/bug*/; do
+        [ -d "$bug" ] || continue
+        id=$(basename "$bug")
+        read -r file line < <(python3 -c \
+            'import json,sys; b=json.load(open(sys.argv[1])); print(b["file"], b["line"])' \
+            "$bug/bug.json")
+        # The buggy program's bitcode, from the augur cc tree with the patch in.
+        (cd "$work/hunt" && patch -s -p1 <"$bug/bug.patch")
+        ok=yes
+        make_prog hunt "$prog" && "$augur" extract-bc "$work/hunt/src/$prog" \
+            -o "$bug/$prog.bc" >/dev/null || ok=""
+        (cd "$work/hunt" && patch -s -R -p1 <"$bug/bug.patch")
+        [ -n "$ok" ] || { echo "coreutils: $prog $id: the patched tree does not build" >&2; continue; }
+        echo "coreutils: $prog $id ($file:$line): augur run for ${minutes} min" >&2
+        start=$(date +%s.%N)
+        "$augur" run "$bug/$prog.bc" "${opts[@]}" --max-time "$budget" --max-memory 4096 \
+            -o "$bug/run" >/dev/null 2>&1 || true
+        t_augur=$(found_by_tests "$bug/run" "$file" "$line" "$start")
+        t_afl=n/a
+        if [ -n "$afl" ]; then
+            (cd "$work/afl" && patch -s -p1 <"$bug/bug.patch")
+            make_prog afl "$prog" && cp "$work/afl/src/$prog" "$bug/afl-bin" || true
+            (cd "$work/afl" && patch -s -R -p1 <"$bug/bug.patch")
+            mkdir -p "$bug/afl-in"
+            head -c 17 /dev/zero >"$bug/afl-in/zero"
+            timeout $((budget + 60)) afl-fuzz -V "$budget" -i "$bug/afl-in" -o "$bug/afl" \
+                -- "$bug/afl-bin" >/dev/null 2>&1 || true
+            # The first crash whose input fires this bug (its message on stderr).
+            t_afl=$(for c in "$bug"/afl/default/crashes/id:*; do
+                [ -f "$c" ] || continue
+                if "$bug/afl-bin" <"$c" 2>&1 >/dev/null | grep -q "augur-inject bug"; then
+                    echo "$c" | sed -n 's/.*time:\([0-9]*\).*/\1/p'
+                fi
+            done | sort -n | head -1)
+            [ -n "$t_afl" ] && t_afl=$(echo "scale=1; $t_afl / 1000" | bc) || t_afl=-
+        fi
+        t_klee=n/a
+        if [ -n "$klee" ]; then
+            start=$(date +%s.%N)
+            klee --output-dir="$bug/klee" --libc=uclibc --posix-runtime --max-time="${budget}s" \
+                "$bug/$prog.bc" --sym-args 0 2 4 --sym-stdin 8 >/dev/null 2>&1 || true
+            t_klee=$(python3 - "$bug/klee" "$file" "$line" "$start" <<'PY'
+import glob, os, sys
+d, file, line, start = sys.argv[1], os.path.basename(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+hits = [os.path.getmtime(f) - start for f in glob.glob(d + "/*.assert.err")
+        if f"{file}:{line}" in open(f, errors="replace").read()]
+print(f"{min(hits):.1f}" if hits else "-")
+PY
+)
+        fi
+        echo "$prog $id $file:$line $t_augur $t_afl $t_klee" >>"$rows"
+    done
+done
+
+python3 - "$rows" "$minutes" <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+tools = ["augur run", "AFL++", "KLEE"]
+print(f"{'program':9} {'bug':7} {'at':22} {'augur run s':>11} {'AFL++ s':>8} {'KLEE s':>7}")
+for r in rows:
+    print(f"{r[0]:9} {r[1]:7} {r[2]:22} {r[3]:>11} {r[4]:>8} {r[5]:>7}")
+print(f"{len(rows)} bugs, {sys.argv[2]} min per bug and tool")
+found = {}
+for i, t in enumerate(tools):
+    if rows and rows[0][3 + i] == "n/a":
+        print(f"{t}: not run")
+        continue
+    found[t] = {(r[0], r[1]) for r in rows if r[3 + i] not in ("-", "n/a")}
+    print(f"{t}: found {len(found[t])}/{len(rows)}")
+names = list(found)
+for a in range(len(names)):
+    for b in range(a + 1, len(names)):
+        both = found[names[a]] & found[names[b]]
+        print(f"{names[a]} and {names[b]}: both {len(both)}")
+PY
