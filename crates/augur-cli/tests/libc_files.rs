@@ -56,6 +56,27 @@ fn fstat_fadvise_and_descriptor_calls_behave_like_linux() {
 }
 
 #[test]
+fn a_new_file_is_not_standard_input() {
+    let src = &program("libc_files/a_new_file_is_not_standard_input.c");
+    for options in [
+        &["--sym-stdin", "2"][..],
+        &["--sym-files", "1", "2", "--sym-stdin", "2"],
+    ] {
+        let r = run_c(src, options);
+        assert_eq!(
+            r.exits_with_stdout(),
+            vec![(
+                0,
+                "stdin is xaa 0, xaa is xab 0, xaa is xaa 1\n".to_string()
+            )],
+            "{options:?}: {}",
+            r.stderr
+        );
+        r.assert_native_replay_passes();
+    }
+}
+
+#[test]
 fn files_written_are_read_back_on_the_same_path() {
     let src = &program("libc_files/files_written_are_read_back_on_the_same_path.c");
     let r = run_c(src, &["--sym-stdin", "3"]);

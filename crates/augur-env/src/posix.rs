@@ -300,6 +300,10 @@ fn dup(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     }
 }
 
+/// The number of standard input in `augur_sys_stat`'s answers (standard output and error
+/// follow it, then the pipes); files are numbered from 0 by their index.
+const STREAM_NUMBERS: u64 = 1 << 32;
+
 /// `augur_sys_stat(fd, path, out)`: what `path` (when not NULL) or else `fd` is: 1 a
 /// regular file (`out[0]` = its size, `out[1]` = its number, the same for every
 /// descriptor of the file), 2 a character device (`/dev/null`), 4 a pipe (`out[0]` = the
@@ -307,9 +311,10 @@ fn dup(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
 fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let by_path = ex.concretize(st, &c.args[1])? != 0;
-    // Standard input, output and error are numbered after the modelled files, pipes
-    // after them.
-    let n = env(st).files.len() as u64;
+    // Standard input, output and error, then pipes, are numbered apart from the files,
+    // whose numbers are their indices: a file made later is never the same as stdin
+    // (split compares its input's number with each output's).
+    let n = STREAM_NUMBERS;
     let mut kind = REGULAR;
     let (size, number) = if by_path {
         let path = ex.read_c_string(st, &c.args[1], 4096)?;
