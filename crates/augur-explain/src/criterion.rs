@@ -3,6 +3,7 @@
 //! output, else a crash site, else the exit) or named by the user (a variable at a line).
 
 use crate::deps::{concrete, vararg_slots};
+use crate::difference::{first_difference, Difference};
 use crate::printf::{self, IntConversion};
 use crate::slice::{backward, Follow};
 use crate::{Execution, Variable};
@@ -36,8 +37,10 @@ pub struct Criterion {
 pub enum Observation {
     /// Same standard output and same outcome.
     Same,
-    /// The runs differ: the criterion in each.
+    /// The runs differ: how, and the criterion in each.
     Differ {
+        /// A different output format, or different behaviour.
+        kind: Difference,
         /// In the golden run.
         golden: Criterion,
         /// In the buggy run.
@@ -284,33 +287,35 @@ fn same_outcome(a: &Outcome, b: &Outcome) -> bool {
 
 /// Compare the two runs' behaviour and find the criterion of each.
 pub fn observe(golden: &mut Execution, buggy: &mut Execution) -> Observation {
-    let (g, b) = (&golden.stdout, &buggy.stdout);
-    let first_diff = g
-        .iter()
-        .zip(b.iter())
-        .position(|(x, y)| x != y)
-        .or_else(|| (g.len() != b.len()).then(|| g.len().min(b.len())));
-    if first_diff.is_none() && same_outcome(&golden.end.outcome, &buggy.end.outcome) {
-        return Observation::Same;
-    }
-    let both_printed = first_diff.filter(|k| *k < g.len() && *k < b.len());
+    let stdout = first_difference(&golden.stdout, &buggy.stdout);
+    let wrote_stderr = |x: &Execution| x.end.stderr_len > 0;
+    let same_end = same_outcome(&golden.end.outcome, &buggy.end.outcome)
+        && wrote_stderr(golden) == wrote_stderr(buggy);
+    let (kind, at) = match stdout {
+        None if same_end => return Observation::Same,
+        None => (Difference::Behaviour, None),
+        Some((Difference::Format, g, b)) if same_end => (Difference::Format, Some((g, b))),
+        Some((_, g, b)) => (Difference::Behaviour, Some((g, b))),
+    };
     // Integer conversions only when both runs printed the byte through one: the two
     // postconditions then speak of the same thing.
-    if let Some(k) = both_printed {
-        if let (Some(gc), Some(bc)) = (at_conversion(golden, k), at_conversion(buggy, k)) {
+    if let Some((g, b)) = at.filter(|(g, b)| *g < golden.stdout.len() && *b < buggy.stdout.len()) {
+        if let (Some(gc), Some(bc)) = (at_conversion(golden, g), at_conversion(buggy, b)) {
             return Observation::Differ {
+                kind,
                 golden: gc,
                 buggy: bc,
             };
         }
     }
-    let pick = |x: &mut Execution| match first_diff {
+    let pick = |x: &mut Execution, k: Option<usize>| match k {
         Some(k) if k < x.stdout.len() => at_output(x, k),
         _ => at_end(x),
     };
     Observation::Differ {
-        golden: pick(golden),
-        buggy: pick(buggy),
+        kind,
+        golden: pick(golden, at.map(|a| a.0)),
+        buggy: pick(buggy, at.map(|a| a.1)),
     }
 }
 
