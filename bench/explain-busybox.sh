@@ -22,24 +22,21 @@ source "$here/coreutils-setup.sh"
 # (one per line after the first three fields, separated by |). Each makes BusyBox and
 # coreutils behave differently (stdout, stderr's presence or the exit status).
 cases=(
+    "tr-escaped-dash|tr|ab1-c\n|a\\-c|X"
+    "tr-repeat|tr|abc\n|abc|[x*]"
     "printf-q|printf||%q\n|a b"
-    "printf-b-octal|printf||%b\n|\\0101"
-    "printf-lu|printf||%lu\n|-1"
-    "echo-e-c|echo||-e|a\\cb"
-    "tr-class-range|tr|ab1-c\n|a\\-c|X"
-    "tr-squeeze|tr|aabbcc\n|-s|ab|x"
-    "cut-open-range|cut|abcdef\n|-c|-3,5-"
-    "cut-only-delimited|cut|a:b\nc\n|-s|-d:|-f2"
-    "seq-width|seq||-w|-1|1"
+    "printf-u-escape|printf||\\u0041\n"
+    "printf-trailing|printf||%d\n|1a"
+    "printf-overflow|printf||%d\n|99999999999999999999"
+    "cut-decreasing|cut|abcdef\n|-b|3-2"
+    "cut-zero|cut|abc\n|-c|0-2"
+    "cut-output-delimiter|cut|a:b:c\n|-d:|-f|1,3|--output-delimiter=X"
+    "seq-negative|seq||-w|-1|1"
     "seq-format|seq||-f|%03g|2"
+    "seq-float|seq||0.1|0.1|0.3"
+    "expand-list|expand|a\tb\n|-t|2,6"
+    "dirname-slashes|dirname||//"
     "wc-columns|wc|a b\nc\n|-lw"
-    "expand-tabs|expand|a\tb\n|-t|2,6"
-    "fold-spaces|fold|ab cd ef\n|-s|-w|4"
-    "basename-suffix|basename||-s|.c|a.c|b.c"
-    "head-negative|head|a\nb\nc\n|-n|-1"
-    "nl-format|nl|a\n\nb\n|-ba"
-    "od-format|od|ab\n|-c"
-    "uniq-count|uniq|a\na\nb\n|-c"
 )
 wanted=("$@")
 
@@ -90,6 +87,17 @@ coreutils_build() {
     touch "$work/src/.built"
 }
 
+# golden_bitcode PROG: coreutils' PROG.bc, with the bodies of gnulib's extern inline
+# functions (xset_binary_mode, ...): the native build at -O2 inlined them, so the program
+# links no object defining them, while its -O0 bitcode calls them. They come from the
+# bitcode of the whole library (lib.bc), linking only what is needed.
+golden_bitcode() {
+    local prog=$1 work=$root/coreutils
+    [ -f "$work/lib.bc" ] || llvm-link-14 -o "$work/lib.bc" "$work"/src/lib/.libcoreutils_a-*.o.bc
+    "$augur" extract-bc "$work/src/src/$prog" -o "$work/$prog-as-built.bc" >/dev/null
+    llvm-link-14 -o "$root/golden/$prog.bc" "$work/$prog-as-built.bc" --only-needed "$work/lib.bc"
+}
+
 busybox_bitcode
 coreutils_build
 mkdir -p "$root/applets" "$root/golden" "$root/out"
@@ -104,8 +112,7 @@ run_case() {
     # shellcheck disable=SC2059 # the input is a printf format
     printf "$input" >"$out/stdin"
     ln -sf ../busybox/busybox-noasm.bc "$root/applets/$prog.bc"
-    [ -f "$root/golden/$prog.bc" ] ||
-        "$augur" extract-bc "$root/coreutils/src/src/$prog" -o "$root/golden/$prog.bc" >/dev/null
+    [ -f "$root/golden/$prog.bc" ] || golden_bitcode "$prog"
     echo "=== $name: $prog$(printf " '%s'" "$@")${input:+ < '$input'}"
     local status
     for side in coreutils busybox; do
