@@ -163,7 +163,9 @@ pub fn cut(
             false => f.weight,
         };
         for l in &f.lines {
-            ev.add(l, w);
+            // The golden code with no counterpart comes before where it is missing.
+            let golden_case = !f.missing_at.is_empty() && !f.missing_at.contains(l);
+            ev.add(l, w + u32::from(golden_case));
         }
         for l in f.context.difference(&f.lines) {
             ev.add(l, weight::SLICE);
