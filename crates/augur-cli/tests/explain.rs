@@ -744,3 +744,23 @@ fn independent_implementations_output_format_is_told_from_behaviour() {
         r.stdout
     );
 }
+
+/// Counting to N; the buggy loop stops one short.
+const COUNT_TO: &str = include_str!("programs/explain/count_to.c");
+
+#[test]
+fn run_stopping_early_is_observed_at_its_decision_to_stop() {
+    let buggy = COUNT_TO.replace("i <= n; i++) /* LOOP */", "i < n; i++) /* LOOP */");
+    let r = explain(COUNT_TO, &buggy, &["--", "3"]);
+    r.assert_names("buggy", line_of(&buggy, "LOOP"));
+    r.assert_observed("buggy", &format!("/buggy.c:{}", line_of(&buggy, "LOOP")));
+    assert!(
+        r.stdout.contains("stopped writing after 4 bytes of output"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        r.lead()[0],
+        ("buggy.c".to_string(), line_of(&buggy, "LOOP"))
+    );
+}

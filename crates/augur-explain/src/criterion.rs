@@ -257,6 +257,41 @@ fn at_end(x: &mut Execution) -> Criterion {
     }
 }
 
+/// For a run that exited normally with less output than the other: the criterion at the
+/// decision to stop writing, the last input-dependent branch of the user's code after
+/// its last output (a loop's exit test). The postcondition is that its condition went
+/// the way it went.
+fn at_stop(x: &mut Execution) -> Option<Criterion> {
+    if !matches!(x.end.outcome, Outcome::Exit(_)) {
+        return None;
+    }
+    let after = x.graph.output.last().map_or(0, |o| o.writer);
+    let entry = (after..x.trace.entries.len() as u32).rev().find(|&i| {
+        let e = &x.trace.entries[i as usize];
+        e.sym
+            && x.user_call_site(i) == i
+            && matches!(
+                x.prog.func(e.func).insts[e.pc as usize],
+                Inst::CondBr { .. } | Inst::Switch { .. }
+            )
+    })?;
+    let Some(Some(Value::Sym(cond))) = x.trace.entries[entry as usize].ops.first().cloned() else {
+        return None;
+    };
+    Some(Criterion {
+        entry,
+        deps: x.graph.data[entry as usize].clone(),
+        control: x.graph.control[entry as usize],
+        values: vec![cond],
+        outside: None,
+        what: format!(
+            "stopped writing after {} bytes of output, deciding at {}",
+            x.stdout.len(),
+            x.line_text(entry)
+        ),
+    })
+}
+
 /// For a run ending in an out-of-bounds error at an access of `n` bytes through the
 /// input-dependent address `addr`: "`addr` is outside the object whose region holds it".
 fn out_of_bounds(x: &mut Execution, mem: &Option<(Value, u64)>) -> Option<ExprId> {
@@ -310,7 +345,8 @@ pub fn observe(golden: &mut Execution, buggy: &mut Execution) -> Observation {
     }
     let pick = |x: &mut Execution, k: Option<usize>| match k {
         Some(k) if k < x.stdout.len() => at_output(x, k),
-        _ => at_end(x),
+        Some(_) => at_stop(x).unwrap_or_else(|| at_end(x)),
+        None => at_end(x),
     };
     Observation::Differ {
         kind,
