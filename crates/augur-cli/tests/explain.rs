@@ -715,6 +715,11 @@ fn independent_implementations_output_format_is_told_from_behaviour() {
         "{}",
         r.stdout
     );
+    assert!(
+        r.stdout.contains("\nwritten by the buggy program:"),
+        "{}",
+        r.stdout
+    );
     assert_eq!(
         r.lead(),
         vec![

@@ -243,15 +243,21 @@ impl Report {
             if mine.is_empty() {
                 continue;
             }
-            let _ = writeln!(
-                out,
-                "\nunexplained in the {} program ({}):",
-                which.name(),
-                match which {
-                    Which::Buggy => "wrong code",
-                    Which::Golden => "code missing from the buggy program",
+            let _ = match self.difference {
+                // Nothing is unexplained: each program's output call is the finding.
+                Some(Difference::Format) => {
+                    writeln!(out, "\nwritten by the {} program:", which.name())
                 }
-            );
+                _ => writeln!(
+                    out,
+                    "\nunexplained in the {} program ({}):",
+                    which.name(),
+                    match which {
+                        Which::Buggy => "wrong code",
+                        Which::Golden => "code missing from the buggy program",
+                    }
+                ),
+            };
             // Findings pointing at the same lines (a loop's iterations) are listed together.
             let mut groups: Vec<(&BTreeSet<SrcLine>, Vec<&Unexplained>)> = Vec::new();
             for u in mine {
