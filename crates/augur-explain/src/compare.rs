@@ -165,7 +165,12 @@ impl Checker {
                     _ => BTreeSet::new(),
                 };
                 let (lines, weight) = match (missing_at.is_empty(), c.focus.is_empty(), c.kind) {
-                    (false, _, _) => (
+                    // A branch of augur's libc models (no focus) is at its call.
+                    (false, true, _) => (
+                        c.lines.union(&missing_at).cloned().collect(),
+                        weight::MISSING,
+                    ),
+                    (false, false, _) => (
                         c.focus.union(&missing_at).cloned().collect(),
                         weight::MISSING,
                     ),

@@ -141,12 +141,14 @@ fn add(out: &mut Vec<Conjunct>, c: Conjunct) {
     }
 }
 
-/// The conditions of every branch of the user's code in `x` that depends on the input
-/// (one conjunct per distinct condition), sliced or not.
+/// The conditions of every branch of `x` that depends on the input (one conjunct per
+/// distinct condition), sliced or not, each at its line (a branch of augur's libc
+/// models at the user's call: `getopt`'s tests of an option at the call naming the
+/// options).
 pub fn trace_branches(x: &mut Execution) -> Vec<Conjunct> {
     let mut out = Vec::new();
     for i in 0..x.trace.entries.len() as u32 {
-        if !x.trace.entries[i as usize].sym || x.user_call_site(i) != i {
+        if !x.trace.entries[i as usize].sym {
             continue;
         }
         if let Some(cond) = branch_condition(x, i) {
