@@ -257,12 +257,12 @@ fn at_end(x: &mut Execution) -> Criterion {
     }
 }
 
-/// For a run that exited normally with less output than the other: the criterion at the
-/// decision to stop writing, the last input-dependent branch of the user's code after
-/// its last output (a loop's exit test). The postcondition is that its condition went
-/// the way it went.
+/// For a run that exited normally (status 0) with less output than the other: the
+/// criterion at the decision to stop writing, the last input-dependent branch of the
+/// user's code after its last output (a loop's exit test). The postcondition is that
+/// its condition went the way it went.
 fn at_stop(x: &mut Execution) -> Option<Criterion> {
-    if !matches!(x.end.outcome, Outcome::Exit(_)) {
+    if x.end.outcome != Outcome::Exit(0) {
         return None;
     }
     let after = x.graph.output.last().map_or(0, |o| o.writer);
