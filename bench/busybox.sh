@@ -79,18 +79,9 @@ if [ ! -f "$work/busybox.bc" ] || [ "$work/busybox.bc" -ot "$work/bc/.built" ]; 
     extract-bc -o "$work/busybox.bc" "$work/bc/busybox_unstripped" >/dev/null
 fi
 # BusyBox's two compiler-only inline assembly statements, which augur does not run
-# (issue 22): barrier() (include/libbb.h: asm volatile("":::"memory"), 103 calls) and
-# not_const_pp() (an empty asm whose output is tied to its input, so that clang forgets
-# that a pointer points to const; 45 calls): in $work/busybox-noasm.bc they are what they
-# do at -O0, nothing and the identity (a getelementptr of 0). The measured runs are on it.
+# (issue 22): the measured runs are on $work/busybox-noasm.bc (see busybox_noasm).
 if [ ! -f "$work/busybox-noasm.bc" ] || [ "$work/busybox-noasm.bc" -ot "$work/busybox.bc" ]; then
-    llvm-dis-14 "$work/busybox.bc" -o - | sed -E \
-        -e '/^ *call void asm sideeffect "", "~\{memory\},~\{dirflag\},~\{fpsr\},~\{flags\}"\(\)/d' \
-        -e 's/call i8\* asm sideeffect "# forget that p points to const", "=r,0,~\{dirflag\},~\{fpsr\},~\{flags\}"\(i8\* ([^)]+)\)( #[0-9]+)?/getelementptr i8, i8* \1, i64 0/' |
-        llvm-as-14 -o "$work/busybox-noasm.bc"
-    echo "busybox: inline assembly left in busybox-noasm.bc:" \
-        "$(llvm-dis-14 "$work/busybox-noasm.bc" -o - | grep -c ' asm sideeffect ')" \
-        "(TLS arithmetic of wget/ssl_client)" >&2
+    busybox_noasm "$work/busybox.bc" "$work/busybox-noasm.bc"
 fi
 build gcov gcc "-O0 -g --coverage" "--coverage"
 ensure_augur

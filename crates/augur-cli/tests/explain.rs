@@ -595,3 +595,177 @@ fn wrong_argument_deciding_a_store_is_reported() {
     let r = explain(FEES, &buggy, &["--", "5"]);
     r.assert_names("buggy", line_of(&buggy, "FIRST"));
 }
+
+/// Two independent implementations of `tr SET1 SET2`: a table built from the expanded
+/// sets (coreutils' way) and a walk of SET1 for every input byte (BusyBox's way, which
+/// decodes `\n` but not `\t`).
+const TR_TABLE: &str = include_str!("programs/explain/tr/table.c");
+const TR_WALK: &str = include_str!("programs/explain/tr/walk.c");
+
+impl Explained {
+    /// The lines the report leads with, as (file name, line).
+    fn lead(&self) -> Vec<(String, u64)> {
+        self.report["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| {
+                let file = l["file"].as_str().unwrap();
+                let name = file.rsplit('/').next().unwrap().to_string();
+                (name, l["line"].as_u64().unwrap())
+            })
+            .collect()
+    }
+}
+
+/// Explain `tr SET1 SET2` of the two implementations on `input`.
+fn explain_tr(walk: &str, input: &str, sets: [&str; 2]) -> Explained {
+    let dir = tempfile::tempdir().unwrap();
+    let stdin = dir.path().join("input");
+    std::fs::write(&stdin, input).unwrap();
+    let stdin = stdin.to_str().unwrap();
+    explain_named(
+        ("table.c", "walk.c"),
+        TR_TABLE,
+        walk,
+        &["--stdin", stdin, "--", sets[0], sets[1]],
+    )
+}
+
+#[test]
+fn independent_implementations_a_missing_case_has_no_counterpart() {
+    let r = explain_tr(TR_WALK, "ab\tz\nq", ["\\t", "_"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert_eq!(r.report["difference"], "behaviour");
+    // The golden case decoding `\t`, and the buggy test decoding only `\n`, lead.
+    let at = |name: &str, src: &str, marker: &str| (name.to_string(), line_of(src, marker));
+    assert_eq!(
+        r.lead(),
+        vec![
+            at("table.c", TR_TABLE, "return '\\t';"),
+            at("walk.c", TR_WALK, "if (c == 'n')"),
+            at("walk.c", TR_WALK, "if (c == lo)"),
+            at("table.c", TR_TABLE, "putchar(map[c]);"),
+        ],
+        "{}",
+        r.stdout
+    );
+    let golden = r.report["unexplained"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["side"] == "golden" && u["constraint"] == "arg00[1] == 't'")
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert_eq!(
+        golden["no_counterpart_at"][0]["line"],
+        line_of(TR_WALK, "if (c == 'n')")
+    );
+    assert!(
+        r.stdout.contains(
+            "this code exists in the golden implementation and has no counterpart in the buggy one"
+        ),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn independent_implementations_wrong_range_bound_is_the_buggy_line() {
+    let walk = TR_WALK.replace("c <= hi) /* RANGE */", "c < hi) /* RANGE */");
+    let r = explain_tr(&walk, "ab\tz\nq", ["a-z", "A-Z"]);
+    assert_eq!(r.report["difference"], "behaviour");
+    let at = |name: &str, src: &str, marker: &str| (name.to_string(), line_of(src, marker));
+    assert_eq!(
+        r.lead(),
+        vec![
+            at("walk.c", &walk, "RANGE"),
+            at("table.c", TR_TABLE, "putchar(map[c]);"),
+            at("walk.c", &walk, "putchar(k < 0"),
+        ],
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("has no counterpart"), "{}", r.stdout);
+}
+
+/// `wc -lw` written twice: a class table and columns seven wide (coreutils' way), a loop
+/// of comparisons and no padding (BusyBox's way).
+const WC_COLUMNS: &str = include_str!("programs/explain/wc/columns.c");
+const WC_PLAIN: &str = include_str!("programs/explain/wc/plain.c");
+
+#[test]
+fn independent_implementations_output_format_is_told_from_behaviour() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    let run = |text: &str, buggy: &str| {
+        std::fs::write(&input, text).unwrap();
+        explain_named(
+            ("columns.c", "plain.c"),
+            WC_COLUMNS,
+            buggy,
+            &["--stdin", input.to_str().unwrap()],
+        )
+    };
+    // The same counts, padded differently: the two printf calls.
+    let r = run("ab cd\nef\n", WC_PLAIN);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert_eq!(r.report["difference"], "format");
+    assert!(
+        r.stdout.starts_with("different output format"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("\nwritten by the buggy program:"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        r.lead(),
+        vec![
+            ("columns.c".to_string(), line_of(WC_COLUMNS, "PRINT")),
+            ("plain.c".to_string(), line_of(WC_PLAIN, "PRINT")),
+        ],
+        "{}",
+        r.stdout
+    );
+    // A word count that differs too (a carriage return no longer separates words): the
+    // criterion is the count, past the padding, and the missing case leads.
+    let no_cr = WC_PLAIN.replace(" || c == '\\r'", "");
+    let r = run("ab\rcd\n", &no_cr);
+    assert_eq!(r.report["difference"], "behaviour", "{}", r.stdout);
+    assert!(
+        r.report["observed"]["golden"]
+            .as_str()
+            .unwrap()
+            .ends_with("printf's argument 3 = 2"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.lead()
+            .contains(&("plain.c".to_string(), line_of(&no_cr, "SPACE"))),
+        "{}",
+        r.stdout
+    );
+}
+
+/// Counting to N; the buggy loop stops one short.
+const COUNT_TO: &str = include_str!("programs/explain/count_to.c");
+
+#[test]
+fn run_stopping_early_is_observed_at_its_decision_to_stop() {
+    let buggy = COUNT_TO.replace("i <= n; i++) /* LOOP */", "i < n; i++) /* LOOP */");
+    let r = explain(COUNT_TO, &buggy, &["--", "3"]);
+    r.assert_names("buggy", line_of(&buggy, "LOOP"));
+    r.assert_observed("buggy", &format!("/buggy.c:{}", line_of(&buggy, "LOOP")));
+    assert!(
+        r.stdout.contains("stopped writing after 4 bytes of output"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        r.lead()[0],
+        ("buggy.c".to_string(), line_of(&buggy, "LOOP"))
+    );
+}

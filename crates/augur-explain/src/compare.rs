@@ -14,6 +14,11 @@ use augur_expr::{ExprId, ExprPool};
 use augur_solver::{SolverChain, SolverConfig};
 use std::collections::BTreeSet;
 
+/// The largest buggy test (in expression nodes) asked whether a golden case is stricter:
+/// a test of input characters is small, and the many large conditions of augur's libc
+/// models (floating-point conversions) would each cost a solver query of seconds.
+const LOOSER_SIZE: usize = 64;
+
 /// Expressions longer than this many characters are shortened in report files.
 const MAX_TEXT: usize = 2000;
 
@@ -48,6 +53,10 @@ pub struct Unexplained {
     pub weight: u32,
     /// Of a branch condition: the branch entry (in its side's run) it comes from.
     pub entry: Option<u32>,
+    /// Of a golden branch condition that has no counterpart in the buggy program: the
+    /// buggy lines that test the same input bytes only more loosely (conditions it
+    /// implies), where the golden program's case is missing. Empty otherwise.
+    pub missing_at: BTreeSet<SrcLine>,
 }
 
 /// What the comparison found.
@@ -99,16 +108,23 @@ impl Checker {
 
     /// The non-tautological conjuncts of a side, imported into the common pool.
     fn import_side(&mut self, side: &Side) -> Vec<Kept> {
-        let mut imp = Importer::new(side.pool);
-        let mut kept = Vec::new();
-        for c in side.conjuncts {
-            let e = imp.import(&mut self.pool, c.expr);
-            let tautology = match self.pool.as_const(e) {
-                Some(v) => v != 0,
-                None => self.implies(&[], e),
-            };
-            if !tautology {
-                kept.push(Kept {
+        let all = self.import(side.pool, side.conjuncts);
+        all.into_iter()
+            .filter(|k| match self.pool.as_const(k.expr) {
+                Some(v) => v == 0,
+                None => !self.implies(&[], k.expr),
+            })
+            .collect()
+    }
+
+    /// `conjuncts` of `pool`, imported into the common pool.
+    fn import(&mut self, pool: &ExprPool, conjuncts: &[Conjunct]) -> Vec<Kept> {
+        let mut imp = Importer::new(pool);
+        conjuncts
+            .iter()
+            .map(|c| {
+                let e = imp.import(&mut self.pool, c.expr);
+                Kept {
                     expr: e,
                     size: self.pool.post_order(&[e], |_| false).len(),
                     kind: c.kind,
@@ -116,10 +132,9 @@ impl Checker {
                     focus: c.focus.clone(),
                     entry: c.entry,
                     reads: Reads::of(&self.pool, e),
-                });
-            }
-        }
-        kept
+                }
+            })
+            .collect()
     }
 
     /// The conjuncts of `mine` that `theirs` does not explain. Pairwise, only
@@ -129,7 +144,7 @@ impl Checker {
         which: Which,
         mine: &[Kept],
         theirs: &[Kept],
-        exact: bool,
+        (exact, their_branches): (bool, &[Kept]),
     ) -> Vec<Unexplained> {
         // Only path conditions explain: the other side's postcondition states that its
         // output has the value it showed, which differs from this side's by
@@ -150,23 +165,34 @@ impl Checker {
                         .any(|d| self.implies(&[d.expr], c.expr))
                 };
             if !explained {
+                let missing_at = match (which, c.kind) {
+                    (Which::Golden, Kind::Branch) => self.looser(c, their_branches),
+                    _ => BTreeSet::new(),
+                };
+                let (lines, weight) = match (missing_at.is_empty(), c.focus.is_empty(), c.kind) {
+                    // A branch of augur's libc models (no focus) is at its call.
+                    (false, true, _) => (
+                        c.lines.union(&missing_at).cloned().collect(),
+                        weight::MISSING,
+                    ),
+                    (false, false, _) => (
+                        c.focus.union(&missing_at).cloned().collect(),
+                        weight::MISSING,
+                    ),
+                    (true, true, _) => (c.lines.clone(), weight::SLICE),
+                    (true, false, Kind::Branch) => (c.focus.clone(), weight::BRANCH),
+                    (true, false, _) => (c.focus.clone(), weight::FOCUS),
+                };
                 out.push(Unexplained {
                     side: which,
                     constraint: show::constraint(&self.pool, c.expr, MAX_TEXT),
                     short: show::constraint(&self.pool, c.expr, SHORT_TEXT),
                     kind: c.kind,
-                    lines: if c.focus.is_empty() {
-                        c.lines.clone()
-                    } else {
-                        c.focus.clone()
-                    },
+                    lines,
                     context: c.lines.clone(),
-                    weight: match (c.focus.is_empty(), c.kind) {
-                        (true, _) => weight::SLICE,
-                        (false, Kind::Branch) => weight::BRANCH,
-                        (false, _) => weight::FOCUS,
-                    },
+                    weight,
                     entry: c.entry,
+                    missing_at,
                 });
             }
         }
@@ -174,9 +200,58 @@ impl Checker {
     }
 }
 
+impl Checker {
+    /// The lines of the branch conditions of `theirs` (the buggy program's) that read an
+    /// input byte `c` reads and that `c` implies without being `c`: there the buggy
+    /// program tests those bytes more loosely than the golden program's `c`, which thus
+    /// has no counterpart (`\t` among the escapes where only `\n` is decoded: the
+    /// golden `s[1] == 't'` implies the buggy `s[1] != 'n'`). Tests of where a string
+    /// ends do not count.
+    fn looser(&mut self, c: &Kept, theirs: &[Kept]) -> BTreeSet<SrcLine> {
+        let mut at = BTreeSet::new();
+        for t in theirs {
+            if t.kind == Kind::Branch
+                && t.size <= LOOSER_SIZE
+                && t.expr != c.expr
+                && !t.focus.is_empty()
+                && t.reads.overlaps(&c.reads)
+                && self.implies(&[c.expr], t.expr)
+                && !self.end_of_string_test(t)
+            {
+                at.extend(t.focus.iter().cloned());
+            }
+        }
+        at
+    }
+
+    /// Does any string whose bytes `t` reads are not its end satisfy `t` (`s[1] != 0`,
+    /// a loop over a string asking where it ends)? Such a test says nothing about which
+    /// characters the program handles.
+    fn end_of_string_test(&mut self, t: &Kept) -> bool {
+        let bytes = t.reads.bytes(&mut self.pool);
+        let not_end: Vec<ExprId> = bytes
+            .into_iter()
+            .map(|b| {
+                let zero = self.pool.constant(0, self.pool.width(b));
+                let end = self.pool.eq(b, zero);
+                self.pool.not(end)
+            })
+            .collect();
+        !not_end.is_empty() && self.implies(&not_end, t.expr)
+    }
+}
+
 /// Compare the golden and buggy weakest preconditions (solver queries through the chain
 /// `solver` describes).
-pub fn compare(golden: &Side, buggy: &Side, exact: bool, solver: &SolverConfig) -> Comparison {
+/// `buggy_branches` are the conditions of every branch of the buggy run that depends on
+/// the input, sliced or not: where it tests a golden condition's bytes more loosely.
+pub fn compare(
+    golden: &Side,
+    buggy: &Side,
+    buggy_branches: &[Conjunct],
+    exact: bool,
+    solver: &SolverConfig,
+) -> Comparison {
     let mut ck = Checker {
         pool: ExprPool::new(),
         solver: SolverChain::new(solver.clone()),
@@ -185,8 +260,9 @@ pub fn compare(golden: &Side, buggy: &Side, exact: bool, solver: &SolverConfig) 
     };
     let g = ck.import_side(golden);
     let b = ck.import_side(buggy);
-    let mut unexplained = ck.unexplained(Which::Buggy, &b, &g, exact);
-    unexplained.extend(ck.unexplained(Which::Golden, &g, &b, exact));
+    let branches = ck.import(buggy.pool, buggy_branches);
+    let mut unexplained = ck.unexplained(Which::Buggy, &b, &g, (exact, &[]));
+    unexplained.extend(ck.unexplained(Which::Golden, &g, &b, (exact, &branches)));
     Comparison {
         unexplained,
         kept: (g.len(), b.len()),

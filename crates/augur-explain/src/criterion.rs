@@ -3,6 +3,7 @@
 //! output, else a crash site, else the exit) or named by the user (a variable at a line).
 
 use crate::deps::{concrete, vararg_slots};
+use crate::difference::{first_difference, Difference};
 use crate::printf::{self, IntConversion};
 use crate::slice::{backward, Follow};
 use crate::{Execution, Variable};
@@ -36,8 +37,10 @@ pub struct Criterion {
 pub enum Observation {
     /// Same standard output and same outcome.
     Same,
-    /// The runs differ: the criterion in each.
+    /// The runs differ: how, and the criterion in each.
     Differ {
+        /// A different output format, or different behaviour.
+        kind: Difference,
         /// In the golden run.
         golden: Criterion,
         /// In the buggy run.
@@ -254,6 +257,41 @@ fn at_end(x: &mut Execution) -> Criterion {
     }
 }
 
+/// For a run that exited normally (status 0) with less output than the other: the
+/// criterion at the decision to stop writing, the last input-dependent branch of the
+/// user's code after its last output (a loop's exit test). The postcondition is that
+/// its condition went the way it went.
+fn at_stop(x: &mut Execution) -> Option<Criterion> {
+    if x.end.outcome != Outcome::Exit(0) {
+        return None;
+    }
+    let after = x.graph.output.last().map_or(0, |o| o.writer);
+    let entry = (after..x.trace.entries.len() as u32).rev().find(|&i| {
+        let e = &x.trace.entries[i as usize];
+        e.sym
+            && x.user_call_site(i) == i
+            && matches!(
+                x.prog.func(e.func).insts[e.pc as usize],
+                Inst::CondBr { .. } | Inst::Switch { .. }
+            )
+    })?;
+    let Some(Some(Value::Sym(cond))) = x.trace.entries[entry as usize].ops.first().cloned() else {
+        return None;
+    };
+    Some(Criterion {
+        entry,
+        deps: x.graph.data[entry as usize].clone(),
+        control: x.graph.control[entry as usize],
+        values: vec![cond],
+        outside: None,
+        what: format!(
+            "stopped writing after {} bytes of output, deciding at {}",
+            x.stdout.len(),
+            x.line_text(entry)
+        ),
+    })
+}
+
 /// For a run ending in an out-of-bounds error at an access of `n` bytes through the
 /// input-dependent address `addr`: "`addr` is outside the object whose region holds it".
 fn out_of_bounds(x: &mut Execution, mem: &Option<(Value, u64)>) -> Option<ExprId> {
@@ -284,33 +322,36 @@ fn same_outcome(a: &Outcome, b: &Outcome) -> bool {
 
 /// Compare the two runs' behaviour and find the criterion of each.
 pub fn observe(golden: &mut Execution, buggy: &mut Execution) -> Observation {
-    let (g, b) = (&golden.stdout, &buggy.stdout);
-    let first_diff = g
-        .iter()
-        .zip(b.iter())
-        .position(|(x, y)| x != y)
-        .or_else(|| (g.len() != b.len()).then(|| g.len().min(b.len())));
-    if first_diff.is_none() && same_outcome(&golden.end.outcome, &buggy.end.outcome) {
-        return Observation::Same;
-    }
-    let both_printed = first_diff.filter(|k| *k < g.len() && *k < b.len());
+    let stdout = first_difference(&golden.stdout, &buggy.stdout);
+    let wrote_stderr = |x: &Execution| x.end.stderr_len > 0;
+    let same_end = same_outcome(&golden.end.outcome, &buggy.end.outcome)
+        && wrote_stderr(golden) == wrote_stderr(buggy);
+    let (kind, at) = match stdout {
+        None if same_end => return Observation::Same,
+        None => (Difference::Behaviour, None),
+        Some((Difference::Format, g, b)) if same_end => (Difference::Format, Some((g, b))),
+        Some((_, g, b)) => (Difference::Behaviour, Some((g, b))),
+    };
     // Integer conversions only when both runs printed the byte through one: the two
     // postconditions then speak of the same thing.
-    if let Some(k) = both_printed {
-        if let (Some(gc), Some(bc)) = (at_conversion(golden, k), at_conversion(buggy, k)) {
+    if let Some((g, b)) = at.filter(|(g, b)| *g < golden.stdout.len() && *b < buggy.stdout.len()) {
+        if let (Some(gc), Some(bc)) = (at_conversion(golden, g), at_conversion(buggy, b)) {
             return Observation::Differ {
+                kind,
                 golden: gc,
                 buggy: bc,
             };
         }
     }
-    let pick = |x: &mut Execution| match first_diff {
+    let pick = |x: &mut Execution, k: Option<usize>| match k {
         Some(k) if k < x.stdout.len() => at_output(x, k),
-        _ => at_end(x),
+        Some(_) => at_stop(x).unwrap_or_else(|| at_end(x)),
+        None => at_end(x),
     };
     Observation::Differ {
-        golden: pick(golden),
-        buggy: pick(buggy),
+        kind,
+        golden: pick(golden, at.map(|a| a.0)),
+        buggy: pick(buggy, at.map(|a| a.1)),
     }
 }
 

@@ -20,6 +20,7 @@ mod align;
 mod compare;
 mod criterion;
 mod deps;
+mod difference;
 mod driver;
 mod import;
 mod lockstep;
@@ -36,6 +37,7 @@ mod traced;
 mod versions;
 mod wp;
 
+pub use difference::Difference;
 pub use driver::{driver, Config, Outcome};
 pub use report::{Figures, Report};
 
@@ -258,6 +260,49 @@ fn value_findings(
     values
 }
 
+/// The report of two runs whose outputs differ only in format: nothing computed differs,
+/// so the finding of each program is the output call of its own code that wrote the
+/// first differing byte.
+fn format_report(
+    figures: Figures,
+    (golden, buggy): (&Execution, &Execution),
+    (gc, bc): (criterion::Criterion, criterion::Criterion),
+) -> Report {
+    let finding = |side: Which, x: &Execution, c: &criterion::Criterion| {
+        let lines: std::collections::BTreeSet<SrcLine> =
+            x.line(x.user_call_site(c.entry)).into_iter().collect();
+        compare::Unexplained {
+            side,
+            constraint: c.what.clone(),
+            short: c.what.clone(),
+            kind: wp::Kind::Format,
+            context: lines.clone(),
+            lines,
+            weight: rank::weight::FOCUS,
+            entry: None,
+            missing_at: Default::default(),
+        }
+    };
+    let mut findings = vec![
+        finding(Which::Buggy, buggy, &bc),
+        finding(Which::Golden, golden, &gc),
+    ];
+    let versions = versions::Versions::new(&golden.user_files(), &buggy.user_files());
+    let ranked = rank::cut(
+        &mut findings,
+        &versions,
+        &Default::default(),
+        &Default::default(),
+    );
+    Report::differ(
+        figures,
+        (gc.what, bc.what),
+        Some(Difference::Format),
+        findings,
+        ranked,
+    )
+}
+
 /// Explain why `buggy` behaves differently from `golden`.
 pub fn explain(
     golden: &mut Execution,
@@ -269,6 +314,10 @@ pub fn explain(
         same_behaviour: matches!(observation, Observation::Same),
         trace_len: (golden.trace.entries.len(), buggy.trace.entries.len()),
         ..Figures::default()
+    };
+    let difference = match &observation {
+        Observation::Differ { kind, .. } => Some(*kind),
+        Observation::Same => None,
     };
     let (gc, bc) = match (&settings.variables, observation) {
         (Some((g, b)), _) => (
@@ -282,8 +331,11 @@ pub fn explain(
                 &golden.end.outcome,
             ))
         }
-        (None, Observation::Differ { golden, buggy }) => (golden, buggy),
+        (None, Observation::Differ { golden, buggy, .. }) => (golden, buggy),
     };
+    if difference == Some(Difference::Format) && settings.variables.is_none() {
+        return Ok(format_report(figures, (golden, buggy), (gc, bc)));
+    }
     // Where each pair of observed values (golden, buggy) is computed differently.
     let (gf, bf): (Vec<_>, Vec<_>) = gc
         .values
@@ -306,6 +358,7 @@ pub fn explain(
         .unzip();
     let gw = wp::compute(golden, &gc, &gf);
     let bw = wp::compute(buggy, &bc, &bf);
+    let buggy_branches = wp::trace_branches(buggy);
     let cmp = compare::compare(
         &compare::Side {
             pool: &golden.pool,
@@ -315,6 +368,7 @@ pub fn explain(
             pool: &buggy.pool,
             conjuncts: &bw.conjuncts,
         },
+        &buggy_branches,
         settings.exact,
         &settings.solver,
     );
@@ -343,6 +397,7 @@ pub fn explain(
     Ok(Report::differ(
         figures,
         (gc.what, bc.what),
+        difference,
         unexplained,
         ranked,
     ))

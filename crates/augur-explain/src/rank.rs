@@ -10,6 +10,7 @@
 use crate::compare::Unexplained;
 use crate::macros::Macros;
 use crate::versions::Versions;
+use crate::wp::Kind;
 use crate::{SrcLine, Which};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -32,6 +33,10 @@ pub mod weight {
     pub const FOCUS: u32 = 6;
     /// The line of an unexplained branch condition.
     pub const BRANCH: u32 = 5;
+    /// A golden branch condition with no counterpart in the buggy program, which tests
+    /// the same input bytes only more loosely (see `compare`): the missing case, and
+    /// the buggy lines where it is missing.
+    pub const MISSING: u32 = 8;
     /// A place whose lines differ between the two versions.
     pub const CHANGED: u32 = 6;
 }
@@ -126,6 +131,18 @@ impl Evidence<'_> {
     }
 }
 
+/// The weight of `f` when the two programs are independent implementations: a golden
+/// condition, and the shape of either program's computation of the observed value, are
+/// that program's own way of doing the job and point at nothing; only a golden
+/// condition the buggy program tests more loosely (a missing case) keeps its weight.
+fn independent_weight(f: &Unexplained) -> u32 {
+    match (f.side, f.kind) {
+        (Which::Golden, Kind::Branch) if f.missing_at.is_empty() => weight::SLICE,
+        (_, Kind::Postcondition) => weight::SLICE,
+        _ => f.weight,
+    }
+}
+
 /// Rank the lines of `findings`, cut to the lead, and leave in each finding's `lines`
 /// only its lead lines (those it points at, their counterparts, the `#define` lines they
 /// expand), the rest in its `context`; findings naming a lead line come first.
@@ -141,14 +158,23 @@ pub fn cut(
         derived: BTreeMap::new(),
     };
     for f in findings.iter() {
+        let w = match versions.independent() {
+            true => independent_weight(f),
+            false => f.weight,
+        };
         for l in &f.lines {
-            ev.add(l, f.weight);
+            // The golden code with no counterpart comes before where it is missing.
+            let golden_case = !f.missing_at.is_empty() && !f.missing_at.contains(l);
+            ev.add(l, w + u32::from(golden_case));
         }
         for l in f.context.difference(&f.lines) {
             ev.add(l, weight::SLICE);
         }
     }
-    ev.macros(golden, buggy);
+    // Two implementations define their own macros: none is a version of the other's.
+    if !versions.independent() {
+        ev.macros(golden, buggy);
+    }
     let places = ev.places();
     let top = places.first().map(|p| p.weight).unwrap_or(0);
     let mut lead: Vec<SrcLine> = Vec::new();
@@ -194,7 +220,6 @@ pub fn cut(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wp::Kind;
 
     fn at(file: &str, line: u32) -> SrcLine {
         SrcLine {
@@ -213,6 +238,7 @@ mod tests {
             context: context.iter().cloned().collect(),
             weight,
             entry: None,
+            missing_at: BTreeSet::new(),
         }
     }
 

@@ -38,6 +38,23 @@ impl Reads {
         Reads(out)
     }
 
+    /// The bytes read at constant indices, as expressions of `pool` (`arg00[2]`).
+    pub fn bytes(&self, pool: &mut ExprPool) -> Vec<ExprId> {
+        let mut at: Vec<(ArrayId, u64)> = self
+            .0
+            .iter()
+            .filter_map(|(a, i)| Some((*a, (*i)?)))
+            .collect();
+        at.sort();
+        at.into_iter()
+            .map(|(a, i)| {
+                let whole = pool.array_sym(a);
+                let index = pool.constant(i as u128, 64);
+                pool.select(whole, index)
+            })
+            .collect()
+    }
+
     /// Do the two read a common byte?
     pub fn overlaps(&self, other: &Reads) -> bool {
         self.0.iter().any(|(a, i)| {

@@ -3,6 +3,7 @@
 //! (`report.sarif`).
 
 use crate::compare::Unexplained;
+use crate::difference::Difference;
 use crate::rank::Ranked;
 use crate::{SrcLine, Which};
 use augur_engine::Outcome;
@@ -46,6 +47,8 @@ pub struct Report {
     /// What each run showed at its criterion (golden, buggy); None when the runs behave
     /// the same and no criterion was named.
     pub observed: Option<(String, String)>,
+    /// How the runs' observable behaviour differs (None when it does not).
+    pub difference: Option<Difference>,
     /// For identical behaviour: what both runs did.
     pub same_summary: Option<String>,
     /// The findings: conjuncts left unexplained and places where values part, those
@@ -104,6 +107,7 @@ impl Report {
         Report {
             figures,
             observed: None,
+            difference: None,
             same_summary: Some(format!(
                 "both programs wrote the same {bytes} bytes to standard output and {}",
                 outcome_text(outcome)
@@ -117,12 +121,14 @@ impl Report {
     pub fn differ(
         figures: Figures,
         observed: (String, String),
+        difference: Option<Difference>,
         unexplained: Vec<Unexplained>,
         ranked: Ranked,
     ) -> Report {
         Report {
             figures,
             observed: Some(observed),
+            difference,
             same_summary: None,
             unexplained,
             ranked,
@@ -145,6 +151,7 @@ impl Report {
             "same_behaviour": f.same_behaviour,
             "summary": self.same_summary,
             "observed": self.observed.as_ref().map(|(g, b)| json!({"golden": g, "buggy": b})),
+            "difference": self.difference.map(Difference::name),
             "lines": lines_json(self.ranked.lead.iter()),
             "context_lines": lines_json(self.ranked.context.iter()),
             "unexplained": self.unexplained.iter().map(|u| json!({
@@ -153,6 +160,7 @@ impl Report {
                 "kind": u.kind.name(),
                 "lines": lines_json(&u.lines),
                 "context_lines": lines_json(&u.context),
+                "no_counterpart_at": lines_json(&u.missing_at),
             })).collect::<Vec<_>>(),
             "figures": {
                 "golden": side(0),
@@ -213,6 +221,9 @@ impl Report {
         if let Some(s) = &self.same_summary {
             let _ = writeln!(out, "same behaviour: {s}; nothing to explain.");
         }
+        if let Some(d) = self.difference {
+            let _ = writeln!(out, "{}", d.describe());
+        }
         if let Some((g, b)) = &self.observed {
             let _ = writeln!(out, "observed:\n  golden: {g}\n  buggy:  {b}");
         }
@@ -232,15 +243,21 @@ impl Report {
             if mine.is_empty() {
                 continue;
             }
-            let _ = writeln!(
-                out,
-                "\nunexplained in the {} program ({}):",
-                which.name(),
-                match which {
-                    Which::Buggy => "wrong code",
-                    Which::Golden => "code missing from the buggy program",
+            let _ = match self.difference {
+                // Nothing is unexplained: each program's output call is the finding.
+                Some(Difference::Format) => {
+                    writeln!(out, "\nwritten by the {} program:", which.name())
                 }
-            );
+                _ => writeln!(
+                    out,
+                    "\nunexplained in the {} program ({}):",
+                    which.name(),
+                    match which {
+                        Which::Buggy => "wrong code",
+                        Which::Golden => "code missing from the buggy program",
+                    }
+                ),
+            };
             // Findings pointing at the same lines (a loop's iterations) are listed together.
             let mut groups: Vec<(&BTreeSet<SrcLine>, Vec<&Unexplained>)> = Vec::new();
             for u in mine {
@@ -258,6 +275,16 @@ impl Report {
                 }
                 for u in us.iter().take(GROUP_SHOWN) {
                     let _ = writeln!(out, "    {}: {}", u.kind.name(), u.short);
+                }
+                let missing: BTreeSet<&SrcLine> = us.iter().flat_map(|u| &u.missing_at).collect();
+                if !missing.is_empty() {
+                    let _ = writeln!(
+                        out,
+                        "    this code exists in the golden implementation and has no \
+                         counterpart in the buggy one, which tests the same input bytes \
+                         only more loosely at {}",
+                        lines_text(missing)
+                    );
                 }
                 // The rest of the slice, as one line of context.
                 let rest: BTreeSet<&SrcLine> = us.iter().flat_map(|u| &u.context).collect();

@@ -54,13 +54,13 @@ pub fn constraint(pool: &ExprPool, e: ExprId, max: usize) -> String {
         _ => (false, e),
     };
     let ExprKind::Cmp { op, lhs, rhs } = pool.kind(inner) else {
-        return shorten(&pool.display(e), max);
+        return shorten(pool, e, max);
     };
     // Comparisons are built with constants on the left: swap them to the right.
     let (sym, con, swapped) = match (constant(pool, *lhs), constant(pool, *rhs)) {
         (Some(c), None) => (*rhs, c, true),
         (None, Some(c)) => (*lhs, c, false),
-        _ => return shorten(&pool.display(e), max),
+        _ => return shorten(pool, e, max),
     };
     let op = match (op, swapped, negated) {
         (CmpOp::Eq, _, false) => "==",
@@ -74,14 +74,30 @@ pub fn constraint(pool: &ExprPool, e: ExprId, max: usize) -> String {
         (CmpOp::Slt, true, false) | (CmpOp::Sle, false, true) => ">s",
         (CmpOp::Sle, true, false) | (CmpOp::Slt, false, true) => ">=s",
     };
-    let lhs = input_word(pool, sym).unwrap_or_else(|| shorten(&pool.display(sym), max));
+    let lhs = input_word(pool, sym).unwrap_or_else(|| shorten(pool, sym, max));
     format!("{lhs} {op} {con}")
 }
 
-/// `text` cut to at most `max` characters, saying how much was left out.
-fn shorten(text: &str, max: usize) -> String {
+/// Characters rendered of an expression, at most: beyond, its length is not counted.
+const RENDERED: usize = 100_000;
+
+/// `e` as text cut to at most `max` characters, saying how much was left out.
+fn shorten(pool: &ExprPool, e: ExprId, max: usize) -> String {
+    shorten_text(&pool.display_at_most(e, RENDERED), max)
+}
+
+/// `text` cut to at most `max` characters, saying how much was left out (text of
+/// [`RENDERED`] bytes or more was itself cut).
+fn shorten_text(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         None => text.to_string(),
+        Some((cut, _)) if text.len() >= RENDERED => {
+            format!(
+                "{}… (over {} more characters)",
+                &text[..cut],
+                RENDERED - cut
+            )
+        }
         Some((cut, _)) => format!(
             "{}… ({} more characters)",
             &text[..cut],
@@ -138,7 +154,12 @@ mod tests {
 
     #[test]
     fn long_texts_are_shortened() {
-        assert_eq!(shorten("abcdef", 10), "abcdef");
-        assert_eq!(shorten("abcdef", 2), "ab… (4 more characters)");
+        assert_eq!(shorten_text("abcdef", 10), "abcdef");
+        assert_eq!(shorten_text("abcdef", 2), "ab… (4 more characters)");
+        let long = "x".repeat(RENDERED);
+        assert_eq!(
+            shorten_text(&long, 2),
+            format!("xx… (over {} more characters)", RENDERED - 2)
+        );
     }
 }

@@ -42,6 +42,8 @@ pub struct Entry {
 pub struct End {
     /// Bytes written to standard output (symbolic ones as expressions).
     pub stdout: Vec<Byte>,
+    /// Number of bytes written to standard error.
+    pub stderr_len: usize,
     /// The outcome.
     pub outcome: Outcome,
     /// The input bytes (the seed) per symbolic array.
@@ -332,6 +334,7 @@ impl Observer for Tracer {
     fn on_terminate(&mut self, st: &State, outcome: &Outcome) {
         self.trace.borrow_mut().end = Some(End {
             stdout: st.stdout().to_vec(),
+            stderr_len: st.stderr().len(),
             outcome: outcome.clone(),
             seed_values: st.seed_values().clone(),
             mem: st.mem().clone(),

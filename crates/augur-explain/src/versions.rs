@@ -2,7 +2,9 @@
 //! which golden one (the same file name, or the only user file of each), and line by
 //! line, through a line diff (Myers', by `diffy`), which lines correspond and
 //! which changed. A changed line corresponds to the line at the same position of the
-//! other side's changed block; a deleted one to the line where it would be.
+//! other side's changed block; a deleted one to the line where it would be. Two files
+//! that share too few lines are not versions of one another but two implementations
+//! (BusyBox's `tr.c` and coreutils'): their lines are not paired.
 
 use crate::{SrcLine, Which};
 use diffy::DiffOptions;
@@ -119,6 +121,26 @@ fn changed_block(
     }
 }
 
+/// A line that says something: not blank, not a lone brace or `else` (two
+/// implementations share those).
+fn telling(line: &str) -> bool {
+    let t = line.trim();
+    t.len() > 2 && !matches!(t, "else" | "} else {" | "return 0;" | "break;")
+}
+
+/// Are `a` and `b` (with `a2b`, `a`'s correspondence) versions of one file: do at least
+/// half the telling lines of the shorter one appear unchanged in the other?
+fn are_versions(a: &[String], a2b: &[Counterpart], b: &[String]) -> bool {
+    let same = a
+        .iter()
+        .zip(a2b)
+        .filter(|(l, c)| c.same && telling(l))
+        .count();
+    let telling_lines = |x: &[String]| x.iter().filter(|l| telling(l)).count();
+    let shorter = telling_lines(a).min(telling_lines(b));
+    2 * same >= shorter
+}
+
 impl Versions {
     /// The correspondence of the golden program's user files `golden` and the buggy
     /// program's `buggy` (paths as [`SrcLine`]s name them).
@@ -139,6 +161,9 @@ impl Versions {
                 _ => continue,
             };
             let (g2b, b2g) = correspond(&v.texts[g], &v.texts[b]);
+            if !are_versions(&v.texts[g], &g2b, &v.texts[b]) {
+                continue;
+            }
             v.pairs.push(FilePair {
                 golden: g.clone(),
                 buggy: b.clone(),
@@ -147,6 +172,12 @@ impl Versions {
             });
         }
         v
+    }
+
+    /// Are no files of the two programs versions of one another (two implementations of
+    /// one job)?
+    pub fn independent(&self) -> bool {
+        self.pairs.is_empty()
     }
 
     /// Which program `l` belongs to (golden unless it is a buggy file only).
@@ -208,6 +239,17 @@ mod tests {
             vec![(1, true), (2, false), (3, true), (4, false), (4, true)]
         );
         assert_eq!(at(&b2g), vec![(1, true), (2, false), (3, true), (5, true)]);
+    }
+
+    #[test]
+    fn two_implementations_are_not_versions() {
+        let a = lines("int f(int x)\n{\n    return x * 2;\n}\nint g(void)\n{\n    return 0;\n}");
+        let b = lines("int f(int y)\n{\n    int r = y + y;\n    return r;\n}");
+        let (a2b, _) = correspond(&a, &b);
+        assert!(!are_versions(&a, &a2b, &b));
+        let c = lines("int f(int x)\n{\n    return x * 3;\n}\nint g(void)\n{\n    return 0;\n}");
+        let (a2c, _) = correspond(&a, &c);
+        assert!(are_versions(&a, &a2c, &c));
     }
 
     #[test]

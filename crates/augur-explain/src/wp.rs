@@ -23,15 +23,19 @@ pub enum Kind {
     /// Where the two runs' computations of the observed value part (see
     /// [`crate::lockstep`]).
     Value,
+    /// The output call that wrote the first differing byte, when the two outputs differ
+    /// only in format (see [`crate::difference`]).
+    Format,
 }
 
 impl Kind {
-    /// "postcondition" or "branch".
+    /// "postcondition", "branch", "value" or "format".
     pub fn name(self) -> &'static str {
         match self {
             Kind::Postcondition => "postcondition",
             Kind::Branch => "branch",
             Kind::Value => "value",
+            Kind::Format => "format",
         }
     }
 }
@@ -110,6 +114,22 @@ fn branch_condition(x: &mut Execution, i: u32) -> Option<ExprId> {
     }
 }
 
+/// The line a branch entry `i` points at: a `switch` that went to one of its cases
+/// points at that case's first line (the case label is what decided), any other branch
+/// at its own line.
+fn decision_line(x: &Execution, i: u32) -> Option<SrcLine> {
+    let e = &x.trace.entries[i as usize];
+    let f = x.prog.func(e.func);
+    if let (Inst::Switch { default, .. }, Some(next)) =
+        (&f.insts[e.pc as usize], x.trace.entries.get(i as usize + 1))
+    {
+        if block_containing(f, next.pc) != *default && next.func == e.func {
+            return x.line(i + 1).or_else(|| x.line(i));
+        }
+    }
+    x.line(i)
+}
+
 /// Add `c` to `out`, merging the lines of an equal conjunct already there.
 fn add(out: &mut Vec<Conjunct>, c: Conjunct) {
     match out.iter_mut().find(|o| o.expr == c.expr) {
@@ -119,6 +139,33 @@ fn add(out: &mut Vec<Conjunct>, c: Conjunct) {
         }
         None => out.push(c),
     }
+}
+
+/// The conditions of every branch of `x` that depends on the input (one conjunct per
+/// distinct condition), sliced or not, each at its line (a branch of augur's libc
+/// models at the user's call: `getopt`'s tests of an option at the call naming the
+/// options).
+pub fn trace_branches(x: &mut Execution) -> Vec<Conjunct> {
+    let mut out = Vec::new();
+    for i in 0..x.trace.entries.len() as u32 {
+        if !x.trace.entries[i as usize].sym {
+            continue;
+        }
+        if let Some(cond) = branch_condition(x, i) {
+            let at: BTreeSet<SrcLine> = decision_line(x, i).into_iter().collect();
+            add(
+                &mut out,
+                Conjunct {
+                    expr: cond,
+                    kind: Kind::Branch,
+                    lines: at.clone(),
+                    focus: at,
+                    entry: Some(i),
+                },
+            );
+        }
+    }
+    out
 }
 
 /// The weakest precondition of `crit`'s postcondition along its backward slice in `x`;
@@ -168,7 +215,7 @@ pub fn compute(x: &mut Execution, crit: &Criterion, focus: &[BTreeSet<SrcLine>])
                     lines,
                     // A branch of augur's libc models is not the user's decision.
                     focus: match x.user_call_site(i) == i {
-                        true => x.line(i).into_iter().collect(),
+                        true => decision_line(x, i).into_iter().collect(),
                         false => BTreeSet::new(),
                     },
                     entry: Some(i),

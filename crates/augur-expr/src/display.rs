@@ -74,9 +74,18 @@ impl ExprPool {
     /// Readable infix text, e.g. `(x[0] + 3) <u 10`. Reads of a symbolic array print as
     /// `name[i]`, stores as `array{i := v}`, width-1 constants as `true` / `false`.
     pub fn display(&self, e: ExprId) -> String {
+        self.display_at_most(e, usize::MAX)
+    }
+
+    /// [`ExprPool::display`] cut once it reaches `limit` bytes (a piece or so more): the
+    /// text of an expression whose DAG shares much can be far larger than the DAG.
+    pub fn display_at_most(&self, e: ExprId, limit: usize) -> String {
         let mut out = String::new();
         let mut stack = vec![Piece::Expr(e, false)];
         while let Some(piece) = stack.pop() {
+            if out.len() >= limit {
+                break;
+            }
             match piece {
                 Piece::Text(t) => out.push_str(t),
                 Piece::Num(n) => {

@@ -100,5 +100,6 @@ pub(super) fn finding(
             _ => weight::VALUE_ORIGIN,
         },
         entry: None,
+        missing_at: BTreeSet::new(),
     }
 }
