@@ -2,6 +2,7 @@
 //! concrete and symbolic bytes, in a persistent map so that forking a state shares every
 //! object it does not change (copy-on-write per object).
 
+use crate::bytes::byte_expr;
 use crate::object_bytes::ObjectBytes;
 use augur_expr::{ExprId, ExprPool};
 use augur_ir::{FuncId, LocId};
@@ -160,10 +161,7 @@ impl MemObject {
                 for &(offset, n) in writes {
                     for i in offset..offset + n {
                         let idx = pool.constant(i as u128, 64);
-                        let value = match self.bytes.get(i as usize) {
-                            Byte::C(c) => pool.constant(c as u128, 8),
-                            Byte::S(e) => e,
-                        };
+                        let value = byte_expr(pool, self.bytes.get(i as usize));
                         arr = pool.store(arr, idx, value);
                     }
                 }
