@@ -86,6 +86,13 @@ struct spec {
     char conv;
 };
 
+/* The sign a signed conversion prints: '-' for a negative value, else '+' or ' '
+ * as the flags ask, else none (0). */
+static char sign_of(const struct spec *sp, int neg)
+{
+    return neg ? '-' : sp->flags & FL_PLUS ? '+' : sp->flags & FL_SPACE ? ' ' : 0;
+}
+
 /* ---- integers ---------------------------------------------------------- */
 
 static void fmt_integer(struct sink *s, const struct spec *sp,
@@ -110,14 +117,8 @@ static void fmt_integer(struct sink *s, const struct spec *sp,
     if (base == 8 && (sp->flags & FL_ALT) && zeros == 0 &&
         (nd == 0 || digits[nd - 1] != '0'))
         zeros = 1;
-    if (is_signed || pointer) {
-        if (neg)
-            prefix[np++] = '-';
-        else if (sp->flags & FL_PLUS)
-            prefix[np++] = '+';
-        else if (sp->flags & FL_SPACE)
-            prefix[np++] = ' ';
-    }
+    if ((is_signed || pointer) && sign_of(sp, neg) != 0)
+        prefix[np++] = sign_of(sp, neg);
     if (base == 16 && (sp->flags & FL_ALT) && mag != 0) {
         prefix[np++] = '0';
         prefix[np++] = upper ? 'X' : 'x';
@@ -413,18 +414,11 @@ static void fmt_float(struct sink *s, const struct spec *sp, struct binary_float
     static char body[DEC_DIGITS + 16];
     char conv = sp->conv;
     int upper = conv == 'F' || conv == 'E' || conv == 'G';
-    int neg, blen, alt = (sp->flags & FL_ALT) != 0;
+    int blen, alt = (sp->flags & FL_ALT) != 0;
     long prec = sp->prec < 0 ? 6 : sp->prec, len;
-    char sign = 0;
+    char sign = sign_of(sp, v.neg);
     int zero_pad = (sp->flags & FL_ZERO) && !(sp->flags & FL_LEFT);
 
-    neg = v.neg;
-    if (neg)
-        sign = '-';
-    else if (sp->flags & FL_PLUS)
-        sign = '+';
-    else if (sp->flags & FL_SPACE)
-        sign = ' ';
     if (prec > MAX_FPREC)
         prec = MAX_FPREC;
 
@@ -525,7 +519,7 @@ static void hex_round(struct hex_float *h, int prec)
 static void put_hex_float(struct sink *s, const struct spec *sp, struct hex_float *h)
 {
     const char *hex = sp->conv == 'A' ? "0123456789ABCDEF" : "0123456789abcdef";
-    char sign = h->neg ? '-' : sp->flags & FL_PLUS ? '+' : sp->flags & FL_SPACE ? ' ' : 0;
+    char sign = sign_of(sp, h->neg);
     char mant[24], power[8];
     int m = 0, p = 0, i, zeros;
     long e, len;
