@@ -7,6 +7,7 @@
 use crate::extension::Extensions;
 use crate::forkpath::{ForkPath, Trail};
 use crate::memory::{Byte, Memory};
+use crate::registers::Registers;
 use crate::value::Value;
 use augur_expr::{ArrayId, Assignment, ExprId};
 use augur_ir::{BlockId, FuncId, Reg};
@@ -25,7 +26,7 @@ pub struct Frame {
     /// Index of the next instruction in the function.
     pub pc: u32,
     /// Register file.
-    pub regs: Vec<Value>,
+    pub regs: Registers,
     /// Stack objects to free on return.
     pub allocas: Vec<u64>,
     /// The varargs area of this call, if the function is variadic.

@@ -9,6 +9,7 @@ use crate::handlers::Call;
 use crate::memory::ObjKind;
 use crate::options::ExternalPolicy;
 use crate::outcome::{ErrorKind, Outcome};
+use crate::registers::Registers;
 use crate::state::{Frame, State};
 use crate::value::{sign_extend, Value};
 use augur_ir::{BlockId, Callee, FuncId, Reg, Ty, TyId};
@@ -191,7 +192,7 @@ pub(super) fn push_frame(
     }
     let prog = ex.program.clone();
     let func = prog.func(f);
-    let mut regs = vec![Value::con(0, 1); func.num_regs as usize];
+    let mut regs = Registers::new(func.num_regs as usize, &Value::con(0, 1));
     let nparams = func.params.len();
     for ((r, _), v) in func.params.iter().zip(args.iter()) {
         regs[r.0 as usize] = v.clone();

@@ -12,6 +12,7 @@
 
 use super::ints::{concrete_gep, fold_binary, fold_compare};
 use super::Executor;
+use crate::registers::Registers;
 use crate::state::State;
 use crate::value::{mask, sign_extend, Value};
 use augur_ir::{CastOp, Const, Inst, IntOp, Operand, Reg};
@@ -135,7 +136,7 @@ impl Executor {
     /// The bits and width of `op` in the top frame (`regs`), if it is a concrete value of
     /// at most 128 bits; read in place.
     #[inline]
-    pub(super) fn con_operand(&self, regs: &[Value], op: &Operand) -> Option<(u128, u32)> {
+    pub(super) fn con_operand(&self, regs: &Registers, op: &Operand) -> Option<(u128, u32)> {
         match op {
             Operand::Reg(r) => match &regs[r.0 as usize] {
                 Value::Con { width, bits } => Some((*bits, *width)),
