@@ -87,17 +87,22 @@ static unsigned char *read_blob(FILE *f, uint32_t *size) {
   return b;
 }
 
-static void load_ktest(void) {
-  const char *path = getenv("AUGUR_REPLAY_KTEST");
-  char magic[5];
+/* The objects of the .ktest file at `path` (named by the environment variable `var`);
+ * their number in *count. */
+static struct replay_object *read_ktest(const char *path, const char *var, uint32_t *count) {
+  char magic[5], msg[128];
   FILE *f;
   uint32_t version, i, n;
-  loaded = 1;
-  if (!path)
-    replay_die("AUGUR_REPLAY_KTEST is not set");
+  struct replay_object *read;
+  if (!path) {
+    snprintf(msg, sizeof msg, "%s is not set", var);
+    replay_die(msg);
+  }
   f = fopen(path, "rb");
-  if (!f)
-    replay_die("cannot open the .ktest file named by AUGUR_REPLAY_KTEST");
+  if (!f) {
+    snprintf(msg, sizeof msg, "cannot open the .ktest file named by %s", var);
+    replay_die(msg);
+  }
   if (fread(magic, 1, 5, f) != 5 ||
       (memcmp(magic, "KTEST", 5) != 0 && memcmp(magic, "BOUT\n", 5) != 0))
     replay_die("not a .ktest file");
@@ -111,15 +116,55 @@ static void load_ktest(void) {
     read_u32(f); /* sym_argvs */
     read_u32(f); /* sym_argv_len */
   }
-  n_objects = read_u32(f);
-  objects = calloc(n_objects ? n_objects : 1, sizeof *objects);
-  if (!objects)
+  *count = read_u32(f);
+  read = calloc(*count ? *count : 1, sizeof *read);
+  if (!read)
     replay_die("out of memory reading the .ktest file");
-  for (i = 0; i < n_objects; i++) {
-    objects[i].name = (char *)read_blob(f, 0);
-    objects[i].bytes = read_blob(f, &objects[i].size);
+  for (i = 0; i < *count; i++) {
+    read[i].name = (char *)read_blob(f, 0);
+    read[i].bytes = read_blob(f, &read[i].size);
   }
   fclose(f);
+  return read;
+}
+
+static void load_ktest(void) {
+  loaded = 1;
+  objects = read_ktest(getenv("AUGUR_REPLAY_KTEST"), "AUGUR_REPLAY_KTEST", &n_objects);
+}
+
+/* The program's main, entered through __wrap_main (linked with -Wl,--wrap=main). */
+int __real_main(int argc, char **argv, char **envp);
+
+/* argv as the analysis laid it out: each string in a heap block of its own, of the size
+ * the analysis gave it (the objects of the .ktest file named by AUGUR_REPLAY_ARGV:
+ * argv[0] and the concrete arguments with their NUL, each symbolic argument's whole
+ * object), and the pointer array in one of argc + 1 pointers. A read past an argument is
+ * then an AddressSanitizer report, as it is an out-of-bounds error in the analysis
+ * (natively the strings lie back to back on the stack, where no sanitizer sees past one).
+ * Without AUGUR_REPLAY_ARGV (the program run by hand) argv is the process's own. */
+int __wrap_main(int argc, char **argv, char **envp) {
+  const char *path = getenv("AUGUR_REPLAY_ARGV");
+  uint32_t n, i;
+  struct replay_object *strings;
+  char **laid_out;
+  if (!path)
+    return __real_main(argc, argv, envp);
+  strings = read_ktest(path, "AUGUR_REPLAY_ARGV", &n);
+  laid_out = malloc(((size_t)n + 1) * sizeof *laid_out);
+  if (!laid_out)
+    replay_die("out of memory laying out argv");
+  for (i = 0; i < n; i++) {
+    laid_out[i] = malloc(strings[i].size ? strings[i].size : 1);
+    if (!laid_out[i])
+      replay_die("out of memory laying out argv");
+    memcpy(laid_out[i], strings[i].bytes, strings[i].size);
+    free(strings[i].name);
+    free(strings[i].bytes);
+  }
+  laid_out[n] = NULL;
+  free(strings);
+  return __real_main((int)n, laid_out, envp);
 }
 
 static int is_digits(const char *s) {

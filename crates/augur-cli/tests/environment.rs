@@ -22,6 +22,25 @@ fn getopt_option_crash_found_from_symbolic_arguments() {
     r.assert_native_replay_passes();
 }
 
+#[test]
+fn a_read_past_an_argument_replays_as_the_analysis_sees_it() {
+    // argv[2] is a 2-byte object ("-" and its NUL): reading argv[2][2] is out of bounds.
+    // Natively the environment's strings lie right after it on the stack, where
+    // AddressSanitizer sees nothing: the replay runtime lays argv out as the analysis does,
+    // one heap block per string, so the native run reports the same read.
+    let src = &program("environment/read_past_an_argument.c");
+    let r = run_c(src, &["--sym-arg", "1", "--", "tail"]);
+    let reads = r.errors("out-of-bounds");
+    assert_eq!(reads.len(), 1, "{}", r.stderr);
+    assert_eq!(
+        reads[0]["outcome"]["line"].as_u64().unwrap(),
+        line_of(src, "PAST")
+    );
+    assert_eq!(object_bytes(reads[0], "arg00"), b"-\0");
+    assert_eq!(r.paths(), 2, "{}", r.stderr);
+    r.assert_native_replay_passes();
+}
+
 /// The integers of `s` as `%d` reads them, an optional sign then digits (the solver may
 /// choose `6+7` or `+6 7` for two numbers).
 fn ints(s: &str) -> Vec<i64> {

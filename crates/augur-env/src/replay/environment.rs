@@ -7,6 +7,9 @@
 pub struct Environment {
     /// The symbolic arguments, in order (each up to its first NUL byte).
     pub args: Vec<Vec<u8>>,
+    /// The same arguments' whole objects, as the analysis laid each out in memory as its
+    /// `argv[i]` string: the text, its NUL and any bytes after it.
+    pub arg_objects: Vec<Vec<u8>>,
     /// Standard input; `None` when the test has no `stdin` object (then it is empty).
     pub stdin: Option<Vec<u8>>,
     /// (relative path, contents) of every file the test describes.
@@ -44,6 +47,14 @@ fn arg_text(bytes: &[u8]) -> Vec<u8> {
     bytes.iter().take_while(|b| **b != 0).copied().collect()
 }
 
+impl Environment {
+    /// Add the argument whose object holds `bytes`.
+    fn push_arg(&mut self, bytes: &[u8]) {
+        self.args.push(arg_text(bytes));
+        self.arg_objects.push(bytes.to_vec());
+    }
+}
+
 /// Build the environment of a test from its objects. An `n_args` object keeps only that
 /// many of the `argNN` objects that follow it; an `argNN` with no `n_args` before it (from
 /// `--sym-arg N`) is always an argument.
@@ -58,9 +69,9 @@ pub fn environment(objects: &[(String, Vec<u8>)]) -> Environment {
                 Some(0) => {}
                 Some(ref mut n) => {
                     *n -= 1;
-                    env.args.push(arg_text(bytes));
+                    env.push_arg(bytes);
                 }
-                None => env.args.push(arg_text(bytes)),
+                None => env.push_arg(bytes),
             }
         } else if name == "stdin" {
             env.stdin = Some(bytes.clone());
@@ -106,6 +117,10 @@ mod tests {
         ];
         let env = environment(&objs);
         assert_eq!(env.args, vec![b"ab".to_vec(), b"".to_vec()]);
+        assert_eq!(
+            env.arg_objects,
+            vec![b"ab\0\0".to_vec(), b"\0zz\0".to_vec()]
+        );
         assert_eq!(env.stdin, None);
         assert!(env.files.is_empty());
     }

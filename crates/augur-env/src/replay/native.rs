@@ -26,12 +26,13 @@ pub const NATIVE_CFLAGS: &[&str] = &[
     "-D__VERIFIER_error=augur_replay_reach_error",
 ];
 
-/// The link flags of the native build, with `runtime/replay/replay.c`: the program's
+/// The link flags of the native build, with `runtime/replay/replay.c`: the program's `main`
+/// is entered through the runtime's, which lays argv out as the analysis did; its
 /// aligned_alloc is the replay runtime's, which serves any size as glibc and augur's model
 /// do (AddressSanitizer's rejects a size that is not a multiple of the alignment), and its
 /// getrandom and getentropy give the fixed world's bytes, as the models do.
 pub const NATIVE_LINK_FLAGS: &[&str] =
-    &["-Wl,--wrap=aligned_alloc,--wrap=getrandom,--wrap=getentropy"];
+    &["-Wl,--wrap=main,--wrap=aligned_alloc,--wrap=getrandom,--wrap=getentropy"];
 
 /// Exit status of the replay runtime when the test has no object left for an input.
 pub const EXIT_NO_OBJECT: i32 = 96;
@@ -154,8 +155,26 @@ pub struct RunSpec<'a> {
     pub revision: Option<u32>,
 }
 
-/// Lay out the scratch directory `root`: `test.ktest`, `stdin`, and `cwd/` holding the
-/// test's files. Returns the working directory.
+/// argv as the analysis laid it out, for the replay runtime's `main` (`runtime/replay/
+/// replay.c`, `AUGUR_REPLAY_ARGV`): one object per string, each of the size the analysis
+/// gave it (argv[0] and the concrete arguments with their NUL, each symbolic argument's
+/// whole object), so that AddressSanitizer sees a read past an argument as augur does.
+fn argv_objects(spec: &RunSpec) -> KTest {
+    let with_nul = |s: &str| [s.as_bytes(), &[0]].concat();
+    let objects = std::iter::once(with_nul(spec.argv0))
+        .chain(spec.args.iter().map(|a| with_nul(a)))
+        .chain(spec.env.arg_objects.iter().cloned())
+        .enumerate()
+        .map(|(i, bytes)| (format!("argv[{i}]"), bytes))
+        .collect();
+    KTest {
+        objects,
+        ..KTest::default()
+    }
+}
+
+/// Lay out the scratch directory `root`: `test.ktest`, `argv.ktest`, `stdin`, and `cwd/`
+/// holding the test's files. Returns the working directory.
 fn prepare(root: &Path, spec: &RunSpec) -> Result<PathBuf, String> {
     let io = |e: std::io::Error| format!("cannot prepare the test's directory: {e}");
     let ktest = KTest {
@@ -164,6 +183,7 @@ fn prepare(root: &Path, spec: &RunSpec) -> Result<PathBuf, String> {
         ..KTest::default()
     };
     std::fs::write(root.join("test.ktest"), ktest.to_bytes()).map_err(io)?;
+    std::fs::write(root.join("argv.ktest"), argv_objects(spec).to_bytes()).map_err(io)?;
     std::fs::write(root.join("stdin"), spec.env.stdin.as_deref().unwrap_or(&[])).map_err(io)?;
     let cwd = root.join("cwd");
     std::fs::create_dir(&cwd).map_err(io)?;
@@ -232,6 +252,7 @@ pub fn run(binary: &Path, spec: &RunSpec) -> Result<NativeRun, String> {
         .args(spec.env.args.iter().map(|a| std::ffi::OsStr::from_bytes(a)))
         .current_dir(&cwd)
         .env("AUGUR_REPLAY_KTEST", root.path().join("test.ktest"))
+        .env("AUGUR_REPLAY_ARGV", root.path().join("argv.ktest"))
         .env("ASAN_OPTIONS", "detect_leaks=0")
         // The libc models' world has only the C locale (setlocale(LC_ALL, "") gives "C"):
         // the native run must too, whatever the user's LANG.
