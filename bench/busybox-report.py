@@ -175,21 +175,7 @@ def row(work, applet, out):
             f.write(failure + "\n")
 
 
-def as_built(work):
-    """How the tests of the run on busybox.bc as built (inline assembly kept) ended."""
-    ends = collections.Counter()
-    for path in glob.glob(os.path.join(work, "out", "as-built", "test*.json")):
-        with open(path) as f:
-            outcome = json.load(f)["outcome"]
-        where = f" ({os.path.basename(outcome['file'])}:{outcome['line']})" \
-            if outcome.get("file") else ""
-        ends[f"{outcome.get('error') or outcome.get('kind')}: "
-             f"{outcome.get('message', '')}{where}"] += 1
-    return "; ".join(f"{n} test(s) {e}" for e, n in ends.items()) or "no test"
-
-
 def table(work, applets):
-    print(f"busybox.bc as built, {applets[0]} with no argument: {as_built(work)}")
     print("| applet | gcov lines of its source | tests | paths | program errors "
           "| tests stopped by augur's limits | distinct stops | replay | augur problem |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -5,13 +5,13 @@
 # Banerjee et al.'s evaluation. Both come from Debian 12's sources (`apt-get source`, as
 # root the first time) and are built with `augur cc` under $AUGUR_EXPLAIN_DIR (default
 # ~/.cache/augur-explain-busybox), each step skipped when done: BusyBox with `make
-# defconfig` less FEATURE_SUID (see bench/busybox.sh) into one busybox.bc, coreutils with
+# defconfig` less FEATURE_SUID (see bench/package-bench.sh) into one busybox.bc, coreutils with
 # ./configure (bench/coreutils-setup.sh's options) and make, one PROG.bc per program. Then,
 # for each case below (default: all), both programs run natively on the input (their
 # outputs and exit statuses are shown), and `augur explain --golden coreutils/PROG.bc
 # --buggy applets/PROG.bc` explains the difference, within 10 minutes. BusyBox's applet
 # is chosen by argv[0], which augur takes from the bitcode's file stem: applets/PROG.bc is
-# a link to busybox-noasm.bc. Each report and its time are printed; the outputs stay in
+# a link to busybox.bc. Each report and its time are printed; the outputs stay in
 # $work/out/CASE. AUGUR=BINARY uses that augur instead of building a release binary.
 set -euo pipefail
 root=${AUGUR_EXPLAIN_DIR:-$HOME/.cache/augur-explain-busybox}
@@ -47,27 +47,6 @@ augur=$(realpath "$augur")
 ln -sf "$augur" "$root/bin/augur-cc"
 export PATH=$root/bin:$PATH
 
-# BusyBox: configured as bench/busybox.sh does, built with augur cc.
-busybox_bitcode() {
-    local work=$root/busybox
-    mkdir -p "$work"
-    [ -f "$work/busybox-noasm.bc" ] && return
-    fetch_deb_source busybox Makefile
-    echo "busybox: building with augur cc (many minutes)" >&2
-    (
-        cd "$work/src"
-        make defconfig >config.log 2>&1
-        sed -i "s/^CONFIG_FEATURE_SUID=.*/# CONFIG_FEATURE_SUID is not set/" .config
-        (yes "" || true) | make CC=augur-cc HOSTCC=gcc oldconfig >>config.log 2>&1
-        nice -n 10 make -j2 CC=augur-cc HOSTCC=gcc >make.log 2>&1
-    ) || {
-        echo "busybox: the build failed, see $work/src/{config,make}.log" >&2
-        exit 2
-    }
-    "$augur" extract-bc "$work/src/busybox_unstripped" -o "$work/busybox.bc" >/dev/null
-    busybox_noasm "$work/busybox.bc" "$work/busybox-noasm.bc"
-}
-
 # coreutils: configured with coreutils-setup.sh's options, built with augur cc.
 coreutils_build() {
     local work=$root/coreutils
@@ -98,7 +77,7 @@ golden_bitcode() {
     llvm-link-14 -o "$root/golden/$prog.bc" "$work/$prog-as-built.bc" --only-needed "$work/lib.bc"
 }
 
-busybox_bitcode
+(work=$root/busybox && fetch_deb_source busybox Makefile && busybox_bitcode bc)
 coreutils_build
 mkdir -p "$root/applets" "$root/golden" "$root/out"
 
@@ -111,13 +90,13 @@ run_case() {
     mkdir -p "$out"
     # shellcheck disable=SC2059 # the input is a printf format
     printf "$input" >"$out/stdin"
-    ln -sf ../busybox/busybox-noasm.bc "$root/applets/$prog.bc"
+    ln -sf ../busybox/bc/busybox.bc "$root/applets/$prog.bc"
     [ -f "$root/golden/$prog.bc" ] || golden_bitcode "$prog"
     echo "=== $name: $prog$(printf " '%s'" "$@")${input:+ < '$input'}"
     local status
     for side in coreutils busybox; do
         local bin=$root/coreutils/src/src/$prog argv0=$prog
-        [ $side = busybox ] && bin=$root/busybox/src/busybox_unstripped
+        [ $side = busybox ] && bin=$root/busybox/bc/busybox_unstripped
         status=0
         (exec -a "$argv0" "$bin" "$@" <"$out/stdin" >"$out/$side.stdout" 2>"$out/$side.stderr") ||
             status=$?

@@ -1,5 +1,6 @@
 # Sourced by the benchmarks on Debian source packages (bench/coreutils-setup.sh,
-# bench/busybox.sh): fetching the source, wllvm, augur's release binary. Each function uses
+# bench/busybox.sh, bench/packages.sh): fetching the source, wllvm, augur's release
+# binary, BusyBox built with augur cc. Each function uses
 # $work, the benchmark's cache directory, and skips what is already done.
 
 # Debian's deb-src line, mirroring debian.sources (same URIs, suites, components).
@@ -61,17 +62,48 @@ ensure_augur() {
     fi
 }
 
-# busybox_noasm IN OUT: BusyBox's bitcode IN without its two compiler-only inline assembly
-# statements, which augur does not run (issue 22): barrier() (include/libbb.h: asm
-# volatile("":::"memory"), 103 calls) and not_const_pp() (an empty asm whose output is tied
-# to its input, so that clang forgets that a pointer points to const; 45 calls) become what
-# they do at -O0, nothing and the identity (a getelementptr of 0).
-busybox_noasm() {
-    llvm-dis-14 "$1" -o - | sed -E \
-        -e '/^ *call void asm sideeffect "", "~\{memory\},~\{dirflag\},~\{fpsr\},~\{flags\}"\(\)/d' \
-        -e 's/call i8\* asm sideeffect "# forget that p points to const", "=r,0,~\{dirflag\},~\{fpsr\},~\{flags\}"\(i8\* ([^)]+)\)( #[0-9]+)?/getelementptr i8, i8* \1, i64 0/' |
-        llvm-as-14 -o "$2"
-    echo "busybox: inline assembly left in $2:" \
-        "$(llvm-dis-14 "$2" -o - | grep -c ' asm sideeffect ')" \
-        "(TLS arithmetic of wget/ssl_client)" >&2
+# busybox_build NAME CC CFLAGS LDFLAGS: Debian 12's BusyBox (1.35; fetch_deb_source busybox
+# Makefile first) copied to $work/NAME, configured with `make defconfig` less FEATURE_SUID,
+# CFLAGS and LDFLAGS as its EXTRA flags (last on each command line), and made with CC;
+# again only when that command changed ($work/NAME/.built holds it). CC augur-cc is
+# `augur cc` ($augur, from ensure_augur) under the one-word name BusyBox's CC wants.
+# FEATURE_SUID: main() drops privileges for most applets when the real uid is not 0
+# (check_suid: setgid(getgid()), setuid(getuid())); augur's world runs as uid 1000, and
+# natively as root the code does nothing either way.
+busybox_build() {
+    local name=$1 cc=$2 cflags=$3 ldflags=$4
+    local stamp="$cc $cflags $ldflags -FEATURE_SUID"
+    [ -f "$work/$name/.built" ] && [ "$(cat "$work/$name/.built")" = "$stamp" ] && return
+    echo "busybox: building $name with $cc (many minutes)" >&2
+    rm -rf "$work/$name"
+    cp -a "$work/src" "$work/$name"
+    mkdir -p "$work/bin"
+    ln -sf "$(realpath "$augur")" "$work/bin/augur-cc"
+    (
+        export PATH=$work/bin:$PATH
+        cd "$work/$name"
+        make defconfig >config.log 2>&1
+        sed -i -e "s/^CONFIG_FEATURE_SUID=.*/# CONFIG_FEATURE_SUID is not set/" \
+            -e "s|^CONFIG_EXTRA_CFLAGS=.*|CONFIG_EXTRA_CFLAGS=\"$cflags\"|" \
+            -e "s|^CONFIG_EXTRA_LDFLAGS=.*|CONFIG_EXTRA_LDFLAGS=\"$ldflags\"|" .config
+        (yes "" || true) | make CC="$cc" HOSTCC=gcc oldconfig >>config.log 2>&1
+        # Progress: one line per 200 files compiled.
+        nice -n 10 make -j2 CC="$cc" HOSTCC=gcc 2>&1 | tee make.log |
+            awk -v name="$name" '/^  CC /{ if (++n % 200 == 0) {
+                print "busybox: " name ": " n " files compiled" > "/dev/stderr" } }'
+    ) || {
+        echo "busybox: the $name build failed, see $work/$name/{config,make}.log" >&2
+        exit 2
+    }
+    echo "$stamp" >"$work/$name/.built"
+}
+
+# busybox_bitcode NAME: BusyBox built by `augur cc` in $work/NAME (busybox_build), its
+# bitcode extracted to $work/NAME/busybox.bc, as docs/projects.md tells a user to.
+busybox_bitcode() {
+    local name=$1
+    busybox_build "$name" augur-cc "" ""
+    if [ ! -f "$work/$name/busybox.bc" ] || [ "$work/$name/busybox.bc" -ot "$work/$name/.built" ]; then
+        "$augur" extract-bc "$work/$name/busybox_unstripped" -o "$work/$name/busybox.bc" >/dev/null
+    fi
 }
