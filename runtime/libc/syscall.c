@@ -101,7 +101,7 @@ enum {
     SYS_dup2 = 33, SYS_nanosleep = 35, SYS_getpid = 39, SYS_sendfile = 40, SYS_socket = 41,
     SYS_socketpair = 53, SYS_clone = 56, SYS_fork = 57, SYS_vfork = 58, SYS_execve = 59,
     SYS_wait4 = 61, SYS_kill = 62, SYS_uname = 63, SYS_getgroups = 115, SYS_fcntl = 72, SYS_fsync = 74, SYS_fdatasync = 75,
-    SYS_ftruncate = 77, SYS_getcwd = 79, SYS_chdir = 80, SYS_fchdir = 81, SYS_rename = 82,
+    SYS_truncate = 76, SYS_ftruncate = 77, SYS_getcwd = 79, SYS_chdir = 80, SYS_fchdir = 81, SYS_rename = 82,
     SYS_mkdir = 83, SYS_rmdir = 84, SYS_unlink = 87, SYS_readlink = 89, SYS_chmod = 90, SYS_fchmod = 91,
     SYS_chown = 92, SYS_fchown = 93, SYS_lchown = 94, SYS_umask = 95, SYS_gettimeofday = 96,
     SYS_statfs = 137, SYS_fstatfs = 138, SYS_fchownat = 260, SYS_fchmodat = 268, SYS_fchmodat2 = 452,
@@ -145,6 +145,19 @@ static long vectored(int write_, int fd, const struct iovec_ *iov, long count)
 
 /* sendfile(out, in, offset, count) as reads and writes of at most 4 KiB: from
  * *offset (then moved on, in's own offset unchanged) or from in's offset. */
+/* truncate(path, length): ftruncate through a descriptor opened for writing, which gives
+ * Linux's errors for a path naming nothing (ENOENT) or a directory (EISDIR). */
+static long truncate_(const char *path, long length)
+{
+    int fd = openat(AT_FDCWD, path, AUGUR_O_WRONLY, 0);
+    long r;
+    if (fd < 0)
+        return -(long)errno;
+    r = kernel(ftruncate(fd, length));
+    close(fd);
+    return r;
+}
+
 static long sendfile_(int out, int in, long *offset, size_t count)
 {
     char buf[4096];
@@ -438,6 +451,8 @@ long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
         return kernel(fsync((int)a));
     case SYS_fdatasync:
         return kernel(fdatasync((int)a));
+    case SYS_truncate:
+        return truncate_((const char *)a, b);
     case SYS_ftruncate:
         return kernel(ftruncate((int)a, b));
     case SYS_getpid:

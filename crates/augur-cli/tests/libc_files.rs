@@ -77,6 +77,18 @@ fn a_new_file_is_not_standard_input() {
 }
 
 #[test]
+fn the_empty_path_names_nothing() {
+    let r = run_c(&program("libc_files/the_empty_path_names_nothing.c"), &[]);
+    assert_eq!(
+        r.exits_with_stdout(),
+        vec![(0, "done\n".to_string())],
+        "{}",
+        r.stderr
+    );
+    r.assert_native_replay_passes();
+}
+
+#[test]
 fn files_written_are_read_back_on_the_same_path() {
     let src = &program("libc_files/files_written_are_read_back_on_the_same_path.c");
     let r = run_c(src, &["--sym-stdin", "3"]);

@@ -56,8 +56,12 @@ fn absolute(cwd: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Resolve `path` from the current directory `cwd` (a name [`Resolved::Inside`]).
+/// Resolve `path` from the current directory `cwd` (a name [`Resolved::Inside`]). The
+/// empty path names nothing (Linux: ENOENT), not the current directory.
 pub fn resolve(cwd: &str, path: &str) -> Resolved {
+    if path.is_empty() {
+        return Resolved::Outside;
+    }
     let mut parts = if path.starts_with('/') {
         Vec::new()
     } else {
@@ -141,7 +145,6 @@ pub fn creatable(env: &EnvData, name: &str) -> Result<(), u32> {
 /// The name `path` gives inside the tree, or the errno of a path naming nothing there.
 fn inside(env: &EnvData, path: &str) -> Result<String, u32> {
     match resolve(&env.cwd, path) {
-        _ if path.is_empty() => Err(ENOENT),
         Resolved::Inside(name) => Ok(name),
         Resolved::Parent => Err(EACCES),
         Resolved::Outside => Err(ENOENT),
