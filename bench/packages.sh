@@ -8,9 +8,12 @@
 #   bench/packages.sh                      # gzip, sed, diffutils, 60 s each
 #   BUDGET=30 bench/packages.sh sed        # one package, 30 s
 #   bench/packages.sh coreutils            # coreutils' printf, od, split, cksum, tac, wc, cat
+#   PROGRAMS=all bench/packages.sh coreutils   # every program coreutils installs
 #
-# coreutils: only its programs listed below are made (the whole package takes long); its
-# fifteen tutorial programs are bench/coreutils.sh's.
+# coreutils: only the programs run are made (the whole package takes long). PROGRAMS=LIST
+# runs those programs (paths in the build tree) instead of the package's list; `all`, for
+# coreutils, every program of its bin_PROGRAMS but `[` (test's other name). JOBS=N runs N
+# programs at a time (default 1; the figures then share the machine).
 #
 # Cache: ~/.cache/augur-packages/PACKAGE (source, build, outputs). AUGUR=path/to/augur
 # uses that binary instead of building the release one.
@@ -21,8 +24,17 @@ budget=${BUDGET:-60}
 cache=${AUGUR_PACKAGES_CACHE:-$HOME/.cache/augur-packages}
 opts=(--sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8)
 
-# package: the programs it builds (paths in its build tree), and its configure options.
+# programs_of PACKAGE: the programs run (paths in its build tree; PROGRAMS when set). Run in
+# the configured tree.
 programs_of() {
+    if [ "${PROGRAMS:-all}" != all ]; then
+        echo "$PROGRAMS"
+        return
+    fi
+    if [ "${PROGRAMS:-}" = all ] && [ "$1" = coreutils ]; then
+        make_variable bin_PROGRAMS | tr ' ' '\n' | grep -v '^src/\[$' | tr '\n' ' '
+        return
+    fi
     case $1 in
         gzip) echo "gzip" ;;
         sed) echo "sed/sed" ;;
@@ -33,14 +45,17 @@ programs_of() {
         *) echo "unknown package $1 (add it to programs_of)" >&2; return 2 ;;
     esac
 }
+# make_variable NAME: the value of the configured Makefile's variable NAME (in its tree).
+make_variable() {
+    make -s -f Makefile -f - augur-variable <<<"augur-variable: ; @echo \$($1)"
+}
 # make_targets PACKAGE: what make builds in the configured tree (the current directory):
 # all of it, but for coreutils its generated headers (automake's BUILT_SOURCES, which only
 # `make all` makes otherwise) and the programs above.
 make_targets() {
     case $1 in
         coreutils)
-            make -s -f Makefile -f - augur-built-sources \
-                <<<'augur-built-sources: ; @echo $(BUILT_SOURCES)'
+            make_variable BUILT_SOURCES
             programs_of coreutils
             ;;
         *) echo all ;;
@@ -54,38 +69,19 @@ configure_flags=(--disable-nls --with-included-regex --without-selinux --disable
 # would run the autotools (not installed) again; the generated files are up to date.
 no_autotools=(ACLOCAL=true AUTOCONF=true AUTOMAKE=true AUTOHEADER=true MAKEINFO=true)
 
-ensure_augur
-packages=("$@")
-[ ${#packages[@]} -gt 0 ] || packages=(gzip sed diffutils)
-printf '%-14s %5s %7s %6s %9s %7s %6s  %s\n' program files paths tests coverage memory stops replay
-for package in "${packages[@]}"; do
-    work=$cache/$package
-    mkdir -p "$work"
-    fetch_deb_source "$package" configure
-    programs=$(programs_of "$package")
-    if [ ! -e "$work/built" ]; then
-        echo "$package: configure and make with CC='augur cc' (a few minutes)" >&2
-        # (configure is skipped when it has run: config.status is its last step)
-        (cd "$work/src" && { [ -e config.status ] ||
-            AUGUR_CC_NATIVE_ONLY=1 FORCE_UNSAFE_CONFIGURE=1 ./configure -q CC="$augur cc" \
-                CFLAGS="-O0 -g" "${configure_flags[@]}" >"$work/configure.log" 2>&1; } &&
-            nice -n 10 make -j2 "${no_autotools[@]}" $(make_targets "$package") \
-                >"$work/make.log" 2>&1) || {
-            echo "$package: build failed (see $work/*.log)" >&2
-            continue
-        }
-        touch "$work/built"
-    fi
-    for p in $programs; do
-        name=$(basename "$p")
-        exe=$work/src/$p
-        files=$("$augur" extract-bc "$exe" -o "$work/$name.bc" | sed -E 's/.*: ([0-9]+) bitcode.*/\1/')
-        out=$work/out-$name
-        rm -rf "$out"
-        nice -n 5 "$augur" run "$work/$name.bc" --max-time "$budget" -o "$out" "${opts[@]}" \
-            >"$work/run-$name.log" 2>&1 || true
-        verdict=$("$augur" replay "$work/$name.bc" "$out" 2>&1 | tail -1 || true)
-        python3 - "$out/summary.json" "$name" "$files" "$verdict" <<'PY'
+# run_program WORK PATH: extract PATH's bitcode, `augur run` it for $budget seconds, replay
+# its tests; its table row goes to WORK/rows/NAME.
+run_program() {
+    local work=$1 p=$2
+    local name files out
+    name=$(basename "$p")
+    files=$("$augur" extract-bc "$work/src/$p" -o "$work/$name.bc" | sed -E 's/.*: ([0-9]+) bitcode.*/\1/')
+    out=$work/out-$name
+    rm -rf "$out"
+    nice -n 5 "$augur" run "$work/$name.bc" --max-time "$budget" -o "$out" "${opts[@]}" \
+        >"$work/run-$name.log" 2>&1 || true
+    verdict=$(replay_unprivileged "$work/$name.bc" "$out" 2>&1 | tail -1 || true)
+    python3 - "$out/summary.json" "$name" "$files" "$verdict" >"$work/rows/$name" <<'PY'
 import json, sys
 path, name, files, verdict = sys.argv[1:]
 s = json.load(open(path))
@@ -97,5 +93,51 @@ print(f'{name:<14} {files:>5} {s["paths_completed"]:>7} {s["tests"]:>6} '
 for m in stops:
     print(f'    stop: {m}')
 PY
+    echo "$name done" >&2
+}
+
+ensure_augur
+packages=("$@")
+[ ${#packages[@]} -gt 0 ] || packages=(gzip sed diffutils)
+jobs=${JOBS:-1}
+printf '%-14s %5s %7s %6s %9s %7s %6s  %s\n' program files paths tests coverage memory stops replay
+for package in "${packages[@]}"; do
+    work=$cache/$package
+    mkdir -p "$work/rows"
+    fetch_deb_source "$package" configure
+    # (configure is skipped when it has run: config.status is its last step)
+    (cd "$work/src" && [ -e config.status ] ||
+        AUGUR_CC_NATIVE_ONLY=1 FORCE_UNSAFE_CONFIGURE=1 ./configure -q CC="$augur cc" \
+            CFLAGS="-O0 -g" "${configure_flags[@]}" >"$work/configure.log" 2>&1) || {
+        echo "$package: configure failed (see $work/configure.log)" >&2
+        continue
+    }
+    programs=$(cd "$work/src" && programs_of "$package")
+    targets=$(cd "$work/src" && make_targets "$package")
+    if [ "$(cat "$work/built" 2>/dev/null)" != "$targets" ]; then
+        echo "$package: make with CC='augur cc' (minutes)" >&2
+        # shellcheck disable=SC2086 # a list of targets
+        (cd "$work/src" && nice -n 10 make -j2 -k "${no_autotools[@]}" $targets \
+            >"$work/make.log" 2>&1) ||
+            echo "$package: some targets failed to build (see $work/make.log)" >&2
+        echo "$targets" >"$work/built"
+    fi
+    running=0
+    for p in $programs; do
+        rm -f "$work/rows/$(basename "$p")"
+        if [ ! -x "$work/src/$p" ]; then
+            echo "$(basename "$p"): not built (see $work/make.log)" >"$work/rows/$(basename "$p")"
+            continue
+        fi
+        if [ "$running" -ge "$jobs" ]; then
+            wait -n || true
+            running=$((running - 1))
+        fi
+        run_program "$work" "$p" &
+        running=$((running + 1))
+    done
+    wait
+    for p in $programs; do
+        cat "$work/rows/$(basename "$p")"
     done
 done
