@@ -100,7 +100,8 @@ enum {
     SYS_readv = 19, SYS_writev = 20, SYS_access = 21, SYS_pipe = 22, SYS_sched_yield = 24, SYS_dup = 32,
     SYS_dup2 = 33, SYS_nanosleep = 35, SYS_getpid = 39, SYS_sendfile = 40, SYS_socket = 41,
     SYS_socketpair = 53, SYS_clone = 56, SYS_fork = 57, SYS_vfork = 58, SYS_execve = 59,
-    SYS_wait4 = 61, SYS_kill = 62, SYS_uname = 63, SYS_getgroups = 115, SYS_fcntl = 72, SYS_fsync = 74, SYS_fdatasync = 75,
+    SYS_wait4 = 61, SYS_kill = 62, SYS_uname = 63, SYS_getgroups = 115, SYS_setpgid = 109, SYS_getpgid = 121, SYS_getpriority = 140,
+    SYS_setpriority = 141, SYS_fcntl = 72, SYS_fsync = 74, SYS_fdatasync = 75,
     SYS_truncate = 76, SYS_ftruncate = 77, SYS_getcwd = 79, SYS_chdir = 80, SYS_fchdir = 81, SYS_rename = 82,
     SYS_mkdir = 83, SYS_rmdir = 84, SYS_unlink = 87, SYS_readlink = 89, SYS_chmod = 90, SYS_fchmod = 91,
     SYS_chown = 92, SYS_fchown = 93, SYS_lchown = 94, SYS_umask = 95, SYS_gettimeofday = 96,
@@ -206,6 +207,52 @@ static long getgroups_(long size, unsigned *list)
         return -EINVAL;
     list[0] = getgid();
     return 1;
+}
+
+/* The process's nice value (0 at start). */
+static int nice_value;
+
+/* Is `who` of `which` (PRIO_PROCESS 0 only, for a process group or user: the other kinds)
+ * this process: 0 or its pid? */
+static int is_self(long which, long who)
+{
+    return which == 0 && (who == 0 || who == OWN_PID);
+}
+
+/* getpriority(which, who) as the kernel returns it, 20 - nice, for this process;
+ * ESRCH for any other (none exists for it), EINVAL for an unknown `which`. */
+static long getpriority_(long which, long who)
+{
+    if (which < 0 || which > 2)
+        return -EINVAL;
+    return is_self(which, who) ? 20 - nice_value : -ESRCH;
+}
+
+/* setpriority(which, who, nice) for this process, as for a user without CAP_SYS_NICE
+ * (uid 1000): raising its nice value (to at most 19) is allowed, lowering it EACCES. */
+static long setpriority_(long which, long who, long value)
+{
+    if (which < 0 || which > 2)
+        return -EINVAL;
+    if (!is_self(which, who))
+        return -ESRCH;
+    if (value > 19)
+        value = 19;
+    if (value < nice_value)
+        return -EACCES;
+    nice_value = (int)value;
+    return 0;
+}
+
+/* setpgid(pid, pgid): this process (0 or its pid) may lead its own group (pgid 0 or its
+ * pid); no other process exists for it. getpgid: its group is its pid. */
+static long setpgid_(long pid, long pgid)
+{
+    if (pgid < 0)
+        return -EINVAL;
+    if (pid != 0 && pid != OWN_PID)
+        return -ESRCH;
+    return pgid == 0 || pgid == OWN_PID ? 0 : -EPERM;
 }
 
 /* kill(pid, sig): the process itself (its pid, 0, or -1: every process it may signal) is
@@ -500,6 +547,14 @@ long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
         return rt_sigprocmask((int)a, (const unsigned long *)b, (unsigned long *)c, (size_t)d);
     case SYS_kill:
         return kill_(a, b);
+    case SYS_getpriority:
+        return getpriority_(a, b);
+    case SYS_setpriority:
+        return setpriority_(a, b, c);
+    case SYS_setpgid:
+        return setpgid_(a, b);
+    case SYS_getpgid:
+        return a == 0 || a == OWN_PID ? OWN_PID : -ESRCH;
     case SYS_fork:
     case SYS_vfork:
     case SYS_clone:

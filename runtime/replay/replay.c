@@ -34,6 +34,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -142,14 +143,18 @@ int __real_main(int argc, char **argv, char **envp);
  * object), and the pointer array in one of argc + 1 pointers. A read past an argument is
  * then an AddressSanitizer report, as it is an out-of-bounds error in the analysis
  * (natively the strings lie back to back on the stack, where no sanitizer sees past one).
- * Without AUGUR_REPLAY_ARGV (the program run by hand) argv is the process's own. */
-int __wrap_main(int argc, char **argv, char **envp) {
+ * Without AUGUR_REPLAY_ARGV (the program run by hand) argv is the process's own. The
+ * strings are read by a constructor that runs before the others, so before any system
+ * call of the program may fail (the seccomp filter of --max-fail tests). */
+static char **laid_out;
+static int laid_out_count;
+
+__attribute__((constructor(101))) static void lay_out_argv(void) {
   const char *path = getenv("AUGUR_REPLAY_ARGV");
   uint32_t n, i;
   struct replay_object *strings;
-  char **laid_out;
   if (!path)
-    return __real_main(argc, argv, envp);
+    return;
   strings = read_ktest(path, "AUGUR_REPLAY_ARGV", &n);
   laid_out = malloc(((size_t)n + 1) * sizeof *laid_out);
   if (!laid_out)
@@ -163,8 +168,14 @@ int __wrap_main(int argc, char **argv, char **envp) {
     free(strings[i].bytes);
   }
   laid_out[n] = NULL;
+  laid_out_count = (int)n;
   free(strings);
-  return __real_main((int)n, laid_out, envp);
+}
+
+int __wrap_main(int argc, char **argv, char **envp) {
+  if (laid_out)
+    return __real_main(laid_out_count, laid_out, envp);
+  return __real_main(argc, argv, envp);
 }
 
 static int is_digits(const char *s) {
@@ -625,6 +636,49 @@ int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t 
                  const posix_spawnattr_t *attr, char *const argv[], char *const envp[]) {
   return posix_spawn(pid, file, actions, attr, argv, envp);
 }
+/* The nice value as the analysis sees it: 0 at start, whatever the replay itself runs at
+ * (natively the values count from the one the process started with), raised as any user
+ * may, never lowered (EACCES, as for a user without CAP_SYS_NICE, even when replaying as
+ * root); no other process exists for it (ESRCH), as for kill. */
+static int start_nice = -100;
+
+static int own_nice(void) {
+  long raw = syscall(SYS_getpriority, PRIO_PROCESS, 0);
+  int now = raw < 0 ? 0 : 20 - (int)raw;
+  if (start_nice == -100)
+    start_nice = now;
+  return now - start_nice;
+}
+static int is_self(int which, id_t who) {
+  return which == PRIO_PROCESS && (who == 0 || who == (id_t)getpid());
+}
+int getpriority(__priority_which_t which, id_t who) {
+  if ((int)which < 0 || (int)which > 2)
+    return refused(EINVAL);
+  return is_self((int)which, who) ? own_nice() : refused(ESRCH);
+}
+int setpriority(__priority_which_t which, id_t who, int value) {
+  int now;
+  if ((int)which < 0 || (int)which > 2)
+    return refused(EINVAL);
+  if (!is_self((int)which, who))
+    return refused(ESRCH);
+  now = own_nice();
+  if (value > 19)
+    value = 19;
+  if (value < now)
+    return refused(EACCES);
+  return syscall(SYS_setpriority, PRIO_PROCESS, 0, start_nice + value) == 0 ? 0 : -1;
+}
+int nice(int inc) {
+  if (setpriority(PRIO_PROCESS, 0, own_nice() + inc) != 0)
+    return -1;
+  return own_nice();
+}
+
+/* The host id of augur's world, musl's: 0 (glibc's derives one from the host's name). */
+long gethostid(void) { return 0; }
+
 int socket(int domain, int type, int protocol) {
   (void)domain, (void)type, (void)protocol;
   return refused(EACCES);

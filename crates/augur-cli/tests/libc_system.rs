@@ -53,6 +53,15 @@ fn the_process_is_alone() {
 }
 
 #[test]
+fn priority_group_and_host_id() {
+    exits_with_and_replays(
+        "libc_system/priority_group_and_host_id.c",
+        "priority 0\nnice 5\npriority 5\nother -1 errno 3\nsetpgid 0\nhostid 00000000\n\
+         canonical /augur/work\n",
+    );
+}
+
+#[test]
 fn getopt_long_only_reads_single_dash_long_options() {
     let src = &program("libc_system/getopt_long_only_reads_single_dash_long_options.c");
     let args = ["--", "-verbose", "-out=a", "-xob", "-o", "c", "-ver", "f"];

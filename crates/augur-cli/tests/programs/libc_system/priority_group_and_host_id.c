@@ -1,0 +1,24 @@
+#define _GNU_SOURCE
+/* What nice, timeout and hostid ask of the system: the nice value (raised, as any user may),
+ * a process group of its own, the host id, and glibc's canonicalize_file_name. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+int main(void) {
+  errno = 0;
+  printf("priority %d\n", getpriority(PRIO_PROCESS, 0));
+  printf("nice %d\n", nice(5));
+  printf("priority %d\n", getpriority(PRIO_PROCESS, 0));
+  errno = 0;
+  int other = getpriority(PRIO_PROCESS, 77777);
+  printf("other %d errno %d\n", other, errno);
+  printf("setpgid %d\n", setpgid(0, 0));
+  printf("hostid %08lx\n", gethostid() & 0xffffffffL);
+  char *name = canonicalize_file_name(".");
+  printf("canonical %s\n", name ? name : "(none)");
+  free(name);
+  return 0;
+}
