@@ -6,7 +6,6 @@
  * number generators (rand, random, rand_r: musl's give other sequences, and the
  * native replay runs glibc's), and the malloc tuning calls (mallopt,
  * malloc_trim), which have nothing to tune in the engine's allocator, and
- * canonicalize_file_name (realpath with a buffer of its own), and
  * strverscmp (musl's orders a digit before any other byte where the strings first
  * differ, "V" < "4.9"; glibc's compares the bytes there, "V" > "4.9": sed's `v`
  * command asks whether its argument is newer than its own version so).
@@ -209,10 +208,4 @@ int strverscmp(const char *s1, const char *s2)
     default:
         return diff;
     }
-}
-
-/* canonicalize_file_name (glibc): realpath(path, NULL). */
-char *canonicalize_file_name(const char *path)
-{
-    return realpath(path, NULL);
 }

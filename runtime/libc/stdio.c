@@ -195,7 +195,12 @@ int remove(const char *path)
 
 int fclose(FILE *f)
 {
-    int r = f->_fileno >= 0 && close(f->_fileno) < 0 ? EOF : 0;
+    int r;
+    /* A standard stream closed already: EOF, errno as it was (glibc's; coreutils' comm
+     * closes stdin twice for `comm - -` and reports the second). */
+    if (f->is_static && f->_fileno < 0)
+        return EOF;
+    r = f->_fileno >= 0 && close(f->_fileno) < 0 ? EOF : 0;
     if (f->is_static) {
         f->_fileno = -1;
         f->_flags |= IO_NO_READS | IO_NO_WRITES;

@@ -2,6 +2,7 @@
  * points at: musl reads its errno cell, locale and cancellation state there. musl's
  * start-up (__libc_start_main, __init_tls), which fills it natively, is not linked. */
 #include "pthread_impl.h"
+#include <stdlib.h>
 
 struct pthread __augur_thread = {
 	.self = &__augur_thread,
@@ -25,4 +26,10 @@ void *__libc_calloc(size_t m, size_t n)
 void __libc_free(void *p)
 {
 	free(p);
+}
+
+/* glibc's canonicalize_file_name, which musl lacks: realpath with a buffer of its own. */
+char *canonicalize_file_name(const char *path)
+{
+	return realpath(path, 0);
 }

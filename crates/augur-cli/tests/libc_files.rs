@@ -89,6 +89,18 @@ fn the_empty_path_names_nothing() {
 }
 
 #[test]
+fn a_standard_stream_closed_twice() {
+    let r = run_c(&program("libc_files/a_standard_stream_closed_twice.c"), &[]);
+    assert_eq!(
+        r.exits_with_stdout(),
+        vec![(0, "0 -1 0 -1 9\n".to_string())],
+        "{}",
+        r.stderr
+    );
+    r.assert_native_replay_passes();
+}
+
+#[test]
 fn files_written_are_read_back_on_the_same_path() {
     let src = &program("libc_files/files_written_are_read_back_on_the_same_path.c");
     let r = run_c(src, &["--sym-stdin", "3"]);
