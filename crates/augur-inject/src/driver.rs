@@ -10,6 +10,7 @@ use crate::sample::{self, Counted};
 use crate::seeded::{self, SeededRun};
 use crate::seeds;
 use crate::setup::Setup;
+use crate::space::Space;
 use crate::synth;
 use crate::verify::{self, Buggy, Objects, Original, Source, Target, Verification};
 use augur_engine::{Progress, Rng, SeedInput};
@@ -556,17 +557,14 @@ fn input_arrays(pool: &augur_expr::ExprPool, points: &[Point]) -> Vec<augur_expr
 fn satisfying(pool: &augur_expr::ExprPool, samples: &[Assignment], preds: &[ExprId]) -> usize {
     samples
         .iter()
-        .filter(|s| {
-            let mut ev = augur_expr::Evaluator::new(pool, s);
-            preds.iter().all(|&p| ev.eval(p) == 1)
-        })
+        .filter(|s| sample::satisfies(pool, s, preds))
         .count()
 }
 
 /// The number of the seed path's inputs satisfying `preds`: exact when the path's
 /// samples are all its inputs; else their share among many path samples drawn by
-/// rejection, when enough satisfy them; else counted by [`sample::count`] (hashing);
-/// else bounded by the samples.
+/// rejection (from the bytes' possible values), when enough satisfy them; else counted
+/// by [`sample::count`] (hashing); else bounded by the samples.
 fn count_triggers(seed: &mut Seed, preds: &[ExprId], rng: &mut Rng) -> Result<Count, String> {
     let path = seed.path.as_ref().expect("counted before synthesis");
     let pool = &seed.run.pool;
@@ -589,7 +587,12 @@ fn count_triggers(seed: &mut Seed, preds: &[ExprId], rng: &mut Rng) -> Result<Co
             bytes.extend((0..pool.array_size(*a)).map(|i| (*a, i)));
         }
     }
-    let many = sample::draw(pool, pc, &bytes, MANY_SAMPLES, MANY_DRAWS, rng);
+    // Drawn from the bytes' possible values (the bytes the path pins, found by the
+    // solver, left alone).
+    let mut space = Space::new(pool, pc, &bytes);
+    space.pin(&mut seed.run.pool, &mut seed.solver, pc);
+    let pool = &seed.run.pool;
+    let many = sample::draw_in(pool, pc, &space, MANY_SAMPLES, MANY_DRAWS, rng);
     let hits = satisfying(pool, &many.samples, preds);
     if hits >= MIN_HITS {
         let share = hits as f64 / many.samples.len() as f64;
