@@ -340,6 +340,22 @@ fn a_local_is_never_read_before_every_path_assigns_it() {
 }
 
 #[test]
+fn struct_fields_and_array_elements_of_globals_are_predicate_variables() {
+    // elements.c keeps its input in `cur`'s fields and `history`'s elements only.
+    let c = inject_file(&test_program("elements.c"), &["--bugs", "2", "--seed", "1"]);
+    assert_emitted_and_verified(&c, 1);
+    for bug in c.bugs() {
+        for p in bug["points"].as_array().unwrap() {
+            let pred = p["predicate"].as_str().unwrap();
+            assert!(
+                pred.starts_with("cur@") || pred.starts_with("history@"),
+                "{pred}"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_missing_pool_is_one_error_line() {
     let c = inject("tiny.c", &["--pool", "/nonexistent/pool.json"]);
     assert_eq!(c.status, 2, "{}", c.stderr);
