@@ -13,8 +13,9 @@
 # when `afl-fuzz` is on PATH (a tree built by afl-clang-fast, argv and stdin from AFL's
 # bytes through bench/inject/afl_main.c), KLEE when `klee` is on PATH (on the same
 # bitcode; KLEE must read LLVM 14 bitcode). A tool finds a bug when one of its tests fails
-# at the bug's line with the bug's message. Prints per bug the time each tool took, and
-# per tool the bugs found and the overlap. Outputs stay in $work/out/PROG.
+# at the bug's line with the bug's message. Prints the bugs emitted per program, per bug
+# the time each tool took, per tool the bugs found, the overlap and whether no tool finds
+# more than 1.5 times what another finds. Outputs stay in $work/out/PROG.
 # Each inject builds the library once per build (six times): minutes per program.
 # AUGUR=BINARY uses that augur instead of building a release binary; BUGS=N bugs per
 # program; EXPLORE=S seconds of inject's exploration (default 60); KEEP=1 keeps the corpus
@@ -73,6 +74,21 @@ make_prog() {
     { read -r cc; read -r cflags; read -r ldflags; } <"$work/$1/.compiler"
     (cd "$work/$1" && make -j2 CC="$cc" CFLAGS="$cflags" LDFLAGS="$ldflags" "src/$2" \
         >>make.log 2>&1)
+}
+
+# pristine NAME PATCH: the files PATCH changes, in tree NAME, as configured/ has them (a
+# fresh mtime, so that make rebuilds them), whatever an interrupted run left there.
+pristine() {
+    local f
+    sed -n 's|^+++ b/||p' "$2" | while read -r f; do
+        cp "$work/configured/$f" "$work/$1/$f"
+        rm -f "$work/$1/$f.rej" "$work/$1/$f.orig"
+    done
+}
+# patch_in NAME PATCH: PATCH applied to the pristine files of tree NAME.
+patch_in() {
+    pristine "$1" "$2"
+    (cd "$work/$1" && patch -s -p1 <"$2")
 }
 
 tree hunt "$augur cc" "-O0" ""
@@ -165,11 +181,11 @@ for prog in "${progs[@]}"; do
             'import json,sys; b=json.load(open(sys.argv[1])); print(b["file"], b["line"])' \
             "$bug/bug.json")
         # The buggy program's bitcode, from the augur cc tree with the patch in.
-        (cd "$work/hunt" && patch -s -p1 <"$bug/bug.patch")
+        patch_in hunt "$bug/bug.patch"
         ok=yes
         make_prog hunt "$prog" && "$augur" extract-bc "$work/hunt/src/$prog" \
             -o "$bug/$prog.bc" >/dev/null || ok=""
-        (cd "$work/hunt" && patch -s -R -p1 <"$bug/bug.patch")
+        pristine hunt "$bug/bug.patch"
         [ -n "$ok" ] || { echo "coreutils: $prog $id: the patched tree does not build" >&2; continue; }
         echo "coreutils: $prog $id ($file:$line): augur run for ${minutes} min" >&2
         start=$(date +%s.%N)
@@ -181,9 +197,9 @@ for prog in "${progs[@]}"; do
             # The buggy program built by afl-clang-fast with the harness; "err" when it
             # does not build.
             rm -f "$bug/afl-bin"
-            (cd "$work/afl" && patch -s -p1 <"$bug/bug.patch")
+            patch_in afl "$bug/bug.patch"
             make_prog afl "$prog" && cp "$work/afl/src/$prog" "$bug/afl-bin" || true
-            (cd "$work/afl" && patch -s -R -p1 <"$bug/bug.patch")
+            pristine afl "$bug/bug.patch"
             if [ -x "$bug/afl-bin" ]; then
                 rm -rf "$bug/afl" "$bug/afl-in"
                 mkdir -p "$bug/afl-in"
@@ -217,7 +233,7 @@ PY
 done
 
 python3 - "$rows" "$minutes" "$emitted" <<'PY'
-import sys
+import statistics, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
 progs = [l.split() for l in open(sys.argv[3]) if l.strip()]
 print(f"{'program':9} {'emitted':>7} {'inject s':>8}")
@@ -230,15 +246,26 @@ for r in rows:
     print(f"{r[0]:9} {r[1]:7} {r[2]:22} {r[3]:>11} {r[4]:>8} {r[5]:>7}")
 print(f"{len(rows)} bugs, {sys.argv[2]} min per bug and tool")
 found = {}
-for i, t in enumerate(tools):
-    if rows and rows[0][3 + i] == "n/a":
+for i, t in enumerate(tools if rows else []):
+    if all(r[3 + i] == "n/a" for r in rows):
         print(f"{t}: not run")
         continue
-    found[t] = {(r[0], r[1]) for r in rows if r[3 + i] not in ("-", "n/a")}
-    print(f"{t}: found {len(found[t])}/{len(rows)}")
+    hit = {(r[0], r[1]): float(r[3 + i]) for r in rows if r[3 + i] not in ("-", "n/a", "err")}
+    found[t] = set(hit)
+    med = f", median {statistics.median(hit.values()):.1f} s to a bug" if hit else ""
+    print(f"{t}: found {len(hit)}/{len(rows)}{med}")
 names = list(found)
 for a in range(len(names)):
     for b in range(a + 1, len(names)):
-        both = found[names[a]] & found[names[b]]
-        print(f"{names[a]} and {names[b]}: both {len(both)}")
+        x, y = found[names[a]], found[names[b]]
+        print(f"{names[a]} and {names[b]}: both {len(x & y)}, only {names[a]} "
+              f"{len(x - y)}, only {names[b]} {len(y - x)}")
+if found:
+    every = set().union(*found.values())
+    print(f"found by no tool: {len(rows) - len(every)}")
+if len(found) > 1:
+    n = [len(f) for f in found.values()]
+    ok = min(n) > 0 and max(n) <= 1.5 * min(n)
+    print(f"no tool finds more than 1.5x what another finds: {'holds' if ok else 'does not hold'} "
+          f"({' vs '.join(str(k) for k in n)})")
 PY
