@@ -2,10 +2,11 @@
 //! first few visits of every user source line, the bytes of the integer source variables
 //! in scope (locals of the running function that every path assigns before the line
 //! ([`crate::assigned`]), parameters, globals, and the input-dependent integer elements
-//! of aggregate globals), plus the path's shape (branches, calls,
+//! of aggregates: globals' fields and array elements, locals' read at constant offsets,
+//! these too once every path assigns them), plus the path's shape (branches, calls,
 //! instructions) and, at its end, the path condition.
 
-use crate::assigned::Assigned;
+use crate::assigned::{Assigned, Slot};
 use crate::setup::Setup;
 use augur_engine::Executor;
 use augur_engine::{Byte, MemorySink, Observer, Outcome, SeedInput, State, Value};
@@ -207,25 +208,14 @@ fn int_globals(ex: &Executor) -> Vec<(Var, u64)> {
     out
 }
 
-/// Per function: the stack slots of integer source variables (register holding the
-/// slot's address, variable). A slot counts when it holds one element that the code
-/// loads as an integer of the slot's size.
-fn int_locals(prog: &Program, func: FuncId) -> Vec<(Reg, Var)> {
+/// Per function: the stack slots of integer source variables, and the integer elements
+/// of local aggregates that the code reads at a constant offset (named `s@OFFSET`, at
+/// most [`MAX_ELEMENTS`] per aggregate). A slot is a scalar when the code loads it only
+/// whole, as an integer of the slot's size.
+fn int_locals(prog: &Program, func: FuncId) -> Vec<(Slot, Var)> {
     let f = prog.func(func);
-    let mut loaded: FxHashMap<Reg, u8> = FxHashMap::default();
-    for inst in &f.insts {
-        if let Inst::Load {
-            addr: Operand::Reg(r),
-            ty,
-            ..
-        } = inst
-        {
-            if let Some(size) = int_size(prog, *ty) {
-                loaded.insert(*r, size);
-            }
-        }
-    }
-    f.insts
+    let allocas: Vec<(Reg, u64, &str)> = f
+        .insts
         .iter()
         .filter_map(|inst| match inst {
             Inst::Alloca {
@@ -235,26 +225,64 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<(Reg, Var)> {
                 var: Some(name),
                 ..
             } => {
-                let size = *loaded.get(dst)?;
                 let name = name.strip_suffix(".addr").unwrap_or(name);
-                (u64::from(size) == *elem_size && user_identifier(name)).then(|| {
-                    (
-                        *dst,
-                        Var {
-                            name: name.to_string(),
-                            size,
-                        },
-                    )
-                })
+                user_identifier(name).then_some((*dst, *elem_size, name))
             }
             _ => None,
         })
-        .collect()
+        .collect();
+    let bases: Vec<Reg> = allocas.iter().map(|a| a.0).collect();
+    let inside = crate::assigned::addresses(f, &bases);
+    // Per slot: the (offset, size) of its integer loads.
+    let mut loads: Vec<Vec<(u64, u8)>> = vec![Vec::new(); allocas.len()];
+    for inst in &f.insts {
+        if let Inst::Load {
+            addr: Operand::Reg(r),
+            ty,
+            ..
+        } = inst
+        {
+            if let (Some(&(b, off)), Some(size)) = (inside.get(r), int_size(prog, *ty)) {
+                if off + u64::from(size) <= allocas[b].1 && !loads[b].contains(&(off, size)) {
+                    loads[b].push((off, size));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for ((base, slot_size, name), mut reads) in allocas.into_iter().zip(loads) {
+        reads.sort_unstable();
+        if let [(0, size)] = reads[..] {
+            if u64::from(size) == slot_size {
+                let var = Var {
+                    name: name.to_string(),
+                    size,
+                };
+                out.push((
+                    Slot {
+                        base,
+                        element: None,
+                    },
+                    var,
+                ));
+                continue;
+            }
+        }
+        for (off, size) in reads.into_iter().take(MAX_ELEMENTS) {
+            let var = Var {
+                name: format!("{name}@{off}"),
+                size,
+            };
+            let element = Some(off);
+            out.push((Slot { base, element }, var));
+        }
+    }
+    out
 }
 
 /// A function's integer locals and which of them are assigned where.
 struct Locals {
-    slots: Vec<(Reg, Var)>,
+    slots: Vec<(Slot, Var)>,
     assigned: Assigned,
 }
 
@@ -298,8 +326,8 @@ impl Watcher {
             .entry(func)
             .or_insert_with(|| {
                 let slots = int_locals(&prog, func);
-                let regs: Vec<Reg> = slots.iter().map(|(r, _)| *r).collect();
-                let assigned = Assigned::new(prog.func(func), &regs);
+                let which: Vec<Slot> = slots.iter().map(|(s, _)| *s).collect();
+                let assigned = Assigned::new(&prog, prog.func(func), &which);
                 Rc::new(Locals { slots, assigned })
             })
             .clone()
@@ -316,8 +344,10 @@ impl Watcher {
             .iter()
             .zip(assigned)
             .filter(|(_, a)| *a)
-            .filter_map(|((r, v), _)| match regs.get(r.0 as usize) {
-                Some(Value::Con { bits, .. }) => Some((v.clone(), *bits as u64)),
+            .filter_map(|((s, v), _)| match regs.get(s.base.0 as usize) {
+                Some(Value::Con { bits, .. }) => {
+                    Some((v.clone(), *bits as u64 + s.element.unwrap_or(0)))
+                }
                 _ => None,
             })
             .collect();
