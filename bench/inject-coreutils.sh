@@ -40,6 +40,10 @@ fetch_deb_source coreutils configure
 ensure_augur
 export AUGUR_LLVM=14
 source "$here/../scripts/deps.sh" >/dev/null
+# The libc models' world has only the C locale (augur replay runs natively with LC_ALL=C):
+# so must the native runs here (AFL++ and its crashes), whatever the user's LANG (under
+# C.UTF-8 wc counts words on another path).
+export LC_ALL=C
 
 # configured/: the source configured once, its generated headers made (a copy's
 # `make src/PROG` needs them), no object: every copy builds all it links with its own CC.
