@@ -13,11 +13,13 @@
 # when `afl-fuzz` is on PATH (a tree built by afl-clang-fast, argv and stdin from AFL's
 # bytes through bench/inject/afl_main.c), KLEE when `klee` is on PATH (on the same
 # bitcode; KLEE must read LLVM 14 bitcode). A tool finds a bug when one of its tests fails
-# at the bug's line with the bug's message. Prints per bug the time each tool took, and
-# per tool the bugs found and the overlap. Outputs stay in $work/out/PROG.
+# at the bug's line with the bug's message. Prints the bugs emitted per program, per bug
+# the time each tool took, per tool the bugs found, the overlap and whether no tool finds
+# more than 1.5 times what another finds. Outputs stay in $work/out/PROG.
 # Each inject builds the library once per build (six times): minutes per program.
 # AUGUR=BINARY uses that augur instead of building a release binary; BUGS=N bugs per
-# program; EXPLORE=S seconds of inject's exploration (default 60).
+# program; EXPLORE=S seconds of inject's exploration (default 60); KEEP=1 keeps the corpus
+# an earlier run injected into a program (only the hunts run again); NO_AFL=1 skips AFL++.
 set -euo pipefail
 minutes=${1:-10}
 [ $# -gt 0 ] && shift
@@ -31,12 +33,17 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # The inputs of every tool: up to two arguments of up to 4 bytes, 8 bytes of stdin.
 opts=(--sym-args 0 2 4 --sym-stdin 8)
 afl_argv="-DAFL_ARGV=2 -DAFL_ARG_LEN=4"
+afl_len=17 # AFL++'s seed: zeros for the count byte, the two arguments and stdin
 
 source "$here/coreutils-setup.sh" # fetch_deb_source, configure_off, ensure_augur
 fetch_deb_source coreutils configure
 ensure_augur
 export AUGUR_LLVM=14
 source "$here/../scripts/deps.sh" >/dev/null
+# The libc models' world has only the C locale (augur replay runs natively with LC_ALL=C):
+# so must the native runs here (AFL++ and its crashes), whatever the user's LANG (under
+# C.UTF-8 wc counts words on another path).
+export LC_ALL=C
 
 # configured/: the source configured once, its generated headers made (a copy's
 # `make src/PROG` needs them), no object: every copy builds all it links with its own CC.
@@ -55,12 +62,15 @@ if [ ! -f "$work/configured/.configured" ]; then
 fi
 
 # tree NAME CC CFLAGS LDFLAGS: a copy of configured/ in $work/NAME whose programs are built
-# with that compiler (each program on demand, by `make src/PROG`).
+# with that compiler (each program on demand, by `make src/PROG`); copied afresh when an
+# earlier run made it with another compiler (say another augur binary's `augur cc`).
 tree() {
-    local name=$1
-    [ -d "$work/$name" ] && return
+    local name=$1 want
+    want=$(printf '%s\n' "$2" "$3" "$4")
+    [ -d "$work/$name" ] && [ "$(cat "$work/$name/.compiler" 2>/dev/null)" = "$want" ] && return
+    rm -rf "$work/$name"
     cp -a "$work/configured" "$work/$name"
-    printf '%s\n' "$2" "$3" "$4" >"$work/$name/.compiler"
+    printf '%s\n' "$want" >"$work/$name/.compiler"
 }
 # make_prog NAME PROG: (re)build src/PROG in tree NAME with its compiler.
 make_prog() {
@@ -70,9 +80,34 @@ make_prog() {
         >>make.log 2>&1)
 }
 
+# pristine NAME PATCH: the files PATCH changes, in tree NAME, as configured/ has them (a
+# fresh mtime, so that make rebuilds them), whatever an interrupted run left there.
+pristine() {
+    local f
+    sed -n 's|^+++ b/||p' "$2" | while read -r f; do
+        cp "$work/configured/$f" "$work/$1/$f"
+        rm -f "$work/$1/$f.rej" "$work/$1/$f.orig"
+    done
+}
+# patch_in NAME PATCH: PATCH applied to the pristine files of tree NAME.
+patch_in() {
+    pristine "$1" "$2"
+    (cd "$work/$1" && patch -s -p1 <"$2")
+}
+
 tree hunt "$augur cc" "-O0" ""
+# AFL++ is Debian 12's afl++ (4.04c, its afl-clang-fast on clang-14): installed when missing
+# (as scripts/deps.sh installs, waiting for the dpkg lock), unless NO_AFL=1.
+if [ -z "${NO_AFL:-}" ] && ! command -v afl-fuzz >/dev/null; then
+    echo "installing: afl++" >&2
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO=sudo
+    $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+        install -y -qq afl++ >/dev/null
+fi
 afl=""
-if command -v afl-fuzz >/dev/null && command -v afl-clang-fast >/dev/null; then
+if [ -z "${NO_AFL:-}" ] && command -v afl-fuzz >/dev/null && command -v afl-clang-fast >/dev/null; then
     afl=yes
     mkdir -p "$work"
     # shellcheck disable=SC2086
@@ -102,20 +137,46 @@ print(f"{min(hits):.1f}" if hits else "-")
 PY
 }
 
+# afl_found BIN CRASHES FILE LINE N: seconds from AFL++'s start to the first saved crash
+# (by the time in its name) on which BIN fails bug N's assertion at FILE:LINE, else "-".
+afl_found() {
+    local bin=$1 crashes=$2 file=$3 line=$4 n=$((10#$5)) c ms="" err
+    for c in "$crashes"/id:*; do
+        [ -f "$c" ] || continue
+        # (the crash's exit status is no failure here: pipefail is on)
+        err=$(timeout 10 "$bin" <"$c" 2>&1 >/dev/null || true)
+        if grep -F "$file:$line:" <<<"$err" | grep -qF "augur-inject bug $n'"; then
+            ms=$(printf '%s\n' "$ms" "${c##*time:}" | sed 's/,.*//' | sort -n | sed '/^$/d' | head -1)
+        fi
+    done
+    if [ -n "$ms" ]; then awk -v ms="$ms" 'BEGIN { printf "%.1f\n", ms / 1000 }'; else echo -; fi
+}
+
 rows=$work/rows
 : >"$rows"
 build='make -j2 CC="$CC" CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS"'
+emitted=$work/emitted
+: >"$emitted"
 for prog in "${progs[@]}"; do
     out=$work/out/$prog
-    rm -rf "$out"
-    mkdir -p "$out"
-    echo "coreutils: $prog: augur inject ($bugs bugs; six builds of the tree)" >&2
-    "$augur" inject --project "$work/configured" --build "$build src/$prog" \
-        --program "src/$prog" "${opts[@]}" --bugs "$bugs" --explore-time "$explore" \
-        --seed 1 -o "$out/corpus" >"$out/inject.txt" 2>"$out/inject.log" || {
-        echo "coreutils: $prog: inject failed: $(grep error "$out/inject.log" | tail -1)" >&2
-        continue
-    }
+    if [ -n "${KEEP:-}" ] && [ -f "$out/corpus/summary.json" ] && [ -f "$out/inject.seconds" ]; then
+        echo "coreutils: $prog: keeping the corpus of an earlier run (KEEP=1)" >&2
+    else
+        rm -rf "$out"
+        mkdir -p "$out"
+        echo "coreutils: $prog: augur inject ($bugs bugs; six builds of the tree)" >&2
+        t0=$SECONDS
+        "$augur" inject --project "$work/configured" --build "$build src/$prog" \
+            --program "src/$prog" "${opts[@]}" --bugs "$bugs" --explore-time "$explore" \
+            --seed 1 -o "$out/corpus" >"$out/inject.txt" 2>"$out/inject.log" || {
+            echo "coreutils: $prog: inject failed: $(grep error "$out/inject.log" | tail -1)" >&2
+            echo "$prog 0 $bugs -" >>"$emitted"
+            continue
+        }
+        echo $((SECONDS - t0)) >"$out/inject.seconds"
+    fi
+    echo "$prog $(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(s["emitted"], s["requested"])' \
+        "$out/corpus/summary.json") $(cat "$out/inject.seconds")" >>"$emitted"
     cat "$out/inject.txt"
     for bug in "$out"/corpus/bug*/; do
         [ -d "$bug" ] || continue
@@ -124,11 +185,11 @@ for prog in "${progs[@]}"; do
             'import json,sys; b=json.load(open(sys.argv[1])); print(b["file"], b["line"])' \
             "$bug/bug.json")
         # The buggy program's bitcode, from the augur cc tree with the patch in.
-        (cd "$work/hunt" && patch -s -p1 <"$bug/bug.patch")
+        patch_in hunt "$bug/bug.patch"
         ok=yes
         make_prog hunt "$prog" && "$augur" extract-bc "$work/hunt/src/$prog" \
             -o "$bug/$prog.bc" >/dev/null || ok=""
-        (cd "$work/hunt" && patch -s -R -p1 <"$bug/bug.patch")
+        pristine hunt "$bug/bug.patch"
         [ -n "$ok" ] || { echo "coreutils: $prog $id: the patched tree does not build" >&2; continue; }
         echo "coreutils: $prog $id ($file:$line): augur run for ${minutes} min" >&2
         start=$(date +%s.%N)
@@ -137,21 +198,25 @@ for prog in "${progs[@]}"; do
         t_augur=$(found_by_tests "$bug/run" "$file" "$line" "$start")
         t_afl=n/a
         if [ -n "$afl" ]; then
-            (cd "$work/afl" && patch -s -p1 <"$bug/bug.patch")
+            # The buggy program built by afl-clang-fast with the harness; "err" when it
+            # does not build.
+            rm -f "$bug/afl-bin"
+            patch_in afl "$bug/bug.patch"
             make_prog afl "$prog" && cp "$work/afl/src/$prog" "$bug/afl-bin" || true
-            (cd "$work/afl" && patch -s -R -p1 <"$bug/bug.patch")
-            mkdir -p "$bug/afl-in"
-            head -c 17 /dev/zero >"$bug/afl-in/zero"
-            timeout $((budget + 60)) afl-fuzz -V "$budget" -i "$bug/afl-in" -o "$bug/afl" \
-                -- "$bug/afl-bin" >/dev/null 2>&1 || true
-            # The first crash whose input fires this bug (its message on stderr).
-            t_afl=$(for c in "$bug"/afl/default/crashes/id:*; do
-                [ -f "$c" ] || continue
-                if "$bug/afl-bin" <"$c" 2>&1 >/dev/null | grep -q "augur-inject bug"; then
-                    echo "$c" | sed -n 's/.*time:\([0-9]*\).*/\1/p'
-                fi
-            done | sort -n | head -1)
-            [ -n "$t_afl" ] && t_afl=$(echo "scale=1; $t_afl / 1000" | bc) || t_afl=-
+            pristine afl "$bug/bug.patch"
+            if [ -x "$bug/afl-bin" ]; then
+                rm -rf "$bug/afl" "$bug/afl-in"
+                mkdir -p "$bug/afl-in"
+                head -c "$afl_len" /dev/zero >"$bug/afl-in/zero"
+                echo "coreutils: $prog $id: AFL++ for ${minutes} min" >&2
+                timeout $((budget + 60)) nice -n 10 afl-fuzz -V "$budget" -i "$bug/afl-in" \
+                    -o "$bug/afl" -- "$bug/afl-bin" >"$bug/afl.log" 2>&1 || true
+                t_afl=$(afl_found "$bug/afl-bin" "$bug/afl/default/crashes" "$file" "$line" \
+                    "${id#bug}")
+            else
+                echo "coreutils: $prog $id: the patched tree does not build with afl-clang-fast" >&2
+                t_afl=err
+            fi
         fi
         t_klee=n/a
         if [ -n "$klee" ]; then
@@ -171,24 +236,40 @@ PY
     done
 done
 
-python3 - "$rows" "$minutes" <<'PY'
-import sys
+python3 - "$rows" "$minutes" "$emitted" <<'PY'
+import statistics, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+progs = [l.split() for l in open(sys.argv[3]) if l.strip()]
+print(f"{'program':9} {'emitted':>7} {'inject s':>8}")
+for p in progs:
+    print(f"{p[0]:9} {p[1] + '/' + p[2]:>7} {p[3]:>8}")
+print(f"emitted {sum(int(p[1]) for p in progs)}/{sum(int(p[2]) for p in progs)} bugs")
 tools = ["augur run", "AFL++", "KLEE"]
 print(f"{'program':9} {'bug':7} {'at':22} {'augur run s':>11} {'AFL++ s':>8} {'KLEE s':>7}")
 for r in rows:
     print(f"{r[0]:9} {r[1]:7} {r[2]:22} {r[3]:>11} {r[4]:>8} {r[5]:>7}")
 print(f"{len(rows)} bugs, {sys.argv[2]} min per bug and tool")
 found = {}
-for i, t in enumerate(tools):
-    if rows and rows[0][3 + i] == "n/a":
+for i, t in enumerate(tools if rows else []):
+    if all(r[3 + i] == "n/a" for r in rows):
         print(f"{t}: not run")
         continue
-    found[t] = {(r[0], r[1]) for r in rows if r[3 + i] not in ("-", "n/a")}
-    print(f"{t}: found {len(found[t])}/{len(rows)}")
+    hit = {(r[0], r[1]): float(r[3 + i]) for r in rows if r[3 + i] not in ("-", "n/a", "err")}
+    found[t] = set(hit)
+    med = f", median {statistics.median(hit.values()):.1f} s to a bug" if hit else ""
+    print(f"{t}: found {len(hit)}/{len(rows)}{med}")
 names = list(found)
 for a in range(len(names)):
     for b in range(a + 1, len(names)):
-        both = found[names[a]] & found[names[b]]
-        print(f"{names[a]} and {names[b]}: both {len(both)}")
+        x, y = found[names[a]], found[names[b]]
+        print(f"{names[a]} and {names[b]}: both {len(x & y)}, only {names[a]} "
+              f"{len(x - y)}, only {names[b]} {len(y - x)}")
+if found:
+    every = set().union(*found.values())
+    print(f"found by no tool: {len(rows) - len(every)}")
+if len(found) > 1:
+    n = [len(f) for f in found.values()]
+    ok = min(n) > 0 and max(n) <= 1.5 * min(n)
+    print(f"no tool finds more than 1.5x what another finds: {'holds' if ok else 'does not hold'} "
+          f"({' vs '.join(str(k) for k in n)})")
 PY

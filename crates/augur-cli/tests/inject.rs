@@ -340,6 +340,49 @@ fn a_local_is_never_read_before_every_path_assigns_it() {
 }
 
 #[test]
+fn struct_fields_and_array_elements_of_globals_are_predicate_variables() {
+    // elements.c keeps its input in `cur`'s fields and `history`'s elements only.
+    let c = inject_file(&test_program("elements.c"), &["--bugs", "2", "--seed", "1"]);
+    assert_emitted_and_verified(&c, 1);
+    for bug in c.bugs() {
+        for p in bug["points"].as_array().unwrap() {
+            let pred = p["predicate"].as_str().unwrap();
+            assert!(
+                pred.starts_with("cur@") || pred.starts_with("history@"),
+                "{pred}"
+            );
+        }
+    }
+}
+
+#[test]
+fn fields_and_elements_of_local_aggregates_are_predicate_variables_once_assigned() {
+    // local_elements.c keeps its input in the fields of `f` and the elements of
+    // `window` only; window[0] and window[1] are first assigned on lines 19 and 20.
+    let c = inject_file(
+        &test_program("local_elements.c"),
+        &["--bugs", "2", "--seed", "1"],
+    );
+    assert_emitted_and_verified(&c, 1);
+    for bug in c.bugs() {
+        for p in bug["points"].as_array().unwrap() {
+            let pred = p["predicate"].as_str().unwrap();
+            let line = p["line"].as_u64().unwrap();
+            assert!(
+                pred.starts_with("f@") || pred.starts_with("window@"),
+                "{pred}"
+            );
+            for (var, assigned) in [("window@0", 19), ("window@4", 20)] {
+                assert!(
+                    !pred.split(' ').any(|w| w == var) || line > assigned,
+                    "line {line} reads `{var}` before its assignment: {pred}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn a_missing_pool_is_one_error_line() {
     let c = inject("tiny.c", &["--pool", "/nonexistent/pool.json"]);
     assert_eq!(c.status, 2, "{}", c.stderr);

@@ -10,6 +10,7 @@ use crate::sample::{self, Counted};
 use crate::seeded::{self, SeededRun};
 use crate::seeds;
 use crate::setup::Setup;
+use crate::space::Space;
 use crate::synth;
 use crate::verify::{self, Buggy, Objects, Original, Source, Target, Verification};
 use augur_engine::{Progress, Rng, SeedInput};
@@ -174,6 +175,8 @@ struct Seed {
     run: SeededRun,
     points: Option<Vec<Point>>,
     path: Option<Counted>,
+    /// Why sampling the path failed, once it has (not tried again for a later bug).
+    unsampled: Option<String>,
     solver: SolverChain,
 }
 
@@ -273,6 +276,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
                 run,
                 points: None,
                 path: None,
+                unsampled: None,
                 solver,
             };
             (score, seed)
@@ -289,6 +293,8 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
     };
     let mut planned = Vec::new();
     let mut last_lines = FxHashSet::default();
+    // The probe compile's answers so far: seed paths share most of their lines.
+    let mut probed = embed::Probe::default();
     let ctx = Ctx {
         setup,
         texts: &texts,
@@ -303,7 +309,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
         }
         // Bug i starts on the i-th best seed path; a path that yields no bug passes the
         // turn to the next one.
-        let mut why = String::new();
+        let mut why = Vec::new();
         for k in 0..seeds.len() {
             let si = (id - 1 + k) % seeds.len();
             progress.message(&format!(
@@ -311,7 +317,8 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
                 o.bugs,
                 si + 1
             ));
-            match plan(&ctx, &mut seeds[si], si, id, &last_lines, &mut rng) {
+            let seed = &mut seeds[si];
+            match plan(&ctx, seed, si, id, &last_lines, &mut probed, &mut rng) {
                 Ok(p) => {
                     let last = p.plan.sites.last().expect("a site");
                     last_lines.insert((last.source, last.line));
@@ -319,12 +326,11 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
                     why.clear();
                     break;
                 }
-                Err(e) => why = e,
+                Err(e) => why.push(e),
             }
         }
         if !why.is_empty() {
-            out.failed
-                .push((id, format!("on every seed path, e.g.: {why}")));
+            out.failed.push((id, every_path_failed(&why)));
         }
     }
     let args = &setup.argv[1..];
@@ -397,6 +403,21 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
     }
     out.failed.sort();
     Ok(out)
+}
+
+/// Why no seed path yielded a bug: each distinct reason with how many paths gave it,
+/// the most frequent first (then in the order first seen).
+fn every_path_failed(why: &[String]) -> String {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for w in why {
+        match counts.iter_mut().find(|(r, _)| r == w) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((w, 1)),
+        }
+    }
+    counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    let reasons: Vec<String> = counts.iter().map(|(r, n)| format!("{n} x {r}")).collect();
+    format!("on every seed path ({}): {}", why.len(), reasons.join("; "))
 }
 
 /// The buggy sources under their report names: all of them, or of a project, the ones
@@ -536,17 +557,14 @@ fn input_arrays(pool: &augur_expr::ExprPool, points: &[Point]) -> Vec<augur_expr
 fn satisfying(pool: &augur_expr::ExprPool, samples: &[Assignment], preds: &[ExprId]) -> usize {
     samples
         .iter()
-        .filter(|s| {
-            let mut ev = augur_expr::Evaluator::new(pool, s);
-            preds.iter().all(|&p| ev.eval(p) == 1)
-        })
+        .filter(|s| sample::satisfies(pool, s, preds))
         .count()
 }
 
 /// The number of the seed path's inputs satisfying `preds`: exact when the path's
 /// samples are all its inputs; else their share among many path samples drawn by
-/// rejection, when enough satisfy them; else counted by [`sample::count`] (hashing);
-/// else bounded by the samples.
+/// rejection (from the bytes' possible values), when enough satisfy them; else counted
+/// by [`sample::count`] (hashing); else bounded by the samples.
 fn count_triggers(seed: &mut Seed, preds: &[ExprId], rng: &mut Rng) -> Result<Count, String> {
     let path = seed.path.as_ref().expect("counted before synthesis");
     let pool = &seed.run.pool;
@@ -569,7 +587,12 @@ fn count_triggers(seed: &mut Seed, preds: &[ExprId], rng: &mut Rng) -> Result<Co
             bytes.extend((0..pool.array_size(*a)).map(|i| (*a, i)));
         }
     }
-    let many = sample::draw(pool, pc, &bytes, MANY_SAMPLES, MANY_DRAWS, rng);
+    // Drawn from the bytes' possible values (the bytes the path pins, found by the
+    // solver, left alone).
+    let mut space = Space::new(pool, pc, &bytes);
+    space.pin(&mut seed.run.pool, &mut seed.solver, pc);
+    let pool = &seed.run.pool;
+    let many = sample::draw_in(pool, pc, &space, MANY_SAMPLES, MANY_DRAWS, rng);
     let hits = satisfying(pool, &many.samples, preds);
     if hits >= MIN_HITS {
         let share = hits as f64 / many.samples.len() as f64;
@@ -637,19 +660,23 @@ fn plan(
     seed_path: usize,
     id: usize,
     avoid: &FxHashSet<(usize, u32)>,
+    probed: &mut embed::Probe,
     rng: &mut Rng,
 ) -> Result<Planned, String> {
     if seed.points.is_none() {
-        let want = points::probe_request(&seed.run, ctx.files, ctx.texts);
-        let probe = match &ctx.setup.project {
-            Some(p) => p.probe(ctx.texts, &want)?,
-            None => embed::probe(&ctx.setup.sources, ctx.texts, &want, &ctx.setup.cflags)?,
-        };
+        let want = probed.unasked(&points::probe_request(&seed.run, ctx.files, ctx.texts));
+        if !want.is_empty() {
+            let found = match &ctx.setup.project {
+                Some(p) => p.probe(ctx.texts, &want)?,
+                None => embed::probe(&ctx.setup.sources, ctx.texts, &want, &ctx.setup.cflags)?,
+            };
+            probed.merge(&want, found);
+        }
         seed.points = Some(points::candidates(
             &mut seed.run,
             ctx.files,
             ctx.texts,
-            &probe,
+            probed,
         ));
     }
     let all = seed.points.as_ref().expect("computed above");
@@ -658,12 +685,20 @@ fn plan(
         return Err("no transition point: no line on the seed path has an input-dependent variable in scope".into());
     }
     let pc = seed.run.rec.constraints.clone();
+    if let Some(e) = &seed.unsampled {
+        return Err(e.clone());
+    }
     if seed.path.is_none() {
         let want = ctx.o.samples * SYNTH_SAMPLES;
         let free = input_arrays(&seed.run.pool, all);
-        let c = sample::count(&mut seed.run.pool, &mut seed.solver, &pc, &free, want, rng)
-            .map_err(|e| format!("sampling the seed path: {e}"))?;
-        seed.path = Some(c);
+        match sample::count(&mut seed.run.pool, &mut seed.solver, &pc, &free, want, rng) {
+            Ok(c) => seed.path = Some(c),
+            Err(e) => {
+                let e = format!("sampling the seed path: {e}");
+                seed.unsampled = Some(e.clone());
+                return Err(e);
+            }
+        }
     }
     let path = seed.path.as_ref().expect("computed above");
     let cands: Vec<_> = chosen.iter().map(|p| p.cands.clone()).collect();
@@ -748,4 +783,21 @@ fn plan(
         },
         inputs,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bug_no_path_yields_names_every_reason_with_its_count() {
+        let why: Vec<String> = ["timeout", "no point", "timeout", "no predicate", "timeout"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            every_path_failed(&why),
+            "on every seed path (5): 3 x timeout; 1 x no point; 1 x no predicate"
+        );
+    }
 }

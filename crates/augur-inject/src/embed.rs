@@ -226,6 +226,44 @@ pub struct Probe {
     pub bad_lines: FxHashSet<(usize, u32)>,
     /// Variables not in scope at a line: (source index, line, name).
     pub out_of_scope: FxHashSet<(usize, u32, String)>,
+    /// The variables already asked about at each line (source index, line).
+    pub asked: FxHashMap<(usize, u32), FxHashSet<String>>,
+}
+
+impl Probe {
+    /// What of `wanted` has not been asked yet: the probe compile only needs those, as
+    /// the answers for one line and variable do not depend on the other lines asked.
+    pub fn unasked(
+        &self,
+        wanted: &FxHashMap<(usize, u32), Vec<String>>,
+    ) -> FxHashMap<(usize, u32), Vec<String>> {
+        wanted
+            .iter()
+            .filter_map(|(at, names)| {
+                let known = self.asked.get(at);
+                let new: Vec<String> = names
+                    .iter()
+                    .filter(|n| !known.is_some_and(|k| k.contains(*n)))
+                    .cloned()
+                    .collect();
+                // A line not asked yet is probed even with no variable (does it take a
+                // statement?).
+                (known.is_none() || !new.is_empty()).then_some((*at, new))
+            })
+            .collect()
+    }
+
+    /// Add the answers of the probe compile `found` of `wanted`.
+    pub fn merge(&mut self, wanted: &FxHashMap<(usize, u32), Vec<String>>, found: Probe) {
+        self.bad_lines.extend(found.bad_lines);
+        self.out_of_scope.extend(found.out_of_scope);
+        for (at, names) in wanted {
+            self.asked
+                .entry(*at)
+                .or_default()
+                .extend(names.iter().cloned());
+        }
+    }
 }
 
 /// Source `i`'s text with `{ (void)(name); ... }` at the start of every line `wanted`
@@ -323,6 +361,30 @@ pub fn file_name(p: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_probe_asks_only_what_earlier_probes_did_not() {
+        let ask = |v: &[((usize, u32), &[&str])]| -> FxHashMap<(usize, u32), Vec<String>> {
+            v.iter()
+                .map(|(at, names)| (*at, names.iter().map(|n| n.to_string()).collect()))
+                .collect()
+        };
+        let mut probe = Probe::default();
+        let first = ask(&[((0, 3), &["x", "y"]), ((0, 5), &[])]);
+        assert_eq!(probe.unasked(&first), first, "nothing asked yet");
+        let mut found = Probe::default();
+        found.out_of_scope.insert((0, 3, "y".into()));
+        found.bad_lines.insert((0, 5));
+        probe.merge(&first, found);
+        let second = ask(&[((0, 3), &["x", "z"]), ((0, 5), &[]), ((1, 2), &[])]);
+        assert_eq!(
+            probe.unasked(&second),
+            ask(&[((0, 3), &["z"]), ((1, 2), &[])]),
+            "line 5 and x at line 3 are known"
+        );
+        assert!(probe.out_of_scope.contains(&(0, 3, "y".into())));
+        assert!(probe.bad_lines.contains(&(0, 5)));
+    }
 
     #[test]
     fn statement_lines() {

@@ -5,7 +5,8 @@
 //! variables at the start of line visits ([`seeded`]), locals only where every path
 //! has assigned them ([`assigned`]); transition points chosen on the
 //! path ([`points`]); one predicate per point synthesized by hill climbing over
-//! near-uniform samples of the path condition ([`synth`], [`sample`], [`predicate`]);
+//! near-uniform samples of the path condition, drawn from the bytes' possible values
+//! ([`synth`], [`sample`], [`space`], [`predicate`]);
 //! the error transition system embedded into the C source ([`embed`]) and verified
 //! natively on several independent builds ([`builds`], [`verify`]), its rarity measured
 //! on the program's own tests and random and mutated inputs ([`measure`]); the corpus
@@ -25,6 +26,7 @@ mod sample;
 mod seeded;
 mod seeds;
 mod setup;
+mod space;
 mod synth;
 mod verify;
 

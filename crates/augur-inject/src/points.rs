@@ -71,8 +71,11 @@ pub fn probe_request(
         let v = &run.rec.visits[i];
         let names = want.entry((s, v.line)).or_default();
         for (var, _) in &v.vars {
-            if !names.contains(&var.name) {
-                names.push(var.name.clone());
+            // The probe asks whether the identifier is in scope (an element's
+            // aggregate).
+            let base = var.base();
+            if !names.iter().any(|n| n == base) {
+                names.push(base.to_string());
             }
         }
     }
@@ -97,7 +100,7 @@ pub fn candidates(
             .filter(|v| {
                 !probe
                     .out_of_scope
-                    .contains(&(s, visit.line, v.var.name.clone()))
+                    .contains(&(s, visit.line, v.var.base().to_string()))
             })
             .collect();
         let cands = predicate::candidates(&mut run.pool, &vals);

@@ -77,7 +77,7 @@ impl Side {
                     4 => "int",
                     _ => "long long",
                 };
-                format!("(long long)({ty})({name})")
+                format!("(long long)({ty})({})", crate::seeded::c_expr(name, *size))
             }
             Side::Const(c) => format!("{c}LL"),
         }

@@ -13,12 +13,17 @@
 //! [`CELL`] solutions (`m = 0`), the count is exact and the samples are all solutions.
 //!
 //! Hashing needs about log2(count) XORs, which Z3 handles badly in the hundreds; where
-//! solutions are dense enough, plain rejection sampling (uniform random inputs kept when
-//! they satisfy the formula) is exact in distribution and cheap, and is tried first.
+//! solutions are dense enough, rejection sampling (random inputs kept when they satisfy
+//! the formula) is exact in distribution and cheap, and is tried first: each byte drawn
+//! from its possible values ([`crate::space`]: a byte the formula pins is not drawn at
+//! all, nor hashed), and every point listed when there are few. The solver is asked for
+//! pinned bytes only when that fails.
 
 use augur_engine::Rng;
 use augur_expr::{ArrayId, Assignment, BinOp, CmpOp, ExprId, ExprPool};
 use augur_solver::{SatResult, Solver, SolverChain};
+
+use crate::space::Space;
 use rustc_hash::FxHashMap;
 
 /// Largest cell enumerated.
@@ -33,6 +38,8 @@ const MAX_XORS: usize = 64;
 const DRAWS: usize = 20_000;
 /// Accepted draws needed to trust rejection sampling's count.
 const ACCEPTED: usize = 32;
+/// Points of a space listed at most, to count its solutions exactly.
+const ENUMERATED: usize = 4096;
 
 /// A count and samples.
 #[derive(Clone, Debug)]
@@ -219,18 +226,10 @@ impl Round<'_> {
     }
 }
 
-/// Uniform random inputs kept when they satisfy `constraints` (evaluated by
-/// augur-expr's evaluator): exactly uniform samples, and a Monte-Carlo count, when the
-/// solutions are not too sparse (at least [`ACCEPTED`] of [`DRAWS`] draws hit).
-fn rejection(
-    pool: &ExprPool,
-    constraints: &[ExprId],
-    bytes: &[(ArrayId, u64)],
-    want: usize,
-    rng: &mut Rng,
-) -> Option<Counted> {
-    let c = draw(pool, constraints, bytes, want.max(ACCEPTED), DRAWS, rng);
-    (c.samples.len() >= ACCEPTED).then_some(c)
+/// Does `a` satisfy every one of `constraints`?
+pub fn satisfies(pool: &ExprPool, a: &Assignment, constraints: &[ExprId]) -> bool {
+    let mut ev = augur_expr::Evaluator::new(pool, a);
+    constraints.iter().all(|&c| ev.eval(c) == 1)
 }
 
 /// Rejection sampling: up to `draws` uniform random inputs over `bytes`, stopping after
@@ -244,33 +243,65 @@ pub fn draw(
     max_draws: usize,
     rng: &mut Rng,
 ) -> Counted {
-    let mut arrays: Vec<(ArrayId, u64)> = Vec::new();
-    for &(a, _) in bytes {
-        if arrays.last().map(|l| l.0) != Some(a) {
-            arrays.push((a, pool.array_size(a)));
-        }
-    }
+    draw_in(pool, constraints, &Space::full(bytes), want, max_draws, rng)
+}
+
+/// [`draw`] over the points of `space` (a superset of the solutions): still uniform
+/// over the solutions; the count is the share accepted times the space's size.
+pub fn draw_in(
+    pool: &ExprPool,
+    constraints: &[ExprId],
+    space: &Space,
+    want: usize,
+    max_draws: usize,
+    rng: &mut Rng,
+) -> Counted {
     let mut samples = Vec::new();
     let mut draws = 0;
     while draws < max_draws && (samples.len() < want || draws < max_draws / 10) {
         draws += 1;
-        let mut a = Assignment::default();
-        for &(arr, size) in &arrays {
-            a.set(arr, (0..size).map(|_| rng.next_u64() as u8).collect());
-        }
-        let mut ev = augur_expr::Evaluator::new(pool, &a);
-        if constraints.iter().all(|&c| ev.eval(c) == 1) {
+        let a = space.draw(pool, rng);
+        if satisfies(pool, &a, constraints) {
             samples.push(a);
         }
     }
-    let bits = (bytes.len() * 8) as u32;
+    let bits = (space.bytes.len() * 8) as u32;
     Counted {
-        count: samples.len() as f64 / draws.max(1) as f64 * 2f64.powi(bits as i32),
+        count: samples.len() as f64 / draws.max(1) as f64 * space.size(),
         exact: false,
         complete: false,
         samples,
         bits,
     }
+}
+
+/// The solutions of `constraints` found in `space` without the solver: every one when
+/// the space is small enough to list ([`ENUMERATED`] points: the count is exact), else
+/// by rejection (random points of the space kept when they satisfy `constraints`:
+/// exactly uniform samples and a Monte-Carlo count) when they are not too sparse in it
+/// (at least [`ACCEPTED`] of [`DRAWS`] draws hit).
+fn in_space(
+    pool: &ExprPool,
+    constraints: &[ExprId],
+    space: &Space,
+    want: usize,
+    rng: &mut Rng,
+) -> Option<Counted> {
+    if let Some(points) = space.points(pool, ENUMERATED) {
+        let samples: Vec<Assignment> = points
+            .into_iter()
+            .filter(|a| satisfies(pool, a, constraints))
+            .collect();
+        return Some(Counted {
+            count: samples.len() as f64,
+            exact: true,
+            complete: true,
+            samples,
+            bits: (space.bytes.len() * 8) as u32,
+        });
+    }
+    let c = draw_in(pool, constraints, space, want.max(ACCEPTED), DRAWS, rng);
+    (c.samples.len() >= ACCEPTED).then_some(c)
 }
 
 /// The constraints in groups sharing no array (connected through shared arrays).
@@ -367,11 +398,23 @@ fn count_group(
     want: usize,
     rng: &mut Rng,
 ) -> Result<Counted, String> {
-    let bytes = support(pool, constraints);
-    if let Some(c) = rejection(pool, constraints, &bytes, want, rng) {
+    let all = support(pool, constraints);
+    let bits = (all.len() * 8) as u32;
+    let mut space = Space::new(pool, constraints, &all);
+    if let Some(c) = in_space(pool, constraints, &space, want, rng) {
         return Ok(c);
     }
-    let bits = (bytes.len() * 8) as u32;
+    // Too sparse: bytes the formula pins (found by the solver) may shrink the space.
+    if space.pin(pool, solver, constraints) {
+        if let Some(c) = in_space(pool, constraints, &space, want, rng) {
+            return Ok(c);
+        }
+    }
+    let bytes = space.open_bytes();
+    // Hashing over the open bytes only (the pinned ones have one value in every
+    // solution, so the cells hold the same solutions); each cell's solutions assign
+    // the pinned bytes as the formula forces them.
+    let open_bits = (bytes.len() * 8) as u32;
     let mut estimates = Vec::new();
     let mut samples = Vec::new();
     let mut hint = 0;
@@ -385,7 +428,7 @@ fn count_group(
             xors: Vec::new(),
             cells: FxHashMap::default(),
         };
-        let m = r.fitting(pool, solver, rng, hint, (bits as usize).min(MAX_XORS))?;
+        let m = r.fitting(pool, solver, rng, hint, (open_bits as usize).min(MAX_XORS))?;
         let cell = r.cell(pool, solver, rng, m)?.clone();
         if cell.len() > CELL {
             return Err(format!(
@@ -453,17 +496,74 @@ mod tests {
 
     #[test]
     fn sparse_sets_are_estimated_by_hashing_within_a_factor_of_two() {
+        // b0 == b1 + b2, b3 == b0 ^ b2, b1 < 8: 2048 solutions of 2^32, no byte pinned,
+        // only b1 narrowed (to 8 values): too sparse for rejection in 8 * 2^24 points.
         let mut pool = ExprPool::new();
-        let c = range(&mut pool, 4, 1000, 3000);
+        let a = pool.new_array("x", 4);
+        let b: Vec<ExprId> = (0..4).map(|i| byte(&mut pool, a, i)).collect();
+        let sum = pool.bin(BinOp::Add, b[1], b[2]);
+        let xor = pool.bin(BinOp::Xor, b[0], b[2]);
+        let eight = pool.constant(8, 8);
+        let c = vec![
+            pool.cmp(CmpOp::Eq, b[0], sum),
+            pool.cmp(CmpOp::Eq, b[3], xor),
+            pool.cmp(CmpOp::Ult, b[1], eight),
+        ];
         let mut solver = SolverChain::new(Default::default());
         let got = count(&mut pool, &mut solver, &c, &[], 60, &mut Rng::new(7)).unwrap();
         assert!(!got.exact);
-        assert!(got.count > 1000.0 && got.count < 4000.0, "{}", got.count);
+        assert!(got.count > 1024.0 && got.count < 4096.0, "{}", got.count);
         assert!(got.samples.len() >= 60);
         for s in &got.samples {
+            let x = |i: usize| s.byte(a, i as u128);
             assert!(
-                (1000..3000).contains(&value(s, 4)),
+                x(0) == x(1).wrapping_add(x(2)) && x(3) == x(0) ^ x(2) && x(1) < 8,
                 "sample outside the set"
+            );
+        }
+    }
+
+    #[test]
+    fn bytes_the_formula_pins_are_not_drawn() {
+        // One input: "-b", then 9 bytes none of which is '\n', then a 4-byte count equal
+        // to 2: 255^9 solutions among 2^120 inputs. Uniform draws never hit, and hashing
+        // would need more than 64 XORs; drawn from the bytes' possible values (the
+        // option and the count pinned, the rest without '\n'), every draw hits.
+        let mut pool = ExprPool::new();
+        let a = pool.new_array("input", 15);
+        let mut c = Vec::new();
+        for (i, ch) in [b'-', b'b'].into_iter().enumerate() {
+            let x = byte(&mut pool, a, i as u64);
+            let k = pool.constant(u128::from(ch), 8);
+            c.push(pool.cmp(CmpOp::Eq, x, k));
+        }
+        for i in 2..11 {
+            let x = byte(&mut pool, a, i);
+            let nl = pool.constant(10, 8);
+            let is_nl = pool.cmp(CmpOp::Eq, x, nl);
+            c.push(pool.not(is_nl));
+        }
+        let mut n = byte(&mut pool, a, 11);
+        for i in 12..15 {
+            let x = byte(&mut pool, a, i);
+            n = pool.concat(x, n);
+        }
+        let two = pool.constant(2, 32);
+        c.push(pool.cmp(CmpOp::Eq, n, two));
+        let mut solver = SolverChain::new(Default::default());
+        let got = count(&mut pool, &mut solver, &c, &[], 50, &mut Rng::new(3)).unwrap();
+        let want = 255f64.powi(9);
+        assert!(
+            (got.count - want).abs() / want < 1e-9,
+            "{} solutions, not {want}",
+            got.count
+        );
+        assert!(got.samples.len() >= 50);
+        for s in &got.samples {
+            let mut ev = augur_expr::Evaluator::new(&pool, s);
+            assert!(
+                c.iter().all(|&k| ev.eval(k) == 1),
+                "a sample off the formula"
             );
         }
     }

@@ -1,10 +1,12 @@
 //! The seeded run of a seed path: an [`Observer`] noting, at the start of each of the
 //! first few visits of every user source line, the bytes of the integer source variables
 //! in scope (locals of the running function that every path assigns before the line
-//! ([`crate::assigned`]), parameters, globals), plus the path's shape (branches, calls,
+//! ([`crate::assigned`]), parameters, globals, and the input-dependent integer elements
+//! of aggregates: globals' fields and array elements, locals' read at constant offsets,
+//! these too once every path assigns them), plus the path's shape (branches, calls,
 //! instructions) and, at its end, the path condition.
 
-use crate::assigned::Assigned;
+use crate::assigned::{Assigned, Slot};
 use crate::setup::Setup;
 use augur_engine::Executor;
 use augur_engine::{Byte, MemorySink, Observer, Outcome, SeedInput, State, Value};
@@ -17,13 +19,79 @@ use std::rc::Rc;
 /// Visits of one source line recorded at most this many times (loops).
 pub const MAX_INSTANCES: u32 = 3;
 
-/// An integer source variable.
+/// Integer elements of one aggregate global (struct fields, array elements, nested)
+/// recorded at most.
+const MAX_ELEMENTS: usize = 16;
+/// Elements of an array recorded at most (the first ones).
+const MAX_ARRAY_ELEMENTS: u64 = 8;
+
+/// An integer source variable: a scalar, or an integer element of an aggregate global
+/// (a struct field, an array element), named `g@OFFSET` after the global and the
+/// element's byte offset in it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Var {
-    /// Its name in the C source.
+    /// Its name in the C source (`g@OFFSET` for an element of `g`).
     pub name: String,
     /// Its size in bytes (1, 2, 4 or 8).
     pub size: u8,
+}
+
+impl Var {
+    /// The C identifier it is read through (the aggregate's, for an element).
+    pub fn base(&self) -> &str {
+        element(&self.name).map_or(&self.name, |(g, _)| g)
+    }
+}
+
+/// The aggregate and byte offset an element variable's name `g@OFFSET` stands for.
+pub fn element(name: &str) -> Option<(&str, u64)> {
+    let (g, off) = name.split_once('@')?;
+    Some((g, off.parse().ok()?))
+}
+
+/// The C expression reading variable `name` of `size` bytes: the name itself, or for an
+/// element `g@OFFSET` its bytes copied out of `g` (no aliasing rule broken, whatever the
+/// element's declared type).
+pub fn c_expr(name: &str, size: u8) -> String {
+    let Some((g, off)) = element(name) else {
+        return name.to_string();
+    };
+    let ty = match size {
+        1 => return format!("((unsigned char *)&{g})[{off}]"),
+        2 => "short",
+        4 => "int",
+        _ => "long long",
+    };
+    format!(
+        "({{ {ty} augur_v; __builtin_memcpy(&augur_v, (char *)&{g} + {off}, {size}); augur_v; }})"
+    )
+}
+
+/// The integer elements of a value of type `ty` at byte offset `at`: (offset, size),
+/// at most [`MAX_ELEMENTS`], the first [`MAX_ARRAY_ELEMENTS`] of each array.
+fn int_elements(prog: &Program, ty: augur_ir::TyId, at: u64, out: &mut Vec<(u64, u8)>) {
+    if out.len() >= MAX_ELEMENTS {
+        return;
+    }
+    match &prog.ty(ty).ty {
+        Ty::Struct { fields } => {
+            for &(off, t) in fields {
+                int_elements(prog, t, at + off, out);
+            }
+        }
+        Ty::Array { elem, len, stride } => {
+            for i in 0..(*len).min(MAX_ARRAY_ELEMENTS) {
+                int_elements(prog, *elem, at + i * stride, out);
+            }
+        }
+        _ => {
+            if let Some(size) = int_size(prog, ty) {
+                if out.len() < MAX_ELEMENTS {
+                    out.push((at, size));
+                }
+            }
+        }
+    }
 }
 
 /// One recorded visit of a source line.
@@ -115,43 +183,39 @@ fn user_identifier(name: &str) -> bool {
         && !name.starts_with("augur")
 }
 
-/// The writable integer globals with user-looking names, with their addresses.
+/// The writable integer globals with user-looking names, and the integer elements of
+/// such aggregate globals, with their addresses.
 fn int_globals(ex: &Executor) -> Vec<(Var, u64)> {
     let prog = &ex.program;
-    prog.globals
-        .iter()
-        .enumerate()
-        .filter(|(_, g)| g.init.is_some() && !g.is_constant && user_identifier(&g.name))
-        .filter_map(|(i, g)| {
-            let size = int_size(prog, g.ty)?;
-            let var = Var {
-                name: g.name.clone(),
-                size,
-            };
-            Some((var, ex.global_addr(GlobalId(i as u32))))
-        })
-        .collect()
-}
-
-/// Per function: the stack slots of integer source variables (register holding the
-/// slot's address, variable). A slot counts when it holds one element that the code
-/// loads as an integer of the slot's size.
-fn int_locals(prog: &Program, func: FuncId) -> Vec<(Reg, Var)> {
-    let f = prog.func(func);
-    let mut loaded: FxHashMap<Reg, u8> = FxHashMap::default();
-    for inst in &f.insts {
-        if let Inst::Load {
-            addr: Operand::Reg(r),
-            ty,
-            ..
-        } = inst
-        {
-            if let Some(size) = int_size(prog, *ty) {
-                loaded.insert(*r, size);
-            }
+    let mut out = Vec::new();
+    for (i, g) in prog.globals.iter().enumerate() {
+        if g.init.is_none() || g.is_constant || !user_identifier(&g.name) {
+            continue;
+        }
+        let addr = ex.global_addr(GlobalId(i as u32));
+        if let Some(size) = int_size(prog, g.ty) {
+            let name = g.name.clone();
+            out.push((Var { name, size }, addr));
+            continue;
+        }
+        let mut elements = Vec::new();
+        int_elements(prog, g.ty, 0, &mut elements);
+        for (off, size) in elements {
+            let name = format!("{}@{off}", g.name);
+            out.push((Var { name, size }, addr + off));
         }
     }
-    f.insts
+    out
+}
+
+/// Per function: the stack slots of integer source variables, and the integer elements
+/// of local aggregates that the code reads at a constant offset (named `s@OFFSET`, at
+/// most [`MAX_ELEMENTS`] per aggregate). A slot is a scalar when the code loads it only
+/// whole, as an integer of the slot's size.
+fn int_locals(prog: &Program, func: FuncId) -> Vec<(Slot, Var)> {
+    let f = prog.func(func);
+    let allocas: Vec<(Reg, u64, &str)> = f
+        .insts
         .iter()
         .filter_map(|inst| match inst {
             Inst::Alloca {
@@ -161,26 +225,64 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<(Reg, Var)> {
                 var: Some(name),
                 ..
             } => {
-                let size = *loaded.get(dst)?;
                 let name = name.strip_suffix(".addr").unwrap_or(name);
-                (u64::from(size) == *elem_size && user_identifier(name)).then(|| {
-                    (
-                        *dst,
-                        Var {
-                            name: name.to_string(),
-                            size,
-                        },
-                    )
-                })
+                user_identifier(name).then_some((*dst, *elem_size, name))
             }
             _ => None,
         })
-        .collect()
+        .collect();
+    let bases: Vec<Reg> = allocas.iter().map(|a| a.0).collect();
+    let inside = crate::assigned::addresses(f, &bases);
+    // Per slot: the (offset, size) of its integer loads.
+    let mut loads: Vec<Vec<(u64, u8)>> = vec![Vec::new(); allocas.len()];
+    for inst in &f.insts {
+        if let Inst::Load {
+            addr: Operand::Reg(r),
+            ty,
+            ..
+        } = inst
+        {
+            if let (Some(&(b, off)), Some(size)) = (inside.get(r), int_size(prog, *ty)) {
+                if off + u64::from(size) <= allocas[b].1 && !loads[b].contains(&(off, size)) {
+                    loads[b].push((off, size));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for ((base, slot_size, name), mut reads) in allocas.into_iter().zip(loads) {
+        reads.sort_unstable();
+        if let [(0, size)] = reads[..] {
+            if u64::from(size) == slot_size {
+                let var = Var {
+                    name: name.to_string(),
+                    size,
+                };
+                out.push((
+                    Slot {
+                        base,
+                        element: None,
+                    },
+                    var,
+                ));
+                continue;
+            }
+        }
+        for (off, size) in reads.into_iter().take(MAX_ELEMENTS) {
+            let var = Var {
+                name: format!("{name}@{off}"),
+                size,
+            };
+            let element = Some(off);
+            out.push((Slot { base, element }, var));
+        }
+    }
+    out
 }
 
 /// A function's integer locals and which of them are assigned where.
 struct Locals {
-    slots: Vec<(Reg, Var)>,
+    slots: Vec<(Slot, Var)>,
     assigned: Assigned,
 }
 
@@ -224,8 +326,8 @@ impl Watcher {
             .entry(func)
             .or_insert_with(|| {
                 let slots = int_locals(&prog, func);
-                let regs: Vec<Reg> = slots.iter().map(|(r, _)| *r).collect();
-                let assigned = Assigned::new(prog.func(func), &regs);
+                let which: Vec<Slot> = slots.iter().map(|(s, _)| *s).collect();
+                let assigned = Assigned::new(&prog, prog.func(func), &which);
                 Rc::new(Locals { slots, assigned })
             })
             .clone()
@@ -242,8 +344,10 @@ impl Watcher {
             .iter()
             .zip(assigned)
             .filter(|(_, a)| *a)
-            .filter_map(|((r, v), _)| match regs.get(r.0 as usize) {
-                Some(Value::Con { bits, .. }) => Some((v.clone(), *bits as u64)),
+            .filter_map(|((s, v), _)| match regs.get(s.base.0 as usize) {
+                Some(Value::Con { bits, .. }) => {
+                    Some((v.clone(), *bits as u64 + s.element.unwrap_or(0)))
+                }
                 _ => None,
             })
             .collect();
@@ -254,7 +358,11 @@ impl Watcher {
                 let obj = st.mem().find(*addr)?;
                 let off = addr - obj.base;
                 let n = u64::from(v.size);
-                (off + n <= obj.size).then(|| (v.clone(), obj.read(off, n).to_vec()))
+                let bytes = (off + n <= obj.size).then(|| obj.read(off, n).to_vec())?;
+                // An aggregate's element only when it depends on the input: the others
+                // would only multiply the predicates over constants.
+                let symbolic = bytes.iter().any(|b| matches!(b, Byte::S(_)));
+                (symbolic || element(&v.name).is_none()).then(|| (v.clone(), bytes))
             })
             .collect()
     }
