@@ -468,7 +468,9 @@ fn a_project_tree_gets_a_patch_whose_trigger_fires_natively() {
         .args(["inject", "--project"])
         .arg(&tree)
         .args(["--build", "make", "--program", "prog", "--sym-stdin", "6"])
-        .args(["--explore-time", "5", "--measure", "100", "-o"])
+        // The exploration ends when its paths do (well within a second on an idle
+        // machine); 30 s leaves room for a loaded one, where 5 s found no seed path.
+        .args(["--explore-time", "30", "--measure", "100", "-o"])
         .arg(&out)
         .output()
         .unwrap();

@@ -78,26 +78,15 @@ fn a_new_file_is_not_standard_input() {
 
 #[test]
 fn the_empty_path_names_nothing() {
-    let r = run_c(&program("libc_files/the_empty_path_names_nothing.c"), &[]);
-    assert_eq!(
-        r.exits_with_stdout(),
-        vec![(0, "done\n".to_string())],
-        "{}",
-        r.stderr
-    );
-    r.assert_native_replay_passes();
+    exits_with_and_replays("libc_files/the_empty_path_names_nothing.c", "done\n");
 }
 
 #[test]
 fn a_standard_stream_closed_twice() {
-    let r = run_c(&program("libc_files/a_standard_stream_closed_twice.c"), &[]);
-    assert_eq!(
-        r.exits_with_stdout(),
-        vec![(0, "0 -1 0 -1 9\n".to_string())],
-        "{}",
-        r.stderr
+    exits_with_and_replays(
+        "libc_files/a_standard_stream_closed_twice.c",
+        "0 -1 0 -1 9\n",
     );
-    r.assert_native_replay_passes();
 }
 
 #[test]

@@ -6,19 +6,6 @@
 mod common;
 use common::*;
 
-/// `augur run` of the program `rel` (no options) finds one path, which exits 0 printing
-/// `stdout`, and the native replay agrees.
-fn exits_with_and_replays(rel: &str, stdout: &str) {
-    let r = run_c(&program(rel), &[]);
-    assert_eq!(
-        r.exits_with_stdout(),
-        vec![(0, stdout.to_string())],
-        "{}",
-        r.stderr
-    );
-    r.assert_native_replay_passes();
-}
-
 #[test]
 fn functions_beyond_the_models_run_and_replay() {
     let src = &program("libc_system/functions_beyond_the_models_run_and_replay.c");

@@ -82,6 +82,19 @@ pub fn program(rel: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// `augur run` of the program `rel` (no options) finds one path, which exits 0 printing
+/// `stdout`, and the native replay agrees.
+pub fn exits_with_and_replays(rel: &str, stdout: &str) {
+    let r = run_c(&program(rel), &[]);
+    assert_eq!(
+        r.exits_with_stdout(),
+        vec![(0, stdout.to_string())],
+        "{}",
+        r.stderr
+    );
+    r.assert_native_replay_passes();
+}
+
 /// Write `src` as prog.c in a fresh directory and run `augur run` with `args` on it.
 pub fn run_c(src: &str, args: &[&str]) -> Run {
     let dir = tempfile::tempdir().unwrap();
