@@ -44,7 +44,7 @@ fn priority_group_and_host_id() {
     exits_with_and_replays(
         "libc_system/priority_group_and_host_id.c",
         "priority 0\nnice 5\npriority 5\nother -1 errno 3\nsetpgid 0\nhostid 00000000\n\
-         canonical /augur/work\n",
+         canonical /augur/work\nsynced\n",
     );
 }
 

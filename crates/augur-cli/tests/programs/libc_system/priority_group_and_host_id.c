@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
-/* What nice, timeout and hostid ask of the system: the nice value (raised, as any user may),
- * a process group of its own, the host id, and glibc's canonicalize_file_name. */
+/* What nice, timeout, hostid and sync ask of the system: the nice value (raised, as any user
+ * may), a process group of its own, the host id, glibc's canonicalize_file_name, and
+ * sync (which cannot fail). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,5 +21,7 @@ int main(void) {
   char *name = canonicalize_file_name(".");
   printf("canonical %s\n", name ? name : "(none)");
   free(name);
+  sync();
+  puts("synced");
   return 0;
 }
