@@ -144,8 +144,6 @@ static long vectored(int write_, int fd, const struct iovec_ *iov, long count)
     return total;
 }
 
-/* sendfile(out, in, offset, count) as reads and writes of at most 4 KiB: from
- * *offset (then moved on, in's own offset unchanged) or from in's offset. */
 /* truncate(path, length): ftruncate through a descriptor opened for writing, which gives
  * Linux's errors for a path naming nothing (ENOENT) or a directory (EISDIR). */
 static long truncate_(const char *path, long length)
@@ -159,6 +157,8 @@ static long truncate_(const char *path, long length)
     return r;
 }
 
+/* sendfile(out, in, offset, count) as reads and writes of at most 4 KiB: from
+ * *offset (then moved on, in's own offset unchanged) or from in's offset. */
 static long sendfile_(int out, int in, long *offset, size_t count)
 {
     char buf[4096];

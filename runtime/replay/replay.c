@@ -636,19 +636,20 @@ int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t 
                  const posix_spawnattr_t *attr, char *const argv[], char *const envp[]) {
   return posix_spawn(pid, file, actions, attr, argv, envp);
 }
+
 /* The nice value as the analysis sees it: 0 at start, whatever the replay itself runs at
  * (natively the values count from the one the process started with), raised as any user
  * may, never lowered (EACCES, as for a user without CAP_SYS_NICE, even when replaying as
  * root); no other process exists for it (ESRCH), as for kill. */
-static int start_nice = -100;
+static int start_nice;
 
-static int own_nice(void) {
+/* The process's nice value as the kernel has it. */
+static int kernel_nice(void) {
   long raw = syscall(SYS_getpriority, PRIO_PROCESS, 0);
-  int now = raw < 0 ? 0 : 20 - (int)raw;
-  if (start_nice == -100)
-    start_nice = now;
-  return now - start_nice;
+  return raw < 0 ? 0 : 20 - (int)raw;
 }
+__attribute__((constructor)) static void remember_start_nice(void) { start_nice = kernel_nice(); }
+static int own_nice(void) { return kernel_nice() - start_nice; }
 static int is_self(int which, id_t who) {
   return which == PRIO_PROCESS && (who == 0 || who == (id_t)getpid());
 }

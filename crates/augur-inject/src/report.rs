@@ -145,11 +145,11 @@ pub(crate) fn write_corpus(
         ];
         let env = augur_env::environment(&b.trigger);
         let mut files = files;
-        if !env.args.is_empty() {
+        if !env.arg_objects.is_empty() {
             let line: Vec<String> = argv
                 .iter()
                 .cloned()
-                .chain(env.args.iter().map(|a| shell_quote(a)))
+                .chain(env.args().into_iter().map(shell_quote))
                 .collect();
             files.push((
                 "trigger.cmdline",

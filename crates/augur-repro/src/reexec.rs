@@ -288,7 +288,7 @@ pub fn command_line(
     }
     let mut words = vec![format!("./{program}")];
     words.extend(args.iter().map(|a| shell_word(a.as_bytes())));
-    words.extend(env.args.iter().map(|a| shell_word(a)));
+    words.extend(env.args().into_iter().map(shell_word));
     let cmd = words.join(" ");
     Some(match env.stdin {
         Some(input) => format!("printf '%s' {} | {cmd}", shell_word(&input)),

@@ -5,10 +5,9 @@
 /// Argv, stdin and files of one test, built from its environment objects.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Environment {
-    /// The symbolic arguments, in order (each up to its first NUL byte).
-    pub args: Vec<Vec<u8>>,
-    /// The same arguments' whole objects, as the analysis laid each out in memory as its
-    /// `argv[i]` string: the text, its NUL and any bytes after it.
+    /// The symbolic arguments' whole objects, in order, as the analysis laid each out in
+    /// memory as its `argv[i]` string: the text, its NUL and any bytes after it (the text
+    /// alone: [`Environment::args`]).
     pub arg_objects: Vec<Vec<u8>>,
     /// Standard input; `None` when the test has no `stdin` object (then it is empty).
     pub stdin: Option<Vec<u8>>,
@@ -43,15 +42,14 @@ fn count_of(bytes: &[u8]) -> usize {
 }
 
 /// The bytes of an argument object up to its first NUL.
-fn arg_text(bytes: &[u8]) -> Vec<u8> {
-    bytes.iter().take_while(|b| **b != 0).copied().collect()
+fn arg_text(bytes: &[u8]) -> &[u8] {
+    &bytes[..bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len())]
 }
 
 impl Environment {
-    /// Add the argument whose object holds `bytes`.
-    fn push_arg(&mut self, bytes: &[u8]) {
-        self.args.push(arg_text(bytes));
-        self.arg_objects.push(bytes.to_vec());
+    /// The symbolic arguments, in order, each up to its first NUL byte.
+    pub fn args(&self) -> Vec<&[u8]> {
+        self.arg_objects.iter().map(|a| arg_text(a)).collect()
     }
 }
 
@@ -69,9 +67,9 @@ pub fn environment(objects: &[(String, Vec<u8>)]) -> Environment {
                 Some(0) => {}
                 Some(ref mut n) => {
                     *n -= 1;
-                    env.push_arg(bytes);
+                    env.arg_objects.push(bytes.clone());
                 }
-                None => env.push_arg(bytes),
+                None => env.arg_objects.push(bytes.clone()),
             }
         } else if name == "stdin" {
             env.stdin = Some(bytes.clone());
@@ -116,7 +114,7 @@ mod tests {
             obj("arg02", b"cde\0"),
         ];
         let env = environment(&objs);
-        assert_eq!(env.args, vec![b"ab".to_vec(), b"".to_vec()]);
+        assert_eq!(env.args(), [&b"ab"[..], b""]);
         assert_eq!(
             env.arg_objects,
             vec![b"ab\0\0".to_vec(), b"\0zz\0".to_vec()]
@@ -135,7 +133,7 @@ mod tests {
             obj("arg02", b"c\0"),
             obj("arg03", b"d\0"),
         ]);
-        assert_eq!(env.args, vec![b"a".to_vec(), b"c".to_vec()]);
+        assert_eq!(env.args(), [&b"a"[..], b"c"]);
         assert!(!is_count_name("n_args_"));
         assert!(!is_count_name("n_argsx"));
     }
@@ -143,9 +141,9 @@ mod tests {
     #[test]
     fn sym_arg_without_n_args_is_one_argument() {
         let env = environment(&[obj("arg00", b"hi\0")]);
-        assert_eq!(env.args, vec![b"hi".to_vec()]);
+        assert_eq!(env.args(), [&b"hi"[..]]);
         let none = environment(&[obj("n_args", &[0, 0, 0, 0]), obj("arg00", b"x\0")]);
-        assert!(none.args.is_empty());
+        assert!(none.args().is_empty());
     }
 
     #[test]

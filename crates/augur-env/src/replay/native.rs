@@ -249,7 +249,7 @@ pub fn run(binary: &Path, spec: &RunSpec) -> Result<NativeRun, String> {
     let mut child = cmd
         .arg0(spec.argv0)
         .args(spec.args)
-        .args(spec.env.args.iter().map(|a| std::ffi::OsStr::from_bytes(a)))
+        .args(spec.env.args().into_iter().map(std::ffi::OsStr::from_bytes))
         .current_dir(&cwd)
         .env("AUGUR_REPLAY_KTEST", root.path().join("test.ktest"))
         .env("AUGUR_REPLAY_ARGV", root.path().join("argv.ktest"))
