@@ -1,7 +1,8 @@
 /*
  * attrs.c - what files are beyond their contents: modes (umask, chmod and its
- * f/at forms), owners (chown and its f/l/at forms), and the file system they
- * are on (statfs, fstatfs, and statvfs and fstatvfs as glibc derives them).
+ * f/at forms), owners (chown and its f/l/at forms), times (utimensat, which
+ * musl's futimens, utimes and utime call), and the file system they are on
+ * (statfs, fstatfs, and statvfs and fstatvfs as glibc derives them).
  *
  * - Modes are kept by the engine (augur-env/src/modes.rs): chmod's bits are
  *   what stat reports after; open's and mkdir's modes pass through the
@@ -10,6 +11,8 @@
  * - The user owns every file (process.c's user 1000, group 1000) and, not
  *   being root, may only "give" a file to itself: chown to any other owner or
  *   group fails with EPERM, as it does natively for a user who is not root.
+ * - Times are not kept: stat reports the models' fixed time for every file
+ *   (time.c's clock), so utimensat checks its arguments and the file only.
  * - The file system is one ext4 volume of 1 GiB, half free; `augur replay`
  *   makes the native statfs answer the same (runtime/replay/replay.c).
  */
@@ -20,6 +23,7 @@
 #define EPERM 1
 #define EBADF 9
 #define ENOTDIR 20
+#define EFAULT 14
 #define EINVAL 22
 #define AT_FDCWD (-100)
 #define AT_SYMLINK_NOFOLLOW 0x100
@@ -87,6 +91,41 @@ int fchownat(int dirfd, const char *path, unsigned uid, unsigned gid, int flags)
     if (path[0] == '\0' && (flags & AT_EMPTY_PATH))
         return fchown(dirfd, uid, gid);
     return from_cwd(dirfd, path) ? chown(path, uid, gid) : -1;
+}
+
+/* utimensat's special nanosecond values: the current time, or no change. */
+#define UTIME_NOW ((1L << 30) - 1)
+#define UTIME_OMIT ((1L << 30) - 2)
+
+struct utime_spec {
+    long sec, nsec;
+};
+
+/* Linux's utimensat: path NULL (or empty, with AT_EMPTY_PATH) stands for dirfd's
+ * own file; with both times UTIME_OMIT nothing is looked at. */
+int utimensat(int dirfd, const char *path, const struct utime_spec times[2], int flags)
+{
+    struct stat st;
+    int i;
+    if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) {
+        errno = EINVAL;
+        return -1;
+    }
+    for (i = 0; times != NULL && i < 2; i++)
+        if (times[i].nsec != UTIME_NOW && times[i].nsec != UTIME_OMIT &&
+            (times[i].nsec < 0 || times[i].nsec > 999999999L)) {
+            errno = EINVAL;
+            return -1;
+        }
+    if (times != NULL && times[0].nsec == UTIME_OMIT && times[1].nsec == UTIME_OMIT)
+        return 0;
+    if (path == NULL && dirfd == AT_FDCWD) {
+        errno = EFAULT;
+        return -1;
+    }
+    if (path == NULL || (path[0] == '\0' && (flags & AT_EMPTY_PATH)))
+        return fstat(dirfd, &st);
+    return from_cwd(dirfd, path) ? stat(path, &st) : -1;
 }
 
 /* The kernel's struct statfs on x86-64 (glibc's and musl's). */

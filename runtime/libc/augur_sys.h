@@ -25,7 +25,9 @@ long augur_sys_lseek(int fd, long off, int whence);
 /* The lowest free descriptor >= min now refers to what fd does; -1 with errno. */
 int augur_sys_dup(int fd, int min);
 /* What path (when not NULL) or else fd is: 1 a regular file (out[0] its size,
- * out[1] its number), 2 /dev/null (an absent stdin), or -1 with errno. */
+ * out[1] its number), 2 /dev/null (an absent stdin), 4 a pipe, 5 a FIFO or
+ * socket mknod made (out[0] its S_IFMT bits, out[1] its number), or -1 with
+ * errno. */
 int augur_sys_stat(int fd, const char *path, unsigned long out[2]);
 /* Remove a file's name (open descriptors keep it); -1 with ENOENT. */
 int augur_sys_unlink(const char *path);
@@ -42,6 +44,13 @@ int augur_sys_mkdir(const char *path, unsigned mode);
 int augur_sys_rmdir(const char *path);
 int augur_sys_rename(const char *from, const char *to);
 int augur_sys_chdir(const char *path);
+/* Hard links and special files: to becomes another name of the file from
+ * names (directories: EPERM); a new regular file, FIFO or socket at path with
+ * mode's type (S_IFMT bits) and permission bits less the creation mask (a
+ * device: EPERM, as for a user who is not root).  0, or -1 with errno, as
+ * Linux's link and mknod. */
+int augur_sys_link(const char *from, const char *to);
+int augur_sys_mknod(const char *path, unsigned mode);
 /* The current directory's absolute name in buf: its length with the NUL, or
  * -1 with ERANGE when size is too small. */
 long augur_sys_getcwd(char *buf, unsigned long size);

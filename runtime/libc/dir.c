@@ -27,8 +27,11 @@
 #define ENAMETOOLONG 36
 #define AT_FDCWD (-100)
 #define AT_EMPTY_PATH 0x1000
+#define DT_FIFO 1
 #define DT_DIR 4
 #define DT_REG 8
+#define DT_SOCK 12
+#define S_IFIFO 0010000
 #define PATH_LEN 4096
 
 /* Primitive (engine): the name of file number index, see augur_sys.h. */
@@ -41,6 +44,8 @@ long augur_sys_name(unsigned long index, char *buf, unsigned long cap);
 #define TMP_INO 98
 /* The temporary directory (augur-env's namespace.rs): made files live there too. */
 #define TMP_DIR "/tmp"
+/* The working directory's absolute name (augur-env's namespace.rs). */
+#define WORK_DIR "/augur/work"
 
 /* The name path gives inside the working directory, into out: "" is the
  * working directory.  1 for its parent, -1 for a path outside it; 0 otherwise
@@ -205,6 +210,21 @@ static struct dirent *entry(DIR *d, unsigned long ino, unsigned char type, const
     return &d->entry;
 }
 
+/* The entry of the file named `name` (inside the tree) listed as `rest`: its number
+ * and type are stat's (a hard link has the number of the file it names). */
+static struct dirent *file_entry(DIR *d, const char *name, const char *rest)
+{
+    char path[PATH_LEN + sizeof WORK_DIR];
+    unsigned long info[2] = {0, 0};
+    size_t n = name[0] == '/' ? 0 : sizeof WORK_DIR;
+    unsigned char type = DT_REG;
+    memcpy(path, WORK_DIR "/", n);
+    memcpy(path + n, name, strlen(name) + 1);
+    if (augur_sys_stat(-1, path, info) == 5)
+        type = info[0] == S_IFIFO ? DT_FIFO : DT_SOCK;
+    return entry(d, 1000 + info[1], type, rest, strlen(rest));
+}
+
 struct dirent *readdir(DIR *d)
 {
     char name[PATH_LEN], sub[PATH_LEN];
@@ -229,7 +249,7 @@ struct dirent *readdir(DIR *d)
         slash = strchr(rest, '/');
         if (slash == NULL) {
             d->next++;
-            return entry(d, 1000 + i, DT_REG, rest, strlen(rest));
+            return file_entry(d, name, rest);
         }
         /* A subdirectory: listed at its first file. */
         memcpy(sub, name, (size_t)(slash - name));

@@ -225,7 +225,8 @@ long lseek64(int fd, long off, int whence) { return lseek(fd, off, whence); }
 
 /* Fill st for an object of `kind` (1 regular file: info its size, number and
  * permission bits, 2 /dev/null, 3 a directory: info from __augur_directory,
- * 4 a pipe). */
+ * 4 a pipe, 5 a FIFO or socket mknod made: info its type bits, number and
+ * permission bits). */
 static int fill_stat(int kind, const unsigned long info[3], struct stat *st)
 {
     if (kind < 0)
@@ -241,6 +242,10 @@ static int fill_stat(int kind, const unsigned long info[3], struct stat *st)
         st->st_mode = S_IFREG | (unsigned int)info[2];
         st->st_size = (long)info[0];
         st->st_blocks = ((long)info[0] + 511) / 512;
+    } else if (kind == 5) {
+        st->st_dev = 0x801;
+        st->st_ino = 1000 + info[1];
+        st->st_mode = (unsigned int)(info[0] | info[2]);
     } else if (kind == 4) {
         st->st_dev = 0xc; /* pipefs */
         st->st_ino = info[1];
@@ -275,7 +280,7 @@ static int stat_path(const char *path, struct stat *st)
 {
     unsigned long info[3] = {0, 0, 0};
     int kind = augur_sys_stat(-1, path, info);
-    if (kind == 1)
+    if (kind == 1 || kind == 5)
         info[2] = (unsigned long)augur_sys_mode(-1, path);
     else if (kind < 0 && __augur_directory(path, info))
         kind = 3;

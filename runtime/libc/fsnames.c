@@ -1,6 +1,7 @@
 /*
  * fsnames.c - the calls that change names in the modelled file system: mkdir,
- * rmdir, rename, chdir, getcwd (and their *at and f* forms), over the engine's
+ * rmdir, rename, link, mknod, chdir, getcwd (and their *at and f* forms; musl's
+ * link, mknod and mkfifo reach these through their system calls), over the engine's
  * primitives (augur-env/src/namespace.rs), which resolve paths from the
  * current directory as Linux does.  The working directory's absolute name is
  * /augur/work (`augur replay` shows the native one by that name).  mkdir's
@@ -17,6 +18,8 @@
 #define AT_FDCWD (-100)
 #define F_GETFD 1
 #define RENAME_NOREPLACE 1
+#define AT_SYMLINK_FOLLOW 0x400
+#define AT_EMPTY_PATH 0x1000
 
 /* Whether dirfd may stand for the current directory with this path: AT_FDCWD or
  * an absolute path; otherwise errno is set (directories have no descriptors). */
@@ -59,6 +62,24 @@ int renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned f
         return -1;
     }
     return renameat(fromfd, from, tofd, to);
+}
+
+/* There are no symbolic links to follow; a descriptor's file cannot be linked by an
+ * empty path without CAP_DAC_READ_SEARCH (the engine's empty path names nothing). */
+int linkat(int fromfd, const char *from, int tofd, const char *to, int flags)
+{
+    if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH)) {
+        errno = EINVAL;
+        return -1;
+    }
+    return from_cwd(fromfd, from) && from_cwd(tofd, to) ? augur_sys_link(from, to) : -1;
+}
+
+/* The device number matters to devices only, which the user may not make. */
+int mknodat(int dirfd, const char *path, unsigned mode, unsigned long dev)
+{
+    (void)dev;
+    return from_cwd(dirfd, path) ? augur_sys_mknod(path, mode) : -1;
 }
 
 int chdir(const char *path) { return augur_sys_chdir(path); }

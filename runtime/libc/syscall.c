@@ -78,6 +78,9 @@ int rmdir(const char *path);
 int rename(const char *from, const char *to);
 int renameat(int fromfd, const char *from, int tofd, const char *to);
 int renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned flags);
+int linkat(int fromfd, const char *from, int tofd, const char *to, int flags);
+int mknodat(int dirfd, const char *path, unsigned mode, unsigned long dev);
+int utimensat(int dirfd, const char *path, const void *times, int flags);
 int chdir(const char *path);
 int fchdir(int fd);
 int pipe2(int fds[2], int flags);
@@ -110,7 +113,7 @@ enum {
     SYS_getegid = 108, SYS_getppid = 110, SYS_setrlimit = 160, SYS_gettid = 186,
     SYS_time = 201, SYS_sched_getaffinity = 204, SYS_clock_gettime = 228,
     SYS_clock_nanosleep = 230, SYS_waitid = 247, SYS_openat = 257, SYS_mkdirat = 258, SYS_newfstatat = 262,
-    SYS_unlinkat = 263, SYS_renameat = 264, SYS_readlinkat = 267, SYS_renameat2 = 316, SYS_faccessat = 269, SYS_dup3 = 292, SYS_pipe2 = 293,
+    SYS_unlinkat = 263, SYS_renameat = 264, SYS_readlinkat = 267, SYS_renameat2 = 316, SYS_link = 86, SYS_linkat = 265, SYS_mknod = 133, SYS_mknodat = 259, SYS_utimensat = 280, SYS_faccessat = 269, SYS_dup3 = 292, SYS_pipe2 = 293,
     SYS_prlimit64 = 302, SYS_getrandom = 318, SYS_execveat = 322, SYS_statx = 332,
     SYS_clone3 = 435, SYS_faccessat2 = 439, SYS_mmap = 9, SYS_mprotect = 10, SYS_munmap = 11,
     SYS_mincore = 27, SYS_madvise = 28, SYS_sigaltstack = 131,
@@ -464,6 +467,16 @@ long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
         return kernel(renameat((int)a, (const char *)b, (int)c, (const char *)d));
     case SYS_renameat2:
         return kernel(renameat2((int)a, (const char *)b, (int)c, (const char *)d, (unsigned)e));
+    case SYS_link:
+        return kernel(linkat(AT_FDCWD, (const char *)a, AT_FDCWD, (const char *)b, 0));
+    case SYS_linkat:
+        return kernel(linkat((int)a, (const char *)b, (int)c, (const char *)d, (int)e));
+    case SYS_mknod:
+        return kernel(mknodat(AT_FDCWD, (const char *)a, (unsigned)b, (unsigned long)c));
+    case SYS_mknodat:
+        return kernel(mknodat((int)a, (const char *)b, (unsigned)c, (unsigned long)d));
+    case SYS_utimensat:
+        return kernel(utimensat((int)a, (const char *)b, (const void *)c, (int)d));
     case SYS_umask:
         return umask((unsigned)a);
     case SYS_chmod:

@@ -82,6 +82,50 @@ fn the_empty_path_names_nothing() {
 }
 
 #[test]
+fn hard_links_fifos_and_times_like_ln_mkfifo_touch() {
+    exits_with_and_replays(
+        "libc_files/hard_links_fifos_and_times_like_ln_mkfifo_touch.c",
+        concat!(
+            "link 0 0\n",
+            "link exists -1 17\n",
+            "link dir -1 1\n",
+            "link missing -1 2\n",
+            "link no parent -1 2\n",
+            "linkat 0 0\n",
+            "linkat flags -1 22\n",
+            "write 3 0\n",
+            "same 1 size 3 mode 600\n",
+            "chmod 0 0\n",
+            "mode 640\n",
+            "rename same file 0 0\n",
+            "unlink 0 0\n",
+            "read 3 0\n",
+            "hey\n",
+            "mkfifo 0 0\n",
+            "mkfifo exists -1 17\n",
+            "mknod socket 0 0\n",
+            "mknod file 0 0\n",
+            "mknod device exists -1 17\n",
+            "mknod dir -1 1\n",
+            "fifo 1 644\n",
+            "socket 1\n",
+            "file 1 600\n",
+            "open socket -1 6\n",
+            "open fifo for writing -1 6\n",
+            "entries 0 1 2\n",
+            "utimensat 0 0\n",
+            "utimensat missing -1 2\n",
+            "utimensat omit missing 0 0\n",
+            "utimensat bad -1 22\n",
+            "utimensat dir 0 0\n",
+            "utimensat not dir -1 20\n",
+            "futimens 0 0\n",
+            "futimens closed -1 9\n",
+        ),
+    );
+}
+
+#[test]
 fn a_standard_stream_closed_twice() {
     exits_with_and_replays(
         "libc_files/a_standard_stream_closed_twice.c",

@@ -41,7 +41,7 @@ pub fn register(t: &mut HandlerTable) {
 
 /// `mode` with the creation mask applied: the permission bits of a file or directory
 /// created with it.
-pub fn created(env: &EnvData, mode: u32) -> u32 {
+fn created(env: &EnvData, mode: u32) -> u32 {
     mode & !env.umask & 0o777
 }
 
@@ -55,14 +55,23 @@ fn find(env: &EnvData, name: &str) -> Result<Option<usize>, u32> {
         // /tmp is root's: chmod on it is refused as for any user but root.
         return Err(EPERM);
     }
-    let wanted = if namespace::is_file(env, name) {
-        name.to_string()
-    } else if namespace::is_dir(env, name) {
-        format!("{name}/")
-    } else {
+    if namespace::is_file(env, name) {
+        return Ok(env.file(name));
+    }
+    if !namespace::is_dir(env, name) {
         return Err(ENOENT);
-    };
+    }
+    let wanted = format!("{name}/");
     Ok(env.files.iter().position(|(f, _)| *f == wanted))
+}
+
+/// Entry `entry`, just made with `mode` (before the mask), gets its permission bits
+/// (recorded when they are not `default`, the kind's usual bits).
+pub fn set_created(env: &mut EnvData, entry: usize, mode: u32, default: u32) {
+    let bits = created(env, mode);
+    if bits != default {
+        env.modes.insert(entry, bits);
+    }
 }
 
 /// The entry the mode of `name` is kept under, making a directory's marker if it has none.

@@ -1,5 +1,6 @@
 //! The modelled file system's names: how a path names a file or directory of the path's
-//! world ([`EnvData`]), and the calls that change names (mkdir, rmdir, rename, chdir).
+//! world ([`EnvData`]), and the calls that change names (mkdir, rmdir, rename, chdir,
+//! link, mknod).
 //!
 //! The world is the working directory `augur replay` gives the native program, whose
 //! absolute name is [`WORK_DIR`] (replay shows the native directory's name as this one, so
@@ -21,6 +22,7 @@ pub const WORK_DIR: &str = "/augur/work";
 
 /// errno values (Linux).
 pub const ENOENT: u32 = 2;
+const EPERM: u32 = 1;
 const EACCES: u32 = 13;
 const EBUSY: u32 = 16;
 pub const EEXIST: u32 = 17;
@@ -119,6 +121,19 @@ fn parent(name: &str) -> &str {
     name.rfind('/').map_or("", |i| &name[..i])
 }
 
+/// The errno of a lookup of `name` (inside the tree) that found nothing: ENOTDIR when
+/// the path goes through a file (`f/x`), else ENOENT.
+pub fn absent(env: &EnvData, name: &str) -> u32 {
+    let through_file = name
+        .match_indices('/')
+        .any(|(i, _)| i > 0 && is_file(env, &name[..i]));
+    if through_file {
+        ENOTDIR
+    } else {
+        ENOENT
+    }
+}
+
 /// Does anything live inside directory `name`?
 fn has_entries(env: &EnvData, name: &str) -> bool {
     let prefix = marker(name);
@@ -151,14 +166,21 @@ fn inside(env: &EnvData, path: &str) -> Result<String, u32> {
     }
 }
 
-/// mkdir(path): a new, empty directory.
-pub fn mkdir(env: &mut EnvData, path: &str) -> Result<(), u32> {
+/// The name a new entry made at `path` takes, or the errno: the two roots and the working
+/// directory's parent exist already (EEXIST), as does any entry (see [`creatable`]).
+fn new_name(env: &EnvData, path: &str) -> Result<String, u32> {
     let name = match inside(env, path) {
         Ok(n) if is_root(&n) => return Err(EEXIST),
         Err(EACCES) => return Err(EEXIST),
         other => other?,
     };
     creatable(env, &name)?;
+    Ok(name)
+}
+
+/// mkdir(path): a new, empty directory.
+pub fn mkdir(env: &mut EnvData, path: &str) -> Result<(), u32> {
+    let name = new_name(env, path)?;
     env.files.push((marker(&name), Contents::from(Vec::new())));
     Ok(())
 }
@@ -205,7 +227,8 @@ pub fn rename(env: &mut EnvData, from: &str, to: &str) -> Result<(), u32> {
         if !is_dir(env, parent(&new)) {
             return Err(ENOENT);
         }
-        if old != new {
+        // Two names of one file: rename does nothing (Linux).
+        if old != new && env.file(&old) != env.file(&new) {
             forget(env, &new);
             let entry = env.files.iter_mut().find(|(f, _)| *f == old);
             entry.expect("a file's entry").0 = new;
@@ -243,6 +266,52 @@ pub fn rename(env: &mut EnvData, from: &str, to: &str) -> Result<(), u32> {
         env.cwd = format!("{new}{}", &env.cwd[old.len()..]);
     }
     Ok(())
+}
+
+/// link(from, to): `to` becomes another name of the file `from` names (a hard link: the
+/// two names share contents and mode). Directories cannot be linked (EPERM).
+pub fn link(env: &mut EnvData, from: &str, to: &str) -> Result<(), u32> {
+    let old = inside(env, from).map_err(|e| if e == EACCES { EPERM } else { e })?;
+    let file = match env.file(&old) {
+        Some(file) => file,
+        None if is_dir(env, &old) => return Err(EPERM),
+        None => return Err(ENOENT),
+    };
+    let new = new_name(env, to)?;
+    env.files.push((new, Contents::from(Vec::new())));
+    env.links.insert(env.files.len() - 1, file);
+    Ok(())
+}
+
+/// The `S_IFMT` bits of the file types mknod makes or refuses.
+pub const S_IFMT: u32 = 0o170000;
+const S_IFSOCK: u32 = 0o140000;
+const S_IFREG: u32 = 0o100000;
+const S_IFBLK: u32 = 0o060000;
+const S_IFDIR: u32 = 0o040000;
+const S_IFCHR: u32 = 0o020000;
+const S_IFIFO: u32 = 0o010000;
+
+/// mknod(path, mode) for a user who is not root: a new regular file (type 0 or
+/// `S_IFREG`), FIFO or socket, as its entry's number; devices are EPERM once the name
+/// is known to be free, directories EPERM and unknown types EINVAL before.
+pub fn mknod(env: &mut EnvData, path: &str, mode: u32) -> Result<usize, u32> {
+    let kind = match mode & S_IFMT {
+        0 | S_IFREG => S_IFREG,
+        k @ (S_IFIFO | S_IFSOCK | S_IFCHR | S_IFBLK) => k,
+        S_IFDIR => return Err(EPERM),
+        _ => return Err(EINVAL),
+    };
+    let name = new_name(env, path)?;
+    if kind == S_IFCHR || kind == S_IFBLK {
+        return Err(EPERM);
+    }
+    env.files.push((name, Contents::from(Vec::new())));
+    let entry = env.files.len() - 1;
+    if kind != S_IFREG {
+        env.special.insert(entry, kind);
+    }
+    Ok(entry)
 }
 
 /// chdir(path): the current directory becomes `path`'s.
@@ -344,6 +413,47 @@ mod tests {
         assert_eq!(cwd_path(&env), "/augur/work/n/e");
         assert_eq!(rename(&mut env, "i", "../../g2"), Ok(()));
         assert_eq!(names(&env), ["g", "n/h", "g2"]);
+    }
+
+    #[test]
+    fn hard_links_name_one_file() {
+        let mut env = world(&["f", "d/g"]);
+        assert_eq!(link(&mut env, "f", "d/h"), Ok(()));
+        assert_eq!(env.file("d/h"), env.file("f"));
+        assert_eq!(link(&mut env, "f", "d/h"), Err(EEXIST));
+        assert_eq!(link(&mut env, "d", "x"), Err(EPERM));
+        assert_eq!(link(&mut env, "..", "x"), Err(EPERM));
+        assert_eq!(link(&mut env, "nope", "x"), Err(ENOENT));
+        assert_eq!(link(&mut env, "f", "f/x"), Err(ENOTDIR));
+        assert_eq!(rename(&mut env, "f", "d/h"), Ok(()));
+        assert_eq!(names(&env), ["f", "d/g", "d/h"]);
+        assert_eq!(rename(&mut env, "d/h", "d/g"), Ok(()));
+        assert_eq!(names(&env), ["f", "d/g"]);
+        assert_eq!(env.file("d/g"), env.file("f"));
+    }
+
+    #[test]
+    fn mknod_makes_files_fifos_and_sockets_but_no_devices() {
+        let mut env = world(&["f"]);
+        let fifo = mknod(&mut env, "p", 0o010644).unwrap();
+        assert_eq!(env.special.get(&fifo), Some(&0o010000));
+        let file = mknod(&mut env, "r", 0o644).unwrap();
+        assert_eq!(env.special.get(&file), None);
+        assert_eq!(mknod(&mut env, "p", 0o140644), Err(EEXIST));
+        assert_eq!(mknod(&mut env, "c", 0o020644), Err(EPERM));
+        assert_eq!(mknod(&mut env, "x/c", 0o020644), Err(ENOENT));
+        assert_eq!(mknod(&mut env, "c", 0o040755), Err(EPERM));
+        assert_eq!(mknod(&mut env, "c", 0o170644), Err(EINVAL));
+        assert_eq!(names(&env), ["f", "p", "r"]);
+    }
+
+    #[test]
+    fn a_lookup_through_a_file_is_not_a_directory() {
+        let env = world(&["f", "d/g"]);
+        assert_eq!(absent(&env, "f/x"), ENOTDIR);
+        assert_eq!(absent(&env, "d/g/x/y"), ENOTDIR);
+        assert_eq!(absent(&env, "d/x"), ENOENT);
+        assert_eq!(absent(&env, "x/y"), ENOENT);
     }
 
     #[test]

@@ -73,6 +73,12 @@ pub struct EnvData {
     pub umask: u32,
     /// Permission bits that are not the default, by entry of `files` (modes.rs).
     pub modes: BTreeMap<usize, u32>,
+    /// Entries that are another name of an earlier entry's file (link(), nodes.rs): by
+    /// entry, the entry that holds the file's contents and attributes.
+    pub links: BTreeMap<usize, usize>,
+    /// The file type (`S_IFMT` bits) of entries that are not regular files: the FIFOs
+    /// and sockets mknod makes (nodes.rs).
+    pub special: BTreeMap<usize, u32>,
 }
 
 /// Where a `longjmp` through the jmp_buf at `buf` resumes: the frame of its `setjmp`
@@ -107,7 +113,16 @@ impl EnvData {
             jump_targets: Vec::new(),
             umask: crate::modes::UMASK,
             modes: BTreeMap::new(),
+            links: BTreeMap::new(),
+            special: BTreeMap::new(),
         }
+    }
+
+    /// The entry holding the file named `name` (inside the tree): its own, or for a hard
+    /// link the entry of the file it names; None if no file has the name.
+    pub fn file(&self, name: &str) -> Option<usize> {
+        let i = self.files.iter().position(|(f, _)| f == name)?;
+        Some(self.links.get(&i).copied().unwrap_or(i))
     }
 }
 

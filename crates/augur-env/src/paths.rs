@@ -1,5 +1,6 @@
 //! The primitives that name things in the modelled file system (`runtime/libc/augur_sys.h`):
-//! resolving a path, mkdir, rmdir, rename, chdir and getcwd, over `namespace.rs`.
+//! resolving a path, mkdir, rmdir, rename, link, mknod, chdir and getcwd, over
+//! `namespace.rs`.
 //! Each returns 0 (getcwd: the name's length with its NUL) or -1 with errno set.
 
 use crate::modes;
@@ -22,6 +23,8 @@ pub fn register(t: &mut HandlerTable) {
     t.add("augur_sys_rmdir", Signature::of(&[Ptr]), rmdir);
     t.add("augur_sys_chdir", Signature::of(&[Ptr]), chdir);
     t.add("augur_sys_rename", Signature::of(&[Ptr, Ptr]), rename);
+    t.add("augur_sys_link", Signature::of(&[Ptr, Ptr]), link);
+    t.add("augur_sys_mknod", Signature::of(&[Ptr, Int]), mknod);
     t.add("augur_sys_getcwd", Signature::of(&[Ptr, Int]), getcwd);
 }
 
@@ -52,7 +55,7 @@ fn path(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
 }
 
 /// Run a namespace change on the path's strings `c.args[..n]`: 0, or -1 with errno.
-fn change(
+pub(crate) fn change(
     ex: &mut Executor,
     st: &mut State,
     c: &Call,
@@ -70,24 +73,31 @@ fn change(
     })
 }
 
-/// `augur_sys_mkdir(path, mode)`: a new directory whose permission bits are `mode` less
-/// the creation mask.
-fn mkdir(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+/// A primitive `(path, mode)` that makes an entry with `make(env, path, mode)` (its
+/// number, or an errno), whose permission bits are then `mode`'s less the creation mask
+/// (`default`: the kind's usual bits).
+fn make_with_mode(
+    ex: &mut Executor,
+    st: &mut State,
+    c: &Call,
+    default: u32,
+    make: impl FnOnce(&mut EnvData, &str, u32) -> Result<usize, u32>,
+) -> Exec<Option<Value>> {
     let mode = ex.concretize(st, &c.args[1])? as u32;
-    change(
-        ex,
-        st,
-        c,
-        |e, p| {
-            namespace::mkdir(e, &p[0])?;
-            let bits = modes::created(e, mode);
-            if bits != modes::DIR_MODE {
-                e.modes.insert(e.files.len() - 1, bits);
-            }
-            Ok(())
-        },
-        1,
-    )
+    let made = |e: &mut EnvData, p: &[String]| {
+        let entry = make(e, &p[0], mode)?;
+        modes::set_created(e, entry, mode & !namespace::S_IFMT, default);
+        Ok(())
+    };
+    change(ex, st, c, made, 1)
+}
+
+/// `augur_sys_mkdir(path, mode)`: a new directory.
+fn mkdir(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    make_with_mode(ex, st, c, modes::DIR_MODE, |e, path, _| {
+        namespace::mkdir(e, path)?;
+        Ok(e.files.len() - 1)
+    })
 }
 
 fn rmdir(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
@@ -100,6 +110,15 @@ fn chdir(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
 
 fn rename(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     change(ex, st, c, |e, p| namespace::rename(e, &p[0], &p[1]), 2)
+}
+
+fn link(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    change(ex, st, c, |e, p| namespace::link(e, &p[0], &p[1]), 2)
+}
+
+/// `augur_sys_mknod(path, mode)`: a new regular file, FIFO or socket.
+fn mknod(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    make_with_mode(ex, st, c, modes::FILE_MODE, namespace::mknod)
 }
 
 /// `augur_sys_getcwd(buf, size)`: the current directory's absolute name in `buf`, and its

@@ -37,6 +37,8 @@ const O_TRUNC: u64 = 0o1000;
 const REGULAR: i64 = 1;
 const CHAR_DEVICE: i64 = 2;
 const FIFO: i64 = 4;
+/// `augur_sys_stat`'s kind for a FIFO or socket mknod made (`out[0]`: its `S_IFMT` bits).
+const SPECIAL: i64 = 5;
 
 /// The most descriptors a path may have open (sysconf(_SC_OPEN_MAX) in the models).
 const MAX_FDS: usize = 1024;
@@ -212,7 +214,7 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         return Ok(fail(st, if writes { EISDIR } else { ENOENT }, w));
     }
     let e = env_mut(st);
-    let file = match e.files.iter().position(|(f, _)| *f == name) {
+    let file = match e.file(&name) {
         Some(_) if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL => {
             return Ok(fail(st, EEXIST, w));
         }
@@ -222,16 +224,20 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
                 return Ok(fail(st, errno as u128, w));
             }
             e.files.push((name, Contents::from(Vec::new())));
-            let bits = crate::modes::created(e, mode);
-            if bits != crate::modes::FILE_MODE {
-                e.modes.insert(e.files.len() - 1, bits);
-            }
-            e.files.len() - 1
+            let made = e.files.len() - 1;
+            crate::modes::set_created(e, made, mode, crate::modes::FILE_MODE);
+            made
         }
         None => {
-            return Ok(fail(st, ENOENT, w));
+            let errno = namespace::absent(e, &name);
+            return Ok(fail(st, errno as u128, w));
         }
     };
+    if let Some(&kind) = e.special.get(&file) {
+        let errno = open_special(ex, st, kind, flags, &path)?;
+        return Ok(fail(st, errno as u128, w));
+    }
+    let e = env_mut(st);
     if flags & O_TRUNC != 0 {
         e.files[file].1 = Contents::from(Vec::new());
     }
@@ -241,6 +247,27 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         Some(fd) => Ok(ret(fd as i64, w)),
         None => Ok(fail(st, EMFILE, w)),
     }
+}
+
+/// Linux's errno for opening a socket, or a FIFO for writing with no reader.
+const ENXIO: u32 = 6;
+/// open(2)'s non-blocking flag.
+const O_NONBLOCK: u64 = 0o4000;
+
+/// Opening the FIFO or socket (`kind`: its `S_IFMT` bits) named `name`: the errno of a
+/// socket or of a non-blocking FIFO writer (ENXIO, no process reads it); any other open
+/// of a FIFO would wait for a process at its other end, which the model has not: the
+/// path ends as unsupported.
+fn open_special(ex: &Executor, st: &State, kind: u32, flags: u64, name: &str) -> Exec<u32> {
+    const S_IFIFO: u32 = 0o010000;
+    if kind != S_IFIFO || (flags & O_NONBLOCK != 0 && flags & O_ACCMODE != 0) {
+        return Ok(ENXIO);
+    }
+    Err(ex.error(
+        st,
+        augur_engine::ErrorKind::Unsupported,
+        format!("opening the FIFO {name} waits for another process, which the model has not"),
+    ))
 }
 
 fn lseek(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
@@ -322,11 +349,16 @@ fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
             Resolved::Inside(name) => name,
             _ => return Ok(fail(st, ENOENT, w)),
         };
-        let files = &env(st).files;
-        match files.iter().position(|(f, _)| *f == name) {
-            Some(i) => (files[i].1.len(), i as u64),
+        let e = env(st);
+        match e.file(&name) {
+            Some(i) if e.special.contains_key(&i) => {
+                kind = SPECIAL;
+                (e.special[&i] as usize, i as u64)
+            }
+            Some(i) => (e.files[i].1.len(), i as u64),
             None => {
-                return Ok(fail(st, ENOENT, w));
+                let errno = namespace::absent(e, &name);
+                return Ok(fail(st, errno as u128, w));
             }
         }
     } else {

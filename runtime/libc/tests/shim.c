@@ -97,6 +97,16 @@ int augur_sys_unlink(const char *path)
     return unlink(path);
 }
 
+int augur_sys_link(const char *from, const char *to)
+{
+    return link(from, to);
+}
+
+int augur_sys_mknod(const char *path, unsigned mode)
+{
+    return mknod(path, mode, 0);
+}
+
 int augur_sys_truncate(int fd, long len)
 {
     return ftruncate(fd, len);
