@@ -127,6 +127,9 @@
 #define getenv model_getenv
 #define setenv model_setenv
 #define unsetenv model_unsetenv
+#define putenv model_putenv
+#define clearenv model_clearenv
+#define __environ model___environ
 #define atexit model_atexit
 #define augur_run_atexit model_augur_run_atexit
 /* stdio.c */
@@ -499,6 +502,7 @@ int toupper(int c);
 unsigned long long strtoull(const char *s, char **end, int base);
 long long strtoll(const char *s, char **end, int base);
 char *getenv(const char *name);
+int unsetenv(const char *name);
 
 /* ---- stdio (stdio.c) ------------------------------------------------- */
 typedef struct _IO_FILE FILE;

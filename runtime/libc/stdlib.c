@@ -470,91 +470,141 @@ void *bsearch(const void *key, const void *base, size_t n, size_t size,
     return NULL;
 }
 
-/* ---- environment (starts empty) -------------------------------------- */
+/* ---- environment ----------------------------------------------------- */
 
-#define ENV_MAX 32
-static char *env_name[ENV_MAX];
-static char *env_value[ENV_MAX];
+/* The process starts with an empty environment, as `augur replay` starts the native
+ * program (runtime/replay/replay.c).  environ holds "NAME=value" strings, as glibc's
+ * does: getenv reads it, setenv, putenv and unsetenv change it, clearenv empties it, and
+ * a program may walk it or point it at an array of its own (coreutils' `env -i` does). */
+static char *no_variables[1];
+char **__environ = no_variables;
+#ifndef AUGUR_NATIVE_TEST
+extern char **environ __attribute__((alias("__environ")));
+extern char **_environ __attribute__((alias("__environ")));
+#endif
 
-static int env_find(const char *name)
-{
-    int i;
-    for (i = 0; i < ENV_MAX; i++) {
-        if (env_name[i] != NULL && strcmp(env_name[i], name) == 0)
-            return i;
-    }
-    return -1;
-}
+/* The array setenv and putenv last made (environ while the program has not replaced
+ * it), with room for `owned_room` pointers. */
+static char **owned;
+static size_t owned_room;
 
 static int env_name_ok(const char *name)
 {
     return name != NULL && name[0] != '\0' && strchr(name, '=') == NULL;
 }
 
-char *getenv(const char *name)
+static size_t env_count(void)
 {
-    int i = env_find(name);
-    return i < 0 ? NULL : env_value[i];
+    size_t n = 0;
+    while (__environ != NULL && __environ[n] != NULL)
+        n++;
+    return n;
 }
 
-static char *dup_string(const char *s)
+/* The slot of environ holding variable `name` (its first `len` bytes), or NULL. */
+static char **env_slot(const char *name, size_t len)
 {
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p != NULL)
-        memcpy(p, s, n);
-    return p;
+    char **e;
+    for (e = __environ; e != NULL && *e != NULL; e++)
+        if (strncmp(*e, name, len) == 0 && (*e)[len] == '=')
+            return e;
+    return NULL;
+}
+
+char *getenv(const char *name)
+{
+    size_t len = strlen(name);
+    char **slot = env_name_ok(name) ? env_slot(name, len) : NULL;
+    return slot == NULL ? NULL : *slot + len + 1;
+}
+
+/* environ with `entry` (of variable name length `len`) in it: replacing that variable's
+ * entry, or added at the end of an array of the models' own (copied from the program's
+ * when it set environ itself); -1 with ENOMEM. */
+static int env_put(char *entry, size_t len)
+{
+    char **slot = env_slot(entry, len);
+    size_t n;
+    if (slot != NULL) {
+        *slot = entry;
+        return 0;
+    }
+    n = env_count();
+    if (__environ != owned || n + 2 > owned_room) {
+        size_t room = (n + 2) * 2;
+        char **grown = malloc(room * sizeof *grown);
+        if (grown == NULL) {
+            errno = ENOMEM;
+            return -1;
+        }
+        if (n > 0)
+            memcpy(grown, __environ, n * sizeof *grown);
+        if (__environ == owned)
+            free(owned);
+        __environ = owned = grown;
+        owned_room = room;
+    }
+    __environ[n] = entry;
+    __environ[n + 1] = NULL;
+    return 0;
 }
 
 int setenv(const char *name, const char *value, int overwrite)
 {
-    int i;
-    char *v;
+    size_t len, vlen;
+    char *entry;
     if (!env_name_ok(name)) {
         errno = EINVAL;
         return -1;
     }
-    i = env_find(name);
-    if (i >= 0 && !overwrite)
+    len = strlen(name);
+    if (!overwrite && env_slot(name, len) != NULL)
         return 0;
-    if (i < 0) {
-        for (i = 0; i < ENV_MAX && env_name[i] != NULL; i++)
-            ;
-        if (i == ENV_MAX) {
-            errno = ENOMEM;
-            return -1;
-        }
-        env_name[i] = dup_string(name);
-        if (env_name[i] == NULL) {
-            errno = ENOMEM;
-            return -1;
-        }
-        env_value[i] = NULL;
-    }
-    v = dup_string(value);
-    if (v == NULL) {
+    vlen = strlen(value);
+    entry = malloc(len + vlen + 2);
+    if (entry == NULL) {
         errno = ENOMEM;
         return -1;
     }
-    free(env_value[i]);
-    env_value[i] = v;
+    memcpy(entry, name, len);
+    entry[len] = '=';
+    memcpy(entry + len + 1, value, vlen + 1);
+    if (env_put(entry, len) != 0) {
+        free(entry);
+        return -1;
+    }
     return 0;
+}
+
+/* glibc's putenv: the string itself becomes the entry; without '=' it removes the
+ * variable. */
+int putenv(char *string)
+{
+    const char *eq = strchr(string, '=');
+    if (eq == NULL)
+        return unsetenv(string);
+    return env_put(string, (size_t)(eq - string));
 }
 
 int unsetenv(const char *name)
 {
-    int i;
+    size_t len;
+    char **slot;
     if (!env_name_ok(name)) {
         errno = EINVAL;
         return -1;
     }
-    i = env_find(name);
-    if (i >= 0) {
-        free(env_name[i]);
-        free(env_value[i]);
-        env_name[i] = NULL;
-        env_value[i] = NULL;
-    }
+    len = strlen(name);
+    while ((slot = env_slot(name, len)) != NULL)
+        do
+            slot[0] = slot[1];
+        while (*slot++ != NULL);
+    return 0;
+}
+
+int clearenv(void)
+{
+    __environ = NULL;
     return 0;
 }
 

@@ -129,9 +129,29 @@ static struct replay_object *read_ktest(const char *path, const char *var, uint3
   return read;
 }
 
+/* augur replay's settings, from the environment variables of the same names, kept by a
+ * constructor: under augur replay main then starts with an empty environment. */
+static char *setting_ktest, *setting_argv, *setting_outputs, *setting_revision;
+
+__attribute__((constructor(101))) static void keep_settings(void) {
+  struct {
+    const char *name;
+    char **kept;
+  } settings[] = {{"AUGUR_REPLAY_KTEST", &setting_ktest},
+                  {"AUGUR_REPLAY_ARGV", &setting_argv},
+                  {"AUGUR_OUTPUTS", &setting_outputs},
+                  {"AUGUR_REVISION", &setting_revision}};
+  size_t i;
+  for (i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+    const char *v = getenv(settings[i].name);
+    if (v && !(*settings[i].kept = strdup(v)))
+      replay_die("out of memory keeping the replay's settings");
+  }
+}
+
 static void load_ktest(void) {
   loaded = 1;
-  objects = read_ktest(getenv("AUGUR_REPLAY_KTEST"), "AUGUR_REPLAY_KTEST", &n_objects);
+  objects = read_ktest(setting_ktest, "AUGUR_REPLAY_KTEST", &n_objects);
 }
 
 /* The program's main, entered through __wrap_main (linked with -Wl,--wrap=main). */
@@ -149,8 +169,8 @@ int __real_main(int argc, char **argv, char **envp);
 static char **laid_out;
 static int laid_out_count;
 
-__attribute__((constructor(101))) static void lay_out_argv(void) {
-  const char *path = getenv("AUGUR_REPLAY_ARGV");
+__attribute__((constructor(102))) static void lay_out_argv(void) {
+  const char *path = setting_argv;
   uint32_t n, i;
   struct replay_object *strings;
   if (!path)
@@ -172,9 +192,15 @@ __attribute__((constructor(101))) static void lay_out_argv(void) {
   free(strings);
 }
 
+/* Under augur replay (argv laid out) main starts with an empty environment, as the
+ * analysed program does (runtime/libc/stdlib.c): what the program reads or prints of it
+ * agrees, and so does setlocale(LC_ALL, ""), which gives "C" with no LANG or LC_*. */
 int __wrap_main(int argc, char **argv, char **envp) {
-  if (laid_out)
-    return __real_main(laid_out_count, laid_out, envp);
+  static char *no_variables[1];
+  if (laid_out) {
+    environ = no_variables;
+    return __real_main(laid_out_count, laid_out, no_variables);
+  }
   return __real_main(argc, argv, envp);
 }
 
@@ -278,7 +304,7 @@ static void append_output(const char *path, const char *name, const void *addr, 
 
 /* Named outputs go, one line each (`name hexbytes`), to the file AUGUR_OUTPUTS names. */
 void augur_output(const char *name, const void *addr, size_t size) {
-  const char *path = getenv("AUGUR_OUTPUTS");
+  const char *path = setting_outputs;
   if (!path || !*path)
     return;
   in_runtime = 1;
@@ -288,7 +314,7 @@ void augur_output(const char *name, const void *addr, size_t size) {
 /* A hand-written meta program runs the revision AUGUR_REVISION names (0: the base). */
 int augur_meta(int site) {
   (void)site;
-  const char *r = getenv("AUGUR_REVISION");
+  const char *r = setting_revision;
   return r ? atoi(r) : 0;
 }
 /* aligned_alloc as augur's model and glibc serve it: any size for a power-of-two
@@ -515,7 +541,7 @@ static int set_buffering(FILE *f, char *buffer, int mode, size_t size) {
  * standard streams and install the filter. */
 __attribute__((constructor)) static void fail_as_the_test_says(void) {
   static char stdin_buffer[MODEL_READ_BUFFER];
-  const char *path = getenv("AUGUR_REPLAY_KTEST");
+  const char *path = setting_ktest;
   uint32_t i;
   int k;
   if (!path || access(path, R_OK) != 0)

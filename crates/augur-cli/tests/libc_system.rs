@@ -89,6 +89,15 @@ fn an_unmodelled_system_call_ends_the_path_by_number() {
 }
 
 #[test]
+fn the_environment_starts_empty_and_environ_follows_it() {
+    exits_with_and_replays(
+        "libc_system/the_environment_starts_empty_and_environ_follows_it.c",
+        "start:\nlocale C, HOME unset\nset: A=1 B=2 OWN=1\nchanged: A=4 OWN=5\n\
+         replaced: R=1 S=2 T=3\ncleared NULL\nafter: C=6\n",
+    );
+}
+
+#[test]
 fn directories_are_made_entered_renamed_and_removed() {
     exits_with_and_replays(
         "libc_system/directories_are_made_entered_renamed_and_removed.c",

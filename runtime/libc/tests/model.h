@@ -66,6 +66,9 @@ void *model_bsearch(const void *, const void *, size_t, size_t,
                     int (*)(const void *, const void *));
 char *model_getenv(const char *);
 int model_setenv(const char *, const char *, int);
+int model_putenv(char *);
+int model_clearenv(void);
+extern char **model___environ;
 int model_unsetenv(const char *);
 int model_atexit(void (*)(void));
 void model_augur_run_atexit(void);

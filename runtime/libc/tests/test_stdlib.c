@@ -159,6 +159,32 @@ void test_stdlib(void)
     CHECK(model_setenv("", "1", 1) == -1 && errno == EINVAL, "setenv empty EINVAL");
     CHECK(model_unsetenv("A") == 0 && model_getenv("A") == NULL, "unsetenv");
     CHECK(model_unsetenv("nonexistent") == 0, "unsetenv missing");
+    CHECK(model___environ != NULL && model___environ[0] == NULL, "environ empty again");
+    {
+        static char put[] = "P=x";
+        static char *own[] = {"O=1", "Q=2", "O=3", NULL};
+        CHECK(model_setenv("A", "1", 1) == 0 && model_setenv("B", "2", 1) == 0 &&
+                  model_putenv(put) == 0,
+              "setenv, putenv");
+        CHECK(strcmp(model___environ[0], "A=1") == 0 && strcmp(model___environ[1], "B=2") == 0 &&
+                  model___environ[2] == put && model___environ[3] == NULL,
+              "environ in order, putenv's own string");
+        put[2] = 'y';
+        CHECK(strcmp(model_getenv("P"), "y") == 0, "putenv's string is the variable");
+        CHECK(model_putenv("A") == 0 && model_getenv("A") == NULL && strcmp(model___environ[0], "B=2") == 0,
+              "putenv without '=' removes");
+        CHECK(model_getenv("B=2") == NULL && model_getenv("") == NULL, "getenv of a bad name");
+        model___environ = own;
+        CHECK(strcmp(model_getenv("Q"), "2") == 0, "getenv reads a program's environ");
+        CHECK(model_unsetenv("O") == 0 && strcmp(own[0], "Q=2") == 0 && own[1] == NULL,
+              "unsetenv removes every entry");
+        CHECK(model_setenv("R", "3", 0) == 0 && model___environ != own &&
+                  strcmp(model___environ[0], "Q=2") == 0 && strcmp(model_getenv("R"), "3") == 0,
+              "setenv copies a program's environ");
+        CHECK(model_clearenv() == 0 && model___environ == NULL && model_getenv("Q") == NULL &&
+                  model_setenv("S", "4", 1) == 0 && strcmp(model___environ[0], "S=4") == 0,
+              "clearenv, then setenv");
+    }
     /* atexit order */
     CHECK(model_atexit(ae1) == 0 && model_atexit(ae2) == 0 && model_atexit(ae3) == 0, "atexit");
     model_augur_run_atexit();
