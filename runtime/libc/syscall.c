@@ -577,7 +577,8 @@ long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
     case SYS_clone:
     case SYS_clone3:
         return -EAGAIN;
-    case SYS_execve:
+    case SYS_execve: /* looked up before refused: the empty path names nothing */
+        return *(const char *)a ? -EACCES : -ENOENT;
     case SYS_execveat:
     case SYS_socket:
     case SYS_socketpair:

@@ -622,9 +622,11 @@ static int refused(int err) {
 
 pid_t fork(void) { return refused(EAGAIN); }
 pid_t vfork(void) { return refused(EAGAIN); }
+/* The kernel looks the program up before refusing to run it: the empty path is ENOENT
+ * (and so is an empty name for execvp's search of PATH, glibc's and musl's alike). */
 int execve(const char *path, char *const argv[], char *const envp[]) {
-  (void)path, (void)argv, (void)envp;
-  return refused(EACCES);
+  (void)argv, (void)envp;
+  return refused(*path ? EACCES : ENOENT);
 }
 int execv(const char *path, char *const argv[]) { return execve(path, argv, NULL); }
 int execvp(const char *file, char *const argv[]) { return execve(file, argv, NULL); }
@@ -632,8 +634,8 @@ int execvpe(const char *file, char *const argv[], char *const envp[]) {
   return execve(file, argv, envp);
 }
 int fexecve(int fd, char *const argv[], char *const envp[]) {
-  (void)fd;
-  return execve("", argv, envp);
+  (void)fd, (void)argv, (void)envp;
+  return refused(EACCES);
 }
 int execl(const char *path, const char *arg, ...) {
   (void)arg;

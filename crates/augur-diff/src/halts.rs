@@ -98,8 +98,8 @@ impl Halt {
         let end = ending(outcome)?;
         let mut outputs: Vec<(Rc<str>, Vec<Byte>)> = Vec::new();
         if selected.stdout {
-            outputs.push(("stdout".into(), st.stdout().to_vec()));
-            outputs.push(("stderr".into(), st.stderr().to_vec()));
+            outputs.push(("stdout".into(), st.stdout().kept().to_vec()));
+            outputs.push(("stderr".into(), st.stderr().kept().to_vec()));
         }
         outputs.extend(
             DiffPath::outputs_of(st)

@@ -6,8 +6,8 @@
 
 use crate::extension::DiffPath;
 use crate::halts::{Halt, HaltCollector, OutputSelection};
-use augur_engine::escape_bytes;
 use augur_engine::Byte;
+use augur_engine::{escape_bytes, MAX_KEPT_OUTPUT};
 use augur_engine::{Executor, SeedInput};
 use augur_env::EnvSpec;
 use augur_env::{describe, judge, Expect, Verdict};
@@ -257,9 +257,15 @@ impl Rerunner {
             .outputs
             .iter()
             .find(|(n, _)| n == "stdout")
+            // A full prefix may not be the whole output (the engine keeps no more).
+            .filter(|(_, b)| b.len() < MAX_KEPT_OUTPUT)
             .map(|(_, b)| escape_bytes(b));
         let expect = match engine.ending.split_once(' ') {
-            Some(("exit", code)) => code.parse().ok().map(|code| Expect::Exit { code, stdout }),
+            Some(("exit", code)) => code.parse().ok().map(|code| Expect::Exit {
+                code,
+                stdout,
+                stdout_dropped: 0,
+            }),
             Some(("error", kind)) => Some(Expect::Error(kind.to_string())),
             _ => None,
         };

@@ -202,6 +202,7 @@ mod tests {
             objects: vec![("x".into(), vec![i, 2, 3])],
             stdout: vec![i],
             stderr: vec![],
+            dropped: (0, 0),
             outcome: Outcome::Exit(i as i64),
             instructions: 7,
             havocked: vec![],

@@ -42,6 +42,12 @@ pub fn test_json(t: &TestCase) -> Json {
         "stderr": escape_bytes(&t.stderr),
         "instructions": t.instructions,
     });
+    if t.dropped.0 > 0 {
+        j["stdout_dropped"] = json!(t.dropped.0);
+    }
+    if t.dropped.1 > 0 {
+        j["stderr_dropped"] = json!(t.dropped.1);
+    }
     if !t.havocked.is_empty() {
         j["havocked"] = json!(t.havocked);
     }

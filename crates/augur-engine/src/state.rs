@@ -88,9 +88,9 @@ pub struct State {
     /// Drivers' per-path data (revision, position in a log ...), cloned on fork.
     pub(crate) ext: Extensions,
     /// Bytes written to standard output, in order.
-    pub(crate) stdout: Vec<crate::memory::Byte>,
+    pub(crate) stdout: crate::OutputStream,
     /// Bytes written to standard error.
-    pub(crate) stderr: Vec<crate::memory::Byte>,
+    pub(crate) stderr: crate::OutputStream,
 }
 
 /// Concrete inputs that a seeded run follows: the objects of a test, by creation order.
@@ -201,24 +201,24 @@ impl State {
         &mut self.ext
     }
 
-    /// Bytes written to standard output, in order.
+    /// Standard output: the bytes written (the first [`crate::MAX_KEPT_OUTPUT`] kept).
     #[inline]
-    pub fn stdout(&self) -> &[Byte] {
+    pub fn stdout(&self) -> &crate::OutputStream {
         &self.stdout
     }
 
-    /// Bytes written to standard error, in order.
+    /// Standard error: the bytes written (the first [`crate::MAX_KEPT_OUTPUT`] kept).
     #[inline]
-    pub fn stderr(&self) -> &[Byte] {
+    pub fn stderr(&self) -> &crate::OutputStream {
         &self.stderr
     }
 
     /// Append bytes to standard output (`err`: standard error).
     pub fn write_output(&mut self, err: bool, bytes: impl IntoIterator<Item = Byte>) {
         if err {
-            self.stderr.extend(bytes)
+            self.stderr.append(bytes)
         } else {
-            self.stdout.extend(bytes)
+            self.stdout.append(bytes)
         }
     }
 

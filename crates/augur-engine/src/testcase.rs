@@ -11,6 +11,9 @@ pub struct TestCase {
     pub stdout: Vec<u8>,
     /// Predicted standard error.
     pub stderr: Vec<u8>,
+    /// The bytes written to standard output and standard error after those predicted
+    /// (beyond [`crate::MAX_KEPT_OUTPUT`]): the prediction is then a prefix.
+    pub dropped: (u64, u64),
     /// How the path ends.
     pub outcome: Outcome,
     /// Instructions executed on the path.

@@ -101,6 +101,7 @@ mod tests {
             ],
             stdout: vec![],
             stderr: vec![],
+            dropped: (0, 0),
             outcome: Outcome::Exit(0),
             havocked: Vec::new(),
             instructions: 0,

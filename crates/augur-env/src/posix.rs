@@ -285,8 +285,8 @@ fn lseek(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         }
         Some(Descriptor::Stdin(_)) if e.stdin.is_empty() => return Ok(ret(0, w)),
         Some(Descriptor::Stdin(offset)) => (Some(offset), e.offsets[offset], e.stdin.len()),
-        Some(Descriptor::Stdout) => (None, st.stdout().len() as u64, st.stdout().len()),
-        Some(Descriptor::Stderr) | None => (None, st.stderr().len() as u64, st.stderr().len()),
+        Some(Descriptor::Stdout) => (None, st.stdout().len(), st.stdout().len() as usize),
+        Some(Descriptor::Stderr) | None => (None, st.stderr().len(), st.stderr().len() as usize),
         Some(Descriptor::Pipe { .. }) => return Ok(fail(st, ESPIPE, w)),
     };
     let base = match whence {
@@ -370,8 +370,8 @@ fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
             Some(Descriptor::File { file, .. }) => (e.files[file].1.len(), file as u64),
             Some(Descriptor::Stdin(_)) if e.stdin.is_empty() => return Ok(ret(CHAR_DEVICE, w)),
             Some(Descriptor::Stdin(_)) => (e.stdin.len(), n),
-            Some(Descriptor::Stdout) => (st.stdout().len(), n + 1),
-            Some(Descriptor::Stderr) | None => (st.stderr().len(), n + 2),
+            Some(Descriptor::Stdout) => (st.stdout().len() as usize, n + 1),
+            Some(Descriptor::Stderr) | None => (st.stderr().len() as usize, n + 2),
             Some(Descriptor::Pipe { pipe, .. }) => {
                 kind = FIFO;
                 (e.pipes[pipe].unread.len(), n + 3 + pipe as u64)

@@ -125,6 +125,7 @@ fn json_expect(path: &Path, json: &serde_json::Value) -> Result<Expect, String> 
                 .as_i64()
                 .ok_or_else(|| bad("exit outcome without a \"code\""))?,
             stdout: json["stdout"].as_str().map(String::from),
+            stdout_dropped: json["stdout_dropped"].as_u64().unwrap_or(0),
         }),
         Some("error") => Ok(Expect::Error(
             outcome["error"]
@@ -386,7 +387,8 @@ mod tests {
             t.expect,
             Some(Expect::Exit {
                 code: 3,
-                stdout: Some("hi\n".into())
+                stdout: Some("hi\n".into()),
+                stdout_dropped: 0,
             })
         );
         assert_eq!(t.problem, None);

@@ -333,8 +333,8 @@ impl Observer for Tracer {
 
     fn on_terminate(&mut self, st: &State, outcome: &Outcome) {
         self.trace.borrow_mut().end = Some(End {
-            stdout: st.stdout().to_vec(),
-            stderr_len: st.stderr().len(),
+            stdout: st.stdout().kept().to_vec(),
+            stderr_len: st.stderr().len() as usize,
             outcome: outcome.clone(),
             seed_values: st.seed_values().clone(),
             mem: st.mem().clone(),

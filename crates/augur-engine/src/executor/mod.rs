@@ -679,8 +679,9 @@ impl Executor {
         let outcome = with_havoc_note(outcome, &st.havocked);
         let test = TestCase {
             objects,
-            stdout: concrete(&st.stdout),
-            stderr: concrete(&st.stderr),
+            stdout: concrete(st.stdout.kept()),
+            stderr: concrete(st.stderr.kept()),
+            dropped: (st.stdout.dropped(), st.stderr.dropped()),
             outcome: match &prefix {
                 Some(p) => test_inputs::prefix_outcome(&outcome, p),
                 None => outcome,
@@ -733,8 +734,8 @@ impl Executor {
             seed: seed.map(Rc::new),
             seed_values: Default::default(),
             ext: Default::default(),
-            stdout: Vec::new(),
-            stderr: Vec::new(),
+            stdout: Default::default(),
+            stderr: Default::default(),
         };
         globals::layout_globals(self, &mut st);
         st

@@ -1,18 +1,21 @@
 //! Comparing a native run with what `augur run` predicted for the test.
 
 use super::native::{NativeRun, Status, EXIT_ASSUME, EXIT_NO_OBJECT, EXIT_REACH_ERROR};
-use augur_engine::escape_bytes;
+use augur_engine::{escape_bytes, MAX_KEPT_OUTPUT};
 
 /// What a test predicts (from its JSON `outcome` and `stdout`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expect {
     /// The program exits with `code`; when `stdout` is known, it writes exactly that
-    /// (as escaped text: UTF-8, other bytes as `\xNN`).
+    /// (as escaped text: UTF-8, other bytes as `\xNN`), followed by `stdout_dropped`
+    /// more bytes (the analysis keeps the first [`MAX_KEPT_OUTPUT`] only).
     Exit {
         /// The exit code (compared modulo 256).
         code: i64,
         /// The predicted standard output, escaped.
         stdout: Option<String>,
+        /// How many bytes follow the predicted ones.
+        stdout_dropped: u64,
     },
     /// The path ends in an error of this kind (`assertion`, `out-of-bounds`, ...).
     Error(String),
@@ -103,18 +106,44 @@ fn excerpt(s: &str) -> String {
     format!("{:?}{more}", cut)
 }
 
-fn check_exit(code: i64, stdout: Option<&str>, run: &NativeRun, timeout_s: f64) -> Verdict {
+fn check_exit(
+    code: i64,
+    stdout: Option<&str>,
+    dropped: u64,
+    run: &NativeRun,
+    timeout_s: f64,
+) -> Verdict {
     let got = describe(run, timeout_s);
     let want = (code & 0xff) as i32;
     let exited = run.status == Status::Exit(want) && sanitizer_report(&run.stderr).is_none();
     if !exited {
         return Verdict::Failed(format!("expected exit {want}, got {got}"));
     }
-    match stdout {
-        Some(s) if escape_bytes(&run.stdout) != s => Verdict::Failed(format!(
+    let Some(s) = stdout else {
+        return Verdict::Passed(got);
+    };
+    // A prediction that stops at the kept bytes is checked on as many native ones, and on
+    // the whole output's length.
+    let shown = match dropped {
+        0 => &run.stdout[..],
+        _ => &run.stdout[..run.stdout.len().min(MAX_KEPT_OUTPUT)],
+    };
+    let total = if dropped == 0 {
+        None
+    } else {
+        Some(MAX_KEPT_OUTPUT as u64 + dropped)
+    };
+    if escape_bytes(shown) != s {
+        return Verdict::Failed(format!(
             "expected stdout {}, got {}",
             excerpt(s),
-            excerpt(&escape_bytes(&run.stdout))
+            excerpt(&escape_bytes(shown))
+        ));
+    }
+    match total {
+        Some(n) if run.stdout.len() as u64 != n => Verdict::Failed(format!(
+            "expected {n} bytes of stdout, got {}",
+            run.stdout.len()
         )),
         _ => Verdict::Passed(got),
     }
@@ -172,7 +201,11 @@ pub fn judge(expect: &Expect, run: &NativeRun, timeout_s: f64) -> Verdict {
         return Verdict::Skipped(why);
     }
     match expect {
-        Expect::Exit { code, stdout } => check_exit(*code, stdout.as_deref(), run, timeout_s),
+        Expect::Exit {
+            code,
+            stdout,
+            stdout_dropped,
+        } => check_exit(*code, stdout.as_deref(), *stdout_dropped, run, timeout_s),
         Expect::Error(kind) => {
             let (want, shows) = error_check(kind).expect("checked by uncheckable");
             let got = describe(run, timeout_s);
@@ -204,6 +237,7 @@ mod tests {
         Expect::Exit {
             code,
             stdout: stdout.map(String::from),
+            stdout_dropped: 0,
         }
     }
 
@@ -231,6 +265,29 @@ mod tests {
             judge(&exit(0, Some("a\\xfeb\n")), &r, 1.0),
             Verdict::Failed(_)
         ));
+    }
+
+    #[test]
+    fn a_prediction_of_kept_bytes_checks_their_prefix_and_the_length() {
+        let mut out = vec![b'y'; MAX_KEPT_OUTPUT];
+        out.extend_from_slice(b"tail");
+        let r = run(Status::Exit(0), &out, "");
+        let kept = "y".repeat(MAX_KEPT_OUTPUT);
+        let prefix = |dropped| Expect::Exit {
+            code: 0,
+            stdout: Some(kept.clone()),
+            stdout_dropped: dropped,
+        };
+        assert!(matches!(judge(&prefix(4), &r, 1.0), Verdict::Passed(_)));
+        assert_eq!(
+            judge(&prefix(5), &r, 1.0),
+            Verdict::Failed(format!(
+                "expected {} bytes of stdout, got {}",
+                MAX_KEPT_OUTPUT + 5,
+                MAX_KEPT_OUTPUT + 4
+            ))
+        );
+        assert!(matches!(judge(&prefix(0), &r, 1.0), Verdict::Failed(_)));
     }
 
     #[test]

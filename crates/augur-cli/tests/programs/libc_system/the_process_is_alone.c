@@ -1,5 +1,6 @@
 /* No other process: fork, exec, system, sockets fail as in augur's sandbox, and
- * the native replay's calls fail alike; kill reaches only the process itself. */
+ * the native replay's calls fail alike (the empty program name is not found, as
+ * `env ''` shows); kill reaches only the process itself. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,8 @@ int main(int argc, char **argv) {
   pid_t p = fork();
   printf("fork %d errno %d\n", (int)p, errno);
   printf("execvp %d errno %d\n", execvp("ls", argv), errno);
+  printf("execvp empty %d errno %d\n", execvp("", argv), errno);
+  printf("execve empty %d errno %d\n", execve("", argv, NULL), errno);
   printf("system %d %d\n", system(NULL), system("true"));
   printf("popen %s\n", popen("true", "r") ? "opened" : "failed");
   printf("socket %d errno %d\n", socket(AF_INET, SOCK_STREAM, 0), errno);

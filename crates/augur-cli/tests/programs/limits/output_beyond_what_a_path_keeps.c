@@ -1,0 +1,14 @@
+/* Writes more than a path keeps of standard output (1 MiB), as `yes` or `seq` with a
+ * large count do: the test predicts the first MiB and the whole length, and the native
+ * run agrees with both. */
+#include <stdio.h>
+
+int main(void) {
+  char line[64];
+  int i;
+  for (i = 0; i < 200000; i++) {
+    int n = snprintf(line, sizeof line, "%d\n", i);
+    fwrite(line, 1, (size_t)n, stdout);
+  }
+  return 0;
+}
