@@ -6,7 +6,7 @@
 use crate::memory::Byte;
 
 /// The most bytes a path keeps of each output stream.
-pub const MAX_KEPT_OUTPUT: usize = 1 << 20;
+pub const MAX_KEPT_OUTPUT: usize = 1 << 18;
 
 /// One output stream of a path.
 #[derive(Clone, Debug, Default)]

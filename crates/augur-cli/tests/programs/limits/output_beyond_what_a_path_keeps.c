@@ -1,5 +1,5 @@
-/* Writes more than a path keeps of standard output (1 MiB), as `yes` or `seq` with a
- * large count do: the test predicts the first MiB and the whole length, and the native
+/* Writes more than a path keeps of standard output (256 KiB), as `yes` or `seq` with a
+ * large count do: the test predicts the first 256 KiB and the whole length, and the native
  * run agrees with both. */
 #include <stdio.h>
 
