@@ -109,8 +109,18 @@ static int write_all(int fd, const void *p, size_t n) {
   return 0;
 }
 
+/* AUGUR_LOG and AUGUR_LOG_REPLAY, read before main (augur replay's runtime empties the
+ * environment main starts with; the strings themselves stay). */
+static const char *setting_log, *setting_log_replay;
+
+/* Before every constructor of the program's too (which may call a logged function). */
+__attribute__((constructor(101))) static void keep_settings(void) {
+  setting_log = getenv("AUGUR_LOG");
+  setting_log_replay = getenv("AUGUR_LOG_REPLAY");
+}
+
 static void log_path(char *out, size_t cap) {
-  const char *env = getenv("AUGUR_LOG");
+  const char *env = setting_log;
   ssize_t n;
   if (env && *env) {
     strncpy(out, env, cap - 1);
@@ -129,7 +139,7 @@ static void flush_log(void) {
   unsigned char head[8 + 2 + 32 + 2], tail[10];
   unsigned i;
   int fd;
-  if (flushed || getenv("AUGUR_LOG_REPLAY"))
+  if (flushed || setting_log_replay)
     return;
   flushed = 1;
   log_path(path, sizeof path);
@@ -258,7 +268,7 @@ static size_t skip_call(size_t at) {
 }
 
 static void load_replay(void) {
-  const char *path = getenv("AUGUR_LOG_REPLAY");
+  const char *path = setting_log_replay;
   size_t cap = 4096, start;
   ssize_t n;
   unsigned i;
