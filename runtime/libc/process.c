@@ -53,8 +53,8 @@ struct group {
     char **gr_mem;
 };
 
-static char root_name[] = "root", user_name[] = "user", x_pw[] = "x";
-static char root_dir[] = "/root", user_dir[] = "/home/user", shell[] = "/bin/sh";
+static char root_name[] = "root", user_name[] = AUGUR_USER_NAME, x_pw[] = "x";
+static char root_dir[] = AUGUR_ROOT_HOME, user_dir[] = AUGUR_USER_HOME, shell[] = AUGUR_SHELL;
 static char *no_members[] = {NULL};
 static char *user_members[] = {user_name, NULL};
 

@@ -40,6 +40,8 @@
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <grp.h>
+#include <pwd.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -525,7 +527,7 @@ static void install_filter(void) {
 static void *real(const char *name) {
   void *f = dlsym(RTLD_NEXT, name);
   if (!f)
-    replay_die("cannot find glibc's stream functions");
+    replay_die("cannot find glibc's definition of a function replay wraps");
   return f;
 }
 
@@ -758,6 +760,110 @@ int fchownat(int dirfd, const char *path, uid_t uid, gid_t gid, int flags) {
     return -1;
   return other_owner(uid, gid) ? refused(EPERM) : 0;
 }
+
+/* ---- Who the process is (runtime/libc/process.c) ----------------------------------
+ *
+ * The analysed process runs as the user "user" (uid 1000, its one group 1000), beside
+ * root. The native run answers the same whoever runs the replay: the ids, the passwd
+ * and group entries of the two, and the owner of the files that the user running the
+ * replay owns (the program's own files) is the modelled user. */
+
+uid_t getuid(void) { return AUGUR_USER_ID; }
+uid_t geteuid(void) { return AUGUR_USER_ID; }
+gid_t getgid(void) { return AUGUR_USER_ID; }
+gid_t getegid(void) { return AUGUR_USER_ID; }
+int getresuid(uid_t *r, uid_t *e, uid_t *s) {
+  *r = *e = *s = AUGUR_USER_ID;
+  return 0;
+}
+int getresgid(gid_t *r, gid_t *e, gid_t *s) {
+  *r = *e = *s = AUGUR_USER_ID;
+  return 0;
+}
+int getgroups(int size, gid_t list[]) {
+  if (size == 0)
+    return 1;
+  if (size < 0)
+    return refused(EINVAL);
+  list[0] = AUGUR_USER_ID;
+  return 1;
+}
+
+static char root_name[] = "root", user_name[] = AUGUR_USER_NAME, x_pw[] = "x";
+static char root_home[] = AUGUR_ROOT_HOME, user_home[] = AUGUR_USER_HOME, shell[] = AUGUR_SHELL;
+static char *no_members[] = {NULL}, *user_members[] = {user_name, NULL};
+static struct passwd users[] = {
+    {root_name, x_pw, 0, 0, root_name, root_home, shell},
+    {user_name, x_pw, AUGUR_USER_ID, AUGUR_USER_ID, user_name, user_home, shell},
+};
+static struct group groups[] = {
+    {root_name, x_pw, 0, no_members},
+    {user_name, x_pw, AUGUR_USER_ID, user_members},
+};
+
+/* The index of the user (and group) named `name`, when not NULL, or numbered `id`. */
+static int user_entry(const char *name, unsigned id) {
+  int i;
+  for (i = 0; i < 2; i++)
+    if (name ? strcmp(users[i].pw_name, name) == 0 : users[i].pw_uid == id)
+      return i;
+  return -1;
+}
+struct passwd *getpwuid(uid_t uid) {
+  int i = user_entry(NULL, uid);
+  return i < 0 ? NULL : &users[i];
+}
+struct passwd *getpwnam(const char *name) {
+  int i = user_entry(name, 0);
+  return i < 0 ? NULL : &users[i];
+}
+struct group *getgrgid(gid_t gid) {
+  int i = user_entry(NULL, gid);
+  return i < 0 ? NULL : &groups[i];
+}
+struct group *getgrnam(const char *name) {
+  int i = user_entry(name, 0);
+  return i < 0 ? NULL : &groups[i];
+}
+
+/* The ids of the user running the replay, whose files are the modelled user's. */
+static uid_t native_uid;
+static gid_t native_gid;
+__attribute__((constructor(101))) static void remember_native_ids(void) {
+  native_uid = (uid_t)syscall(SYS_getuid);
+  native_gid = (gid_t)syscall(SYS_getgid);
+}
+
+/* A stat answer `r` whose owner is *uid and *gid: the native user's shown as the model's. */
+static int as_modelled_owner(int r, uid_t *uid, gid_t *gid) {
+  if (r == 0 && *uid == native_uid)
+    *uid = AUGUR_USER_ID;
+  if (r == 0 && *gid == native_gid)
+    *gid = AUGUR_USER_ID;
+  return r;
+}
+/* `name(params)` as glibc's, behind it, answers, its owner shown as the model's (`st`
+ * the answer; `uid`, `gid` its owner's fields). Both forms: programs built for large
+ * files (coreutils) call the ...64 names. */
+#define OWNED_STAT(name, params, args, uid, gid)                                          \
+  int name params {                                                                      \
+    static int(*glibc) params;                                                           \
+    if (!glibc)                                                                          \
+      glibc = (int(*) params)real(#name);                                                \
+    return as_modelled_owner(glibc args, &st->uid, &st->gid);                            \
+  }
+OWNED_STAT(stat, (const char *path, struct stat *st), (path, st), st_uid, st_gid)
+OWNED_STAT(stat64, (const char *path, struct stat64 *st), (path, st), st_uid, st_gid)
+OWNED_STAT(lstat, (const char *path, struct stat *st), (path, st), st_uid, st_gid)
+OWNED_STAT(lstat64, (const char *path, struct stat64 *st), (path, st), st_uid, st_gid)
+OWNED_STAT(fstat, (int fd, struct stat *st), (fd, st), st_uid, st_gid)
+OWNED_STAT(fstat64, (int fd, struct stat64 *st), (fd, st), st_uid, st_gid)
+OWNED_STAT(fstatat, (int dirfd, const char *path, struct stat *st, int flags),
+           (dirfd, path, st, flags), st_uid, st_gid)
+OWNED_STAT(fstatat64, (int dirfd, const char *path, struct stat64 *st, int flags),
+           (dirfd, path, st, flags), st_uid, st_gid)
+OWNED_STAT(statx, (int dirfd, const char *path, int flags, unsigned mask, struct statx *st),
+           (dirfd, path, flags, mask, st), stx_uid, stx_gid)
 
 /* The modelled volume, as statfs and as statvfs give it. */
 static int model_volume(struct statfs *out) {

@@ -90,6 +90,15 @@ fn an_unmodelled_system_call_ends_the_path_by_number() {
 }
 
 #[test]
+fn the_user_is_the_models_in_replay_too() {
+    exits_with_and_replays(
+        "libc_system/the_user_is_the_models_in_replay_too.c",
+        "1000 1000 user /home/user user user 1 1000 owner 1000 1000\n\
+         stat owner 1000 1000; root /root\n",
+    );
+}
+
+#[test]
 fn the_environment_starts_empty_and_environ_follows_it() {
     exits_with_and_replays(
         "libc_system/the_environment_starts_empty_and_environ_follows_it.c",
