@@ -17,6 +17,7 @@
  * (dup3 closing its target) do not ask, as the kernel makes no second call.
  */
 #include "libc_internal.h"
+#include "../fixed_time.h"
 
 #define FD_MAX 1024
 #define O_ACCMODE 03
@@ -221,7 +222,7 @@ long lseek64(int fd, long off, int whence) { return lseek(fd, off, whence); }
 #define S_IFCHR 0020000
 #define S_IFIFO 0010000
 #define S_IFREG 0100000
-#define FIXED_TIME 1704067200L /* time.c's clock */
+#define FIXED_TIME AUGUR_FIXED_TIME /* time.c's clock */
 
 /* Fill st for an object of `kind` (1 regular file: info its size, number and
  * permission bits, 2 /dev/null, 3 a directory: info from __augur_directory,

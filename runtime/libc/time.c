@@ -1,12 +1,13 @@
 /*
  * time.c - a fixed clock and UTC calendar: the time is always
- * 2024-01-01 00:00:00 UTC (tests replayed natively see the real clock, so
- * programs whose output depends on the time cannot replay exactly), the
- * time zone is UTC; strftime follows glibc in the C locale.
+ * 2024-01-01 00:00:00 UTC (../fixed_time.h; `augur replay` gives the native
+ * run the same clock), the time zone is UTC; strftime follows glibc in the C
+ * locale.
  */
 #include "libc_internal.h"
+#include "../fixed_time.h"
 
-#define FIXED_TIME 1704067200L
+#define FIXED_TIME AUGUR_FIXED_TIME
 
 /* glibc's struct tm, timespec and timeval (x86-64). */
 struct tm {
@@ -30,7 +31,7 @@ long time(long *t)
 
 int clock_gettime(int clock, struct timespec *ts)
 {
-    if (clock < 0 || clock > 11) {
+    if (clock < 0 || clock >= AUGUR_CLOCKS) {
         errno = EINVAL;
         return -1;
     }
@@ -59,6 +60,7 @@ static const short days_before[2][13] = {
     {0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335, 366}};
 
 static char utc_name[] = "GMT"; /* glibc names UTC "GMT" in gmtime */
+static char local_name[] = "UTC"; /* and "UTC" in localtime, in the zone Etc/UTC */
 
 struct tm *gmtime_r(const long *t, struct tm *tm)
 {
@@ -96,12 +98,19 @@ struct tm *gmtime_r(const long *t, struct tm *tm)
     return tm;
 }
 
-struct tm *localtime_r(const long *t, struct tm *tm) { return gmtime_r(t, tm); }
+/* The local time zone is UTC (Debian's /etc/localtime, Etc/UTC; `augur replay` runs the
+ * native program with no TZ). */
+struct tm *localtime_r(const long *t, struct tm *tm)
+{
+    if (gmtime_r(t, tm) != NULL)
+        tm->tm_zone = local_name;
+    return tm;
+}
 
 static struct tm static_tm;
 
 struct tm *gmtime(const long *t) { return gmtime_r(t, &static_tm); }
-struct tm *localtime(const long *t) { return gmtime_r(t, &static_tm); }
+struct tm *localtime(const long *t) { return localtime_r(t, &static_tm); }
 
 /* Days from 1970-01-01 to the first of January of year y. */
 static long days_to_year(long y)

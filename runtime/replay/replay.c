@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -40,12 +41,14 @@
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <grp.h>
 #include <pwd.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 #include "../fixed_random.h"
+#include "../fixed_time.h"
 #include "../fixed_user.h"
 #include "../fixed_volume.h"
 
@@ -834,36 +837,84 @@ __attribute__((constructor(101))) static void remember_native_ids(void) {
   native_gid = (gid_t)syscall(SYS_getgid);
 }
 
-/* A stat answer `r` whose owner is *uid and *gid: the native user's shown as the model's. */
-static int as_modelled_owner(int r, uid_t *uid, gid_t *gid) {
-  if (r == 0 && *uid == native_uid)
-    *uid = AUGUR_USER_ID;
-  if (r == 0 && *gid == native_gid)
+/* Whether a stat answer `r` is of a file the replaying user owns (`*uid`): then shown as
+ * the modelled user's (its group too, when the replaying user's). */
+static int owned_file(int r, unsigned *uid, unsigned *gid) {
+  if (r != 0 || *uid != native_uid)
+    return 0;
+  *uid = AUGUR_USER_ID;
+  if (*gid == native_gid)
     *gid = AUGUR_USER_ID;
-  return r;
+  return 1;
 }
-/* `name(params)` as glibc's, behind it, answers, its owner shown as the model's (`st`
- * the answer; `uid`, `gid` its owner's fields). Both forms: programs built for large
- * files (coreutils) call the ...64 names. */
-#define OWNED_STAT(name, params, args, uid, gid)                                          \
+
+/* `name(params)` as glibc's, behind it, answers, with a file of the replaying user shown
+ * as the model shows every file: the modelled user's, its times the fixed clock's (`st`
+ * the answer, `times` what sets them). Both forms: programs built for large files
+ * (coreutils) call the ...64 names. */
+#define MODELLED_STAT(name, params, args, uid, gid, times)                               \
   int name params {                                                                      \
     static int(*glibc) params;                                                           \
+    int r;                                                                               \
     if (!glibc)                                                                          \
       glibc = (int(*) params)real(#name);                                                \
-    return as_modelled_owner(glibc args, &st->uid, &st->gid);                            \
+    r = glibc args;                                                                      \
+    if (owned_file(r, &st->uid, &st->gid)) {                                             \
+      times;                                                                             \
+    }                                                                                    \
+    return r;                                                                            \
   }
-OWNED_STAT(stat, (const char *path, struct stat *st), (path, st), st_uid, st_gid)
-OWNED_STAT(stat64, (const char *path, struct stat64 *st), (path, st), st_uid, st_gid)
-OWNED_STAT(lstat, (const char *path, struct stat *st), (path, st), st_uid, st_gid)
-OWNED_STAT(lstat64, (const char *path, struct stat64 *st), (path, st), st_uid, st_gid)
-OWNED_STAT(fstat, (int fd, struct stat *st), (fd, st), st_uid, st_gid)
-OWNED_STAT(fstat64, (int fd, struct stat64 *st), (fd, st), st_uid, st_gid)
-OWNED_STAT(fstatat, (int dirfd, const char *path, struct stat *st, int flags),
-           (dirfd, path, st, flags), st_uid, st_gid)
-OWNED_STAT(fstatat64, (int dirfd, const char *path, struct stat64 *st, int flags),
-           (dirfd, path, st, flags), st_uid, st_gid)
-OWNED_STAT(statx, (int dirfd, const char *path, int flags, unsigned mask, struct statx *st),
-           (dirfd, path, flags, mask, st), stx_uid, stx_gid)
+#define FIXED_TIMES(st)                                                                    \
+  ((st)->st_atim.tv_sec = (st)->st_mtim.tv_sec = (st)->st_ctim.tv_sec = AUGUR_FIXED_TIME, \
+   (st)->st_atim.tv_nsec = (st)->st_mtim.tv_nsec = (st)->st_ctim.tv_nsec = 0)
+#define STAT_FORMS(name, params, args)                                                   \
+  MODELLED_STAT(name, params, args, st_uid, st_gid, FIXED_TIMES(st))
+STAT_FORMS(stat, (const char *path, struct stat *st), (path, st))
+STAT_FORMS(stat64, (const char *path, struct stat64 *st), (path, st))
+STAT_FORMS(lstat, (const char *path, struct stat *st), (path, st))
+STAT_FORMS(lstat64, (const char *path, struct stat64 *st), (path, st))
+STAT_FORMS(fstat, (int fd, struct stat *st), (fd, st))
+STAT_FORMS(fstat64, (int fd, struct stat64 *st), (fd, st))
+STAT_FORMS(fstatat, (int dirfd, const char *path, struct stat *st, int flags), (dirfd, path, st, flags))
+STAT_FORMS(fstatat64, (int dirfd, const char *path, struct stat64 *st, int flags),
+           (dirfd, path, st, flags))
+/* The model's statx knows the basic fields only (no birth time). */
+MODELLED_STAT(statx, (int dirfd, const char *path, int flags, unsigned mask, struct statx *st),
+              (dirfd, path, flags, mask, st), stx_uid, stx_gid,
+              (st->stx_atime.tv_sec = st->stx_mtime.tv_sec = st->stx_ctime.tv_sec =
+                   AUGUR_FIXED_TIME,
+               st->stx_atime.tv_nsec = st->stx_mtime.tv_nsec = st->stx_ctime.tv_nsec = 0,
+               st->stx_mask &= STATX_BASIC_STATS, memset(&st->stx_btime, 0, sizeof st->stx_btime)))
+
+/* ---- The fixed clock (runtime/libc/time.c) -------------------------------------------
+ *
+ * Every clock of the analysis reads 2024-01-01 00:00:00 UTC and no time passes: so do
+ * the native run's (clock() as musl derives it from the process's CPU clock). */
+
+time_t time(time_t *t) {
+  if (t)
+    *t = AUGUR_FIXED_TIME;
+  return AUGUR_FIXED_TIME;
+}
+int clock_gettime(clockid_t clock, struct timespec *ts) {
+  if (clock < 0 || clock >= AUGUR_CLOCKS)
+    return refused(EINVAL);
+  ts->tv_sec = AUGUR_FIXED_TIME;
+  ts->tv_nsec = 0;
+  return 0;
+}
+int gettimeofday(struct timeval *tv, void *tz) {
+  (void)tz;
+  if (tv) {
+    tv->tv_sec = AUGUR_FIXED_TIME;
+    tv->tv_usec = 0;
+  }
+  return 0;
+}
+int timespec_get(struct timespec *ts, int base) {
+  return base == TIME_UTC && clock_gettime(CLOCK_REALTIME, ts) == 0 ? base : 0;
+}
+clock_t clock(void) { return (clock_t)AUGUR_FIXED_TIME * 1000000; }
 
 /* The modelled volume, as statfs and as statvfs give it. */
 static int model_volume(struct statfs *out) {

@@ -90,6 +90,15 @@ fn an_unmodelled_system_call_ends_the_path_by_number() {
 }
 
 #[test]
+fn the_clock_is_fixed_in_replay_too() {
+    exits_with_and_replays(
+        "libc_system/the_clock_is_fixed_in_replay_too.c",
+        "1704067200 1704067200 1704067200 1704067200000000 2024-01-01 00:00:00 UTC -1\n\
+         mtime 1704067200 0\n",
+    );
+}
+
+#[test]
 fn the_user_is_the_models_in_replay_too() {
     exits_with_and_replays(
         "libc_system/the_user_is_the_models_in_replay_too.c",

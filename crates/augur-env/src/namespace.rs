@@ -43,7 +43,8 @@ pub enum Resolved {
     /// A name in the working directory's tree (`""`: the working directory), or in the
     /// temporary directory's (`/tmp`, `/tmp/x`).
     Inside(String),
-    /// The working directory's parent: it exists but cannot be entered or listed.
+    /// An ancestor of the working directory (its parent `/augur`, or the root `/`): it
+    /// exists but cannot be entered or listed.
     Parent,
     /// Anything else: nothing is there.
     Outside,
@@ -84,7 +85,7 @@ pub fn resolve(cwd: &str, path: &str) -> Resolved {
         Resolved::Inside(parts[work.len()..].join("/"))
     } else if parts.first() == Some(&tmp) {
         Resolved::Inside(format!("/{}", parts.join("/")))
-    } else if parts[..] == work[..work.len() - 1] {
+    } else if work.starts_with(&parts) {
         Resolved::Parent
     } else {
         Resolved::Outside
@@ -358,10 +359,12 @@ mod tests {
         assert_eq!(resolve("d", "//augur/work"), inside(""));
         assert_eq!(resolve("", "/augur/workshop"), Resolved::Outside);
         assert_eq!(resolve("", "/augur/"), Resolved::Parent);
+        assert_eq!(resolve("d", "/"), Resolved::Parent);
+        assert_eq!(resolve("", "../.."), Resolved::Parent);
         assert_eq!(resolve("", "/etc/passwd"), Resolved::Outside);
         assert_eq!(resolve("", "/tmp//x/../y"), inside("/tmp/y"));
         assert_eq!(resolve("/tmp", "z"), inside("/tmp/z"));
-        assert_eq!(resolve("/tmp", ".."), Resolved::Outside);
+        assert_eq!(resolve("/tmp", ".."), Resolved::Parent);
         assert_eq!(resolve("/tmp", "../augur/work/a"), inside("a"));
     }
 

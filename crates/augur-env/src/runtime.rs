@@ -14,6 +14,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../../runtime/fixed_random.h"),
     ),
     (
+        "fixed_time.h",
+        include_str!("../../../runtime/fixed_time.h"),
+    ),
+    (
         "fixed_user.h",
         include_str!("../../../runtime/fixed_user.h"),
     ),

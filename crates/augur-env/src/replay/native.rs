@@ -275,19 +275,30 @@ pub fn run(binary: &Path, spec: &RunSpec) -> Result<NativeRun, String> {
 }
 
 /// `output` of a native run with the working directory's name (a fresh temporary
-/// directory's) written as the analysis knows it, [`crate::WORK_DIR`]: a program that
-/// prints its directory (getcwd) prints the same in both.
+/// directory's) written as the analysis knows it, [`crate::WORK_DIR`], and its parent's
+/// as the working directory's parent there: a program that prints its directory (getcwd)
+/// or the one above (`realpath ..`) prints the same in both.
 fn in_modelled_work_dir(output: Vec<u8>, native_cwd: &Path) -> Vec<u8> {
-    let native = native_cwd.as_os_str().as_bytes();
-    if native.is_empty() {
+    let modelled = Path::new(crate::WORK_DIR);
+    let renamed = replace_all(output, native_cwd, modelled);
+    match (native_cwd.parent(), modelled.parent()) {
+        (Some(native), Some(parent)) => replace_all(renamed, native, parent),
+        _ => renamed,
+    }
+}
+
+/// `output` with every occurrence of the path `from` written as `to`.
+fn replace_all(output: Vec<u8>, from: &Path, to: &Path) -> Vec<u8> {
+    let from = from.as_os_str().as_bytes();
+    if from.is_empty() || from == b"/" {
         return output;
     }
     let mut out = Vec::with_capacity(output.len());
     let mut rest = &output[..];
-    while let Some(i) = rest.windows(native.len()).position(|w| w == native) {
+    while let Some(i) = rest.windows(from.len()).position(|w| w == from) {
         out.extend_from_slice(&rest[..i]);
-        out.extend_from_slice(crate::WORK_DIR.as_bytes());
-        rest = &rest[i + native.len()..];
+        out.extend_from_slice(to.as_os_str().as_bytes());
+        rest = &rest[i + from.len()..];
     }
     out.extend_from_slice(rest);
     out
@@ -416,6 +427,15 @@ int main(void) {
         assert_eq!(r.status, Status::Exit(EXIT_NO_OBJECT));
         assert!(
             String::from_utf8_lossy(&r.stderr).contains("no object left for symbolic input `x`")
+        );
+    }
+
+    #[test]
+    fn the_native_directories_are_named_as_the_analysis_names_them() {
+        let out = b"here /tmp/r/cwd/a, up /tmp/r".to_vec();
+        assert_eq!(
+            in_modelled_work_dir(out, Path::new("/tmp/r/cwd")),
+            b"here /augur/work/a, up /augur".to_vec()
         );
     }
 }
