@@ -6,6 +6,7 @@
  * nothing is ever delivered except by raise() to an installed handler).
  */
 #include "libc_internal.h"
+#include "../fixed_machine.h"
 #include "../fixed_random.h"
 #include "../fixed_user.h"
 
@@ -106,9 +107,7 @@ struct group *getgrnam(const char *name)
 
 /* ---- limits ------------------------------------------------------------ */
 
-#define PAGE_SIZE 4096
-
-int getpagesize(void) { return PAGE_SIZE; }
+int getpagesize(void) { return (int)AUGUR_PAGE_SIZE; }
 
 /* ---- random bytes ---------------------------------------------------- */
 
@@ -126,37 +125,15 @@ int getentropy(void *buf, size_t len)
     return r;
 }
 
-/* sysconf names (glibc's <bits/confname.h>) and this world's values. */
+/* sysconf: this world's answers (../fixed_machine.h). */
 long sysconf(int name)
 {
-    switch (name) {
-    case 0: /* _SC_ARG_MAX */
-        return 2097152;
-    case 1: /* _SC_CHILD_MAX */
-        return 63429;
-    case 2: /* _SC_CLK_TCK */
-        return 100;
-    case 3: /* _SC_NGROUPS_MAX */
-        return 65536;
-    case 4: /* _SC_OPEN_MAX */
-        return 1024;
-    case 30: /* _SC_PAGESIZE */
-        return PAGE_SIZE;
-    case 43: /* _SC_LINE_MAX */
-        return 2048;
-    case 69: /* _SC_GETGR_R_SIZE_MAX */
-    case 70: /* _SC_GETPW_R_SIZE_MAX */
-        return 1024;
-    case 83: /* _SC_NPROCESSORS_CONF */
-    case 84: /* _SC_NPROCESSORS_ONLN */
-        return 1;
-    case 85: /* _SC_PHYS_PAGES: 1 GiB */
-    case 86: /* _SC_AVPHYS_PAGES */
-        return (1L << 30) / PAGE_SIZE;
-    default:
+    long v = augur_fixed_sysconf(name);
+    if (v == AUGUR_SYSCONF_UNKNOWN) {
         errno = EINVAL;
         return -1;
     }
+    return v;
 }
 
 /* ---- memory helpers ---------------------------------------------------- */

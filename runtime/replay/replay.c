@@ -25,6 +25,7 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stddef.h>
@@ -47,6 +48,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "../fixed_machine.h"
 #include "../fixed_random.h"
 #include "../fixed_time.h"
 #include "../fixed_user.h"
@@ -885,6 +887,31 @@ MODELLED_STAT(statx, (int dirfd, const char *path, int flags, unsigned mask, str
                    AUGUR_FIXED_TIME,
                st->stx_atime.tv_nsec = st->stx_mtime.tv_nsec = st->stx_ctime.tv_nsec = 0,
                st->stx_mask &= STATX_BASIC_STATS, memset(&st->stx_btime, 0, sizeof st->stx_btime)))
+
+/* ---- The machine (runtime/fixed_machine.h) -------------------------------------------
+ *
+ * One CPU and 1 GiB of memory, and sysconf's other answers as the analysis gives them
+ * (glibc answers the names the models do not). */
+
+long sysconf(int name) {
+  static long (*glibc)(int);
+  long v = augur_fixed_sysconf(name);
+  if (v != AUGUR_SYSCONF_UNKNOWN)
+    return v;
+  if (!glibc)
+    glibc = (long (*)(int))real("sysconf");
+  return glibc(name);
+}
+int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *mask) {
+  (void)pid;
+  if (size < sizeof(unsigned long))
+    return refused(EINVAL);
+  memset(mask, 0, size);
+  CPU_SET_S(0, size, mask);
+  return 0;
+}
+int get_nprocs(void) { return AUGUR_CPUS; }
+int get_nprocs_conf(void) { return AUGUR_CPUS; }
 
 /* ---- The fixed clock (runtime/libc/time.c) -------------------------------------------
  *

@@ -10,6 +10,10 @@ use std::process::Command;
 const FILES: &[(&str, &str)] = &[
     ("augur.h", include_str!("../../../runtime/augur.h")),
     (
+        "fixed_machine.h",
+        include_str!("../../../runtime/fixed_machine.h"),
+    ),
+    (
         "fixed_random.h",
         include_str!("../../../runtime/fixed_random.h"),
     ),

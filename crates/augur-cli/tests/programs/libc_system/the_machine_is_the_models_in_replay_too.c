@@ -1,0 +1,17 @@
+/* One CPU and 1 GiB of memory in 4 KiB pages, and the same limits, in the analysis and
+ * in augur replay's native run alike, on any machine (coreutils' nproc counts the CPUs
+ * with sched_getaffinity, then sysconf). */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <unistd.h>
+
+int main(void) {
+  cpu_set_t set;
+  int r = sched_getaffinity(0, sizeof set, &set);
+  printf("affinity %d %d\n", r, CPU_COUNT(&set));
+  printf("cpus %ld %ld\n", sysconf(_SC_NPROCESSORS_ONLN), sysconf(_SC_NPROCESSORS_CONF));
+  printf("pages %ld of %ld, open %ld, clock %ld\n", sysconf(_SC_PHYS_PAGES),
+         sysconf(_SC_PAGESIZE), sysconf(_SC_OPEN_MAX), sysconf(_SC_CLK_TCK));
+  return 0;
+}

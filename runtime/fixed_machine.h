@@ -1,0 +1,46 @@
+/* fixed_machine.h: the machine of augur's fixed world, shared by the libc models
+ * (libc/process.c: sysconf; libc/thread.c: the CPUs) and the native replay runtime, so
+ * that a program asking about its machine gets the same answer under analysis and in
+ * replay: one CPU, 1 GiB of memory in 4 KiB pages, and the limits below. */
+#ifndef AUGUR_FIXED_MACHINE_H
+#define AUGUR_FIXED_MACHINE_H
+
+#define AUGUR_PAGE_SIZE 4096L
+#define AUGUR_CPUS 1 /* CPU 0 only */
+
+/* What sysconf answers for a name that is not this world's (the models fail with EINVAL;
+ * replay lets glibc answer). */
+#define AUGUR_SYSCONF_UNKNOWN (-2L)
+
+/* sysconf(name) in this world: glibc's <bits/confname.h> numbers. */
+static long augur_fixed_sysconf(int name) {
+  switch (name) {
+  case 0: /* _SC_ARG_MAX */
+    return 2097152;
+  case 1: /* _SC_CHILD_MAX */
+    return 63429;
+  case 2: /* _SC_CLK_TCK */
+    return 100;
+  case 3: /* _SC_NGROUPS_MAX */
+    return 65536;
+  case 4: /* _SC_OPEN_MAX */
+    return 1024;
+  case 30: /* _SC_PAGESIZE */
+    return AUGUR_PAGE_SIZE;
+  case 43: /* _SC_LINE_MAX */
+    return 2048;
+  case 69: /* _SC_GETGR_R_SIZE_MAX */
+  case 70: /* _SC_GETPW_R_SIZE_MAX */
+    return 1024;
+  case 83: /* _SC_NPROCESSORS_CONF */
+  case 84: /* _SC_NPROCESSORS_ONLN */
+    return AUGUR_CPUS;
+  case 85: /* _SC_PHYS_PAGES: 1 GiB */
+  case 86: /* _SC_AVPHYS_PAGES */
+    return (1L << 30) / AUGUR_PAGE_SIZE;
+  default:
+    return AUGUR_SYSCONF_UNKNOWN;
+  }
+}
+
+#endif
