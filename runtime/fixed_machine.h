@@ -1,19 +1,25 @@
 /* fixed_machine.h: the machine of augur's fixed world, shared by the libc models
  * (libc/process.c: sysconf; libc/thread.c: the CPUs) and the native replay runtime, so
  * that a program asking about its machine gets the same answer under analysis and in
- * replay: one CPU, 1 GiB of memory in 4 KiB pages, and the limits below. */
+ * replay: one CPU, 1 GiB of memory in 4 KiB pages, the limits below, and its names:
+ * Debian 12's kernel on x86-64, host "localhost". */
 #ifndef AUGUR_FIXED_MACHINE_H
 #define AUGUR_FIXED_MACHINE_H
 
 #define AUGUR_PAGE_SIZE 4096L
 #define AUGUR_CPUS 1 /* CPU 0 only */
 
+/* uname's six fields (sysname, nodename, release, version, machine, domainname) and the
+ * host's name (gethostname: the nodename). */
+#define AUGUR_HOST_NAME "localhost"
+#define AUGUR_UNAME_FIELDS {"Linux", AUGUR_HOST_NAME, "6.1.0-augur", "#1 SMP", "x86_64", "(none)"}
+
 /* What sysconf answers for a name that is not this world's (the models fail with EINVAL;
  * replay lets glibc answer). */
 #define AUGUR_SYSCONF_UNKNOWN (-2L)
 
 /* sysconf(name) in this world: glibc's <bits/confname.h> numbers. */
-static long augur_fixed_sysconf(int name) {
+static inline long augur_fixed_sysconf(int name) {
   switch (name) {
   case 0: /* _SC_ARG_MAX */
     return 2097152;
@@ -41,6 +47,14 @@ static long augur_fixed_sysconf(int name) {
   default:
     return AUGUR_SYSCONF_UNKNOWN;
   }
+}
+
+/* gethostname(name, len) in this world: 0, or -1 when the name and its NUL do not fit
+ * (glibc then copies what fits; the caller sets errno to ENAMETOOLONG). */
+static inline int augur_fixed_hostname(char *name, unsigned long len) {
+  unsigned long n = sizeof AUGUR_HOST_NAME;
+  memcpy(name, AUGUR_HOST_NAME, len < n ? len : n);
+  return len < n ? -1 : 0;
 }
 
 #endif

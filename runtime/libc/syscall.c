@@ -24,6 +24,7 @@
  *   is made up.
  */
 #include "libc_internal.h"
+#include "../fixed_machine.h"
 
 #define EPERM 1
 #define ESRCH 3
@@ -185,13 +186,11 @@ static long sendfile_(int out, int in, long *offset, size_t count)
     return total;
 }
 
-/* uname(buf): the machine of the models' world, Debian 12's kernel on x86-64, host
- * name "localhost" (process.c's gethostname): natively only the system and machine
- * names agree. */
+/* uname(buf): the machine of the models' world (../fixed_machine.h; `augur replay` gives
+ * the native run the same names). */
 static long uname_(char (*fields)[65])
 {
-    static const char *const values[6] = {"Linux",  "localhost", "6.1.0-augur",
-                                          "#1 SMP", "x86_64",    "(none)"};
+    static const char *const values[6] = AUGUR_UNAME_FIELDS;
     int i;
     for (i = 0; i < 6; i++) {
         size_t n = strlen(values[i]);

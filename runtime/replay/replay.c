@@ -43,6 +43,7 @@
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/utsname.h>
 #include <grp.h>
 #include <pwd.h>
 #include <ucontext.h>
@@ -891,7 +892,7 @@ MODELLED_STAT(statx, (int dirfd, const char *path, int flags, unsigned mask, str
 /* ---- The machine (runtime/fixed_machine.h) -------------------------------------------
  *
  * One CPU and 1 GiB of memory, and sysconf's other answers as the analysis gives them
- * (glibc answers the names the models do not). */
+ * (glibc answers the names the models do not); its names (uname, gethostname). */
 
 long sysconf(int name) {
   static long (*glibc)(int);
@@ -911,6 +912,17 @@ int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *mask) {
   return 0;
 }
 int get_nprocs(void) { return AUGUR_CPUS; }
+int uname(struct utsname *u) {
+  static const char *const fields[6] = AUGUR_UNAME_FIELDS;
+  char *out[6] = {u->sysname, u->nodename, u->release, u->version, u->machine, u->domainname};
+  int i;
+  for (i = 0; i < 6; i++)
+    snprintf(out[i], sizeof u->sysname, "%s", fields[i]);
+  return 0;
+}
+int gethostname(char *name, size_t len) {
+  return augur_fixed_hostname(name, len) == 0 ? 0 : refused(ENAMETOOLONG);
+}
 int get_nprocs_conf(void) { return AUGUR_CPUS; }
 
 /* ---- The fixed clock (runtime/libc/time.c) -------------------------------------------

@@ -102,7 +102,8 @@ fn the_clock_is_fixed_in_replay_too() {
 fn the_machine_is_the_models_in_replay_too() {
     exits_with_and_replays(
         "libc_system/the_machine_is_the_models_in_replay_too.c",
-        "affinity 0 1\ncpus 1 1\npages 262144 of 4096, open 1024, clock 100\n",
+        "affinity 0 1\ncpus 1 1\npages 262144 of 4096, open 1024, clock 100\n\
+         Linux localhost 6.1.0-augur #1 SMP x86_64\nhost 0 localhost, small -1\n",
     );
 }
 

@@ -1,9 +1,10 @@
-/* One CPU and 1 GiB of memory in 4 KiB pages, and the same limits, in the analysis and
- * in augur replay's native run alike, on any machine (coreutils' nproc counts the CPUs
- * with sched_getaffinity, then sysconf). */
+/* One CPU and 1 GiB of memory in 4 KiB pages, the same limits and the same names, in
+ * the analysis and in augur replay's native run alike, on any machine (coreutils' nproc
+ * counts the CPUs with sched_getaffinity, then sysconf; uname prints the names). */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 int main(void) {
@@ -13,5 +14,11 @@ int main(void) {
   printf("cpus %ld %ld\n", sysconf(_SC_NPROCESSORS_ONLN), sysconf(_SC_NPROCESSORS_CONF));
   printf("pages %ld of %ld, open %ld, clock %ld\n", sysconf(_SC_PHYS_PAGES),
          sysconf(_SC_PAGESIZE), sysconf(_SC_OPEN_MAX), sysconf(_SC_CLK_TCK));
+  struct utsname u;
+  char host[16], small[4];
+  uname(&u);
+  printf("%s %s %s %s %s\n", u.sysname, u.nodename, u.release, u.version, u.machine);
+  printf("host %d %s, small %d\n", gethostname(host, sizeof host), host,
+         gethostname(small, sizeof small));
   return 0;
 }
