@@ -68,6 +68,8 @@ int augur_sys_pipe(int fds[2]);
 
 /* End the path as `unsupported` with the message `what` (the models cannot answer). */
 void augur_sys_unsupported(const char *what) __attribute__((noreturn));
+/* End the process by signal `sig`, as its default action does. */
+void augur_sys_signalled(int sig) __attribute__((noreturn));
 
 /* `--max-fail`: whether this call of a system call of `kind` fails on this path: the
  * errno it fails with, or 0.  Called once at the top of each modelled system call. */

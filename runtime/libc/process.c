@@ -2,8 +2,8 @@
  * process.c - the process's fixed world: identity (one user "user", uid and
  * gid 1000, beside root; host "localhost"), limits (sysconf, getpagesize), random bytes
  * (a fixed stream, the same in native replay), memory helpers
- * over the engine's allocator, and signals (registration and masks work;
- * nothing is ever delivered except by raise() to an installed handler).
+ * over the engine's allocator, and signals (registration and masks work; only
+ * raise() delivers one: its handler, or its default action).
  */
 #include "libc_internal.h"
 #include "../fixed_machine.h"
@@ -288,6 +288,23 @@ sighandler_t signal(int sig, sighandler_t handler)
     return old.sa_handler;
 }
 
+/* Linux's default action of `sig`: 0 ends the process, 1 ignores the signal (SIGCHLD,
+ * SIGCONT, SIGURG, SIGWINCH), 2 stops the process (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU). */
+static int default_action(int sig)
+{
+    switch (sig) {
+    case 17: case 18: case 23: case 28:
+        return 1;
+    case SIGSTOP: case 20: case 21: case 22:
+        return 2;
+    default:
+        return 0;
+    }
+}
+
+/* A blocked signal stays pending (and is never delivered here); a handler runs; a signal
+ * whose action is the default one ends the process (augur's signal outcome, which
+ * `augur replay` checks natively), is ignored, or would stop it. */
 int raise(int sig)
 {
     sighandler_t h;
@@ -295,8 +312,18 @@ int raise(int sig)
         errno = EINVAL;
         return -1;
     }
+    if (sig != SIGKILL && sig != SIGSTOP && sigismember(&blocked, sig) == 1)
+        return 0;
     h = actions[sig].sa_handler;
-    if (h != SIG_DFL && h != SIG_IGN)
+    if (h == SIG_IGN)
+        return 0;
+    if (h != SIG_DFL) {
         h(sig);
-    return 0;
+        return 0;
+    }
+    if (default_action(sig) == 1)
+        return 0;
+    if (default_action(sig) == 2)
+        augur_sys_unsupported("a stop signal: the process would wait for another to continue it");
+    augur_sys_signalled(sig);
 }

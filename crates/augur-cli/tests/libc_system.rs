@@ -90,6 +90,24 @@ fn an_unmodelled_system_call_ends_the_path_by_number() {
 }
 
 #[test]
+fn a_signal_with_its_default_action_ends_the_process() {
+    let src = &program("libc_system/a_signal_with_its_default_action_ends_the_process.c");
+    let r = run_c(src, &["--sym-args", "1", "1", "1"]);
+    let mut ends: Vec<String> = r
+        .tests
+        .iter()
+        .map(|t| match t["outcome"]["kind"].as_str().unwrap() {
+            "signal" => format!("signal {}", t["outcome"]["signal"]),
+            kind => format!("{kind} {}", t["outcome"]["code"]),
+        })
+        .collect();
+    ends.sort();
+    assert_eq!(ends, ["exit 0", "signal 15", "signal 3"], "{}", r.stderr);
+    assert!(r.tests.iter().all(|t| t["stdout"] == "handled 10, alive\n"));
+    r.assert_native_replay_passes();
+}
+
+#[test]
 fn the_clock_is_fixed_in_replay_too() {
     exits_with_and_replays(
         "libc_system/the_clock_is_fixed_in_replay_too.c",

@@ -65,10 +65,11 @@ impl OutputSelection {
     }
 }
 
-/// How a path ended, as compared between revisions: `exit N` or `error KIND`.
+/// How a path ended, as compared between revisions: `exit N`, `signal N` or `error KIND`.
 pub fn ending(outcome: &Outcome) -> Option<String> {
     match outcome {
         Outcome::Exit(code) => Some(format!("exit {code}")),
+        Outcome::Signal(sig) => Some(format!("signal {sig}")),
         Outcome::Error(e) => Some(format!("error {}", e.kind.name())),
         Outcome::Partial(_) | Outcome::Dropped => None,
     }

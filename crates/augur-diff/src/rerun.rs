@@ -267,6 +267,7 @@ impl Rerunner {
                 stdout_dropped: 0,
             }),
             Some(("error", kind)) => Some(Expect::Error(kind.to_string())),
+            Some(("signal", sig)) => sig.parse().ok().map(Expect::Signal),
             _ => None,
         };
         let agrees = expect.is_some_and(|e| {

@@ -92,6 +92,9 @@ pub struct PathError {
 pub enum Outcome {
     /// The program exited (return from the entry function or `exit`).
     Exit(i64),
+    /// The process was ended by signal number `.0`, whose action was the default one
+    /// (`raise(SIGTERM)` with no handler): not an error of the program.
+    Signal(i32),
     /// An error.
     Error(Box<PathError>),
     /// A limit stopped the path before its end (reason given).

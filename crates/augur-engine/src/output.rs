@@ -24,6 +24,7 @@ pub fn escape_bytes(bytes: &[u8]) -> String {
 pub fn outcome_json(o: &Outcome) -> Json {
     match o {
         Outcome::Exit(code) => json!({"kind": "exit", "code": code}),
+        Outcome::Signal(sig) => json!({"kind": "signal", "signal": sig}),
         Outcome::Error(e) => json!({
             "kind": "error", "error": e.kind.name(), "file": e.file, "line": e.line,
             "message": e.message, "stack": e.stack,

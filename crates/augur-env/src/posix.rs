@@ -59,6 +59,7 @@ pub fn register(t: &mut HandlerTable) {
     t.add("augur_errno_location", Signature::of(&[]), errno_location);
     t.add("_exit", Signature::of(&[Int]), exit_now);
     t.add("_Exit", Signature::of(&[Int]), exit_now);
+    t.add("augur_sys_signalled", Signature::of(&[Int]), signalled);
 }
 
 /// A primitive's result `v` in its return type's width.
@@ -102,6 +103,13 @@ fn exit_now(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> 
     let code = ex.exit_code(st, &c.args[0])?;
     crate::failures::settle(ex, st)?;
     Err(Outcome::Exit(code as u32 as i32 as i64))
+}
+
+/// `augur_sys_signalled(sig)`: the process ends by signal `sig` (its default action).
+fn signalled(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let sig = ex.concretize(st, &c.args[0])? as u32 as i32;
+    crate::failures::settle(ex, st)?;
+    Err(Outcome::Signal(sig))
 }
 
 /// The open descriptor `v` names, or None.

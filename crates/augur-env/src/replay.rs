@@ -134,6 +134,12 @@ fn json_expect(path: &Path, json: &serde_json::Value) -> Result<Expect, String> 
                 .to_string(),
         )),
         Some("partial") => Ok(Expect::Partial),
+        Some("signal") => Ok(Expect::Signal(
+            outcome["signal"]
+                .as_i64()
+                .ok_or_else(|| bad("signal outcome without a \"signal\" number"))?
+                as i32,
+        )),
         _ => Err(bad("no \"outcome\" of kind exit, error or partial")),
     }
 }

@@ -245,6 +245,7 @@ fn at_end(x: &mut Execution) -> Criterion {
             x.stdout.len(),
             x.line_text(entry)
         ),
+        Outcome::Signal(sig) => format!("the end by signal {sig} (at {})", x.line_text(entry)),
         Outcome::Partial(_) | Outcome::Dropped => "the end of the run".into(),
     };
     Criterion {

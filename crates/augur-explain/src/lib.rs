@@ -116,7 +116,9 @@ impl Execution {
                     "{name}: the input does not satisfy the program's assumptions"
                 ))
             }
-            augur_engine::Outcome::Exit(_) | augur_engine::Outcome::Error(_) => {}
+            augur_engine::Outcome::Exit(_)
+            | augur_engine::Outcome::Signal(_)
+            | augur_engine::Outcome::Error(_) => {}
         }
         if trace.entries.is_empty() {
             return Err(format!("{name}: no instruction was executed"));

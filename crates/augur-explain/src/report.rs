@@ -86,6 +86,7 @@ fn lines_text<'a>(lines: impl IntoIterator<Item = &'a SrcLine>) -> String {
 fn outcome_text(o: &Outcome) -> String {
     match o {
         Outcome::Exit(c) => format!("exited with status {c}"),
+        Outcome::Signal(s) => format!("was ended by signal {s}"),
         Outcome::Error(e) => format!("stopped on {} at {}:{}", e.kind.name(), e.file, e.line),
         Outcome::Partial(r) => format!("stopped early ({r})"),
         Outcome::Dropped => "was dropped".into(),

@@ -623,8 +623,10 @@ impl Executor {
         if self.off_prefix(&st) {
             return;
         }
-        if matches!(outcome, Outcome::Exit(_) | Outcome::Error(_))
-            && st.path.len() < self.opts.path_prefix.len()
+        if matches!(
+            outcome,
+            Outcome::Exit(_) | Outcome::Signal(_) | Outcome::Error(_)
+        ) && st.path.len() < self.opts.path_prefix.len()
         {
             self.stats.prefix_diverged = Some(format!(
                 "a path ended after {} of its {} forks",

@@ -110,6 +110,7 @@ pub(super) fn prefix_outcome(outcome: &Outcome, prefix: &PrefixOnly) -> Outcome 
     let ended = match outcome {
         Outcome::Partial(reason) => reason.clone(),
         Outcome::Exit(code) => format!("the path exited with {code}"),
+        Outcome::Signal(sig) => format!("the path was ended by signal {sig}"),
         Outcome::Error(e) => format!("the path ended in {}: {}", e.kind.name(), e.message),
         Outcome::Dropped => "the path was dropped".into(),
     };

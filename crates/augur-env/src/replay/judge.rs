@@ -17,6 +17,8 @@ pub enum Expect {
         /// How many bytes follow the predicted ones.
         stdout_dropped: u64,
     },
+    /// The process is ended by this signal (its default action).
+    Signal(i32),
     /// The path ends in an error of this kind (`assertion`, `out-of-bounds`, ...).
     Error(String),
     /// The path was cut short: nothing to check.
@@ -216,6 +218,14 @@ pub fn judge(expect: &Expect, run: &NativeRun, timeout_s: f64) -> Verdict {
                 Verdict::Failed(format!("expected {kind} ({want}), got {got}"))
             }
         }
+        Expect::Signal(want) => {
+            let got = describe(run, timeout_s);
+            if run.status == Status::Signal(*want) && sanitizer_report(&run.stderr).is_none() {
+                Verdict::Passed(got)
+            } else {
+                Verdict::Failed(format!("expected {}, got {got}", signal_name(*want)))
+            }
+        }
         Expect::Partial => unreachable!("partial paths are skipped above"),
     }
 }
@@ -288,6 +298,23 @@ mod tests {
             ))
         );
         assert!(matches!(judge(&prefix(0), &r, 1.0), Verdict::Failed(_)));
+    }
+
+    #[test]
+    fn a_signal_is_checked_by_number() {
+        let killed = run(Status::Signal(15), b"", "");
+        assert_eq!(
+            judge(&Expect::Signal(15), &killed, 1.0),
+            Verdict::Passed("SIGTERM".into())
+        );
+        assert_eq!(
+            judge(&Expect::Signal(1), &killed, 1.0),
+            Verdict::Failed("expected signal 1, got SIGTERM".into())
+        );
+        assert!(matches!(
+            judge(&Expect::Signal(15), &run(Status::Exit(0), b"", ""), 1.0),
+            Verdict::Failed(_)
+        ));
     }
 
     #[test]
