@@ -429,6 +429,36 @@ mod tests {
     }
 
     #[test]
+    fn a_measuring_build_marks_every_bug_and_fails_on_none() {
+        use crate::predicate::{Op, Side};
+        let mut pool = augur_expr::ExprPool::new();
+        let pred = Pred {
+            lhs: Side::Var("x".into(), 4),
+            op: Op::Gt,
+            rhs: Side::Const(1),
+            expr: pool.constant(1, 1),
+        };
+        let bug = |id| BugPlan {
+            id,
+            sites: vec![Site {
+                source: 0,
+                line: 2,
+                pred: pred.clone(),
+            }],
+            kind: Kind::OobWrite,
+        };
+        let src = vec!["int f(int x) {\n  return x;\n}\n".to_string()];
+        let marked = &embed_marked(&src, &[bug(1), bug(2)])[0];
+        for id in [1, 2] {
+            assert!(marked.contains(&format!("static const int augur_mark = {id};")));
+        }
+        assert_eq!(marked.matches("augur_output(\"augur-mark\"").count(), 2);
+        assert!(!marked.contains("augur_bug1_buf"), "no failure: {marked}");
+        let failing = &embed(&src, &[bug(1)])[0];
+        assert!(failing.contains("augur_bug1_buf[augur_i] = 1;") && !failing.contains(MARK));
+    }
+
+    #[test]
     fn statement_lines() {
         let src = "int f(int x)\n{\n  int y = x;\n  if (y)\n    y++;\n  else {\n    y--;\n  }\n  return y;\n}\n";
         let ok: Vec<u32> = (1..=10).filter(|l| starts_statement(src, *l)).collect();
