@@ -758,6 +758,17 @@ impl Candidate {
         BugPlan { id, sites, kind }
     }
 
+    /// Its points and predicates as a report reads them: `src/tr.c:645 c == 45, ...`.
+    fn text(&self, setup: &Setup) -> String {
+        let names = setup.source_names();
+        let points: Vec<String> = self
+            .kept
+            .iter()
+            .map(|(p, q)| format!("{}:{} {}", names[p.source], p.line, q.text()))
+            .collect();
+        points.join(", ")
+    }
+
     /// The source holding its action.
     fn last_source(&self) -> usize {
         self.kept.last().expect("a candidate has a point").0.source
@@ -857,7 +868,10 @@ fn select(
         .iter()
         .map(|c| !used.contains(&c.last_source()))
         .collect();
-    rarity::pick(&rates, &fresh, o.max_fire_rate)
+    rarity::pick(&rates, &fresh, o.max_fire_rate).map_err(|r| match r.rarest {
+        Some(i) => format!("{}; its points: {}", r.why, found[i].text(ctx.setup)),
+        None => r.why,
+    })
 }
 
 /// Choose `k` points on seed path `seed` (number `seed_path`), none of whose lines is

@@ -27,7 +27,8 @@ pub struct Rates {
 const MEASURED: [Source; 3] = [Source::Mutated, Source::Random, Source::Pool];
 
 impl Rates {
-    /// The rates a verification measured (its trigger fired: it passed).
+    /// The rates a verification measured on the pool, random and mutated inputs (and
+    /// whether the trigger fired on augur replay's build).
     pub fn of(v: &Verification) -> Rates {
         Rates {
             trigger_fires: v.trigger_fires,
@@ -156,11 +157,21 @@ pub fn measure(
     rates
 }
 
+/// Why no candidate was picked: the rarest one whose trigger fires it, if any, and
+/// the reason, with its rates.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The rarest candidate whose trigger fires it.
+    pub rarest: Option<usize>,
+    /// Why none was picked.
+    pub why: String,
+}
+
 /// Which candidate to emit: among those whose trigger fires them and that fire on at
 /// most `max` of each kind of input, the first whose last point is in a file no earlier
 /// bug's is (`fresh`), else the first; the rest by their fire rate (then their order).
 /// None rare enough: why not, with the rarest candidate's rates.
-pub fn pick(rates: &[Rates], fresh: &[bool], max: f64) -> Result<usize, String> {
+pub fn pick(rates: &[Rates], fresh: &[bool], max: f64) -> Result<usize, Refusal> {
     let mut ok: Vec<usize> = (0..rates.len())
         .filter(|&i| rates[i].trigger_fires && rates[i].rare(max))
         .collect();
@@ -180,17 +191,23 @@ pub fn pick(rates: &[Rates], fresh: &[bool], max: f64) -> Result<usize, String> 
         .iter()
         .min_by(|&&a, &&b| rates[a].worst().total_cmp(&rates[b].worst()))
     else {
-        return Err(format!(
-            "no candidate's trigger fires it on the measuring build ({} candidate(s))",
-            rates.len()
-        ));
+        return Err(Refusal {
+            rarest: None,
+            why: format!(
+                "no candidate's trigger fires it on the measuring build ({} candidate(s))",
+                rates.len()
+            ),
+        });
     };
-    Err(format!(
-        "too common: the rarest of {} candidate(s) fires on {} (--max-fire-rate {})",
-        rates.len(),
-        rates[best].describe(),
-        max
-    ))
+    Err(Refusal {
+        rarest: Some(best),
+        why: format!(
+            "too common: the rarest of {} candidate(s) fires on {} (--max-fire-rate {})",
+            rates.len(),
+            rates[best].describe(),
+            max
+        ),
+    })
 }
 
 #[cfg(test)]
@@ -222,11 +239,14 @@ mod tests {
         );
         assert_eq!(
             pick(&[silent.clone(), common.clone()], &[true, true], max),
-            Err("too common: the rarest of 2 candidate(s) fires on 300/500 mutated (60.0%), 0/500 random (0.0%) (--max-fire-rate 0.001)".into())
+            Err(Refusal {
+                rarest: Some(1),
+                why: "too common: the rarest of 2 candidate(s) fires on 300/500 mutated (60.0%), 0/500 random (0.0%) (--max-fire-rate 0.001)".into()
+            })
         );
-        assert!(pick(&[silent], &[true], max)
-            .unwrap_err()
-            .starts_with("no candidate's trigger fires it"));
+        let none = pick(&[silent], &[true], max).unwrap_err();
+        assert_eq!(none.rarest, None);
+        assert!(none.why.starts_with("no candidate's trigger fires it"));
         // One mutation in 500 is 0.2%: too common at 0.1%, rare enough at 1%.
         let once = rates(true, (1, 500), (0, 500));
         assert!(pick(std::slice::from_ref(&once), &[true], max).is_err());
