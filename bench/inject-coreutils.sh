@@ -18,8 +18,10 @@
 # more than 1.5 times what another finds. Outputs stay in $work/out/PROG.
 # Each inject builds the library once per build (six times): minutes per program.
 # AUGUR=BINARY uses that augur instead of building a release binary; BUGS=N bugs per
-# program; EXPLORE=S seconds of inject's exploration (default 60); KEEP=1 keeps the corpus
-# an earlier run injected into a program (only the hunts run again); NO_AFL=1 skips AFL++.
+# program; EXPLORE=S seconds of inject's exploration (default 60); MAX_FIRE_RATE=R inject's
+# --max-fire-rate (default inject's, 0.001; 1 selects nothing by rarity); KEEP=1 keeps the
+# corpus an earlier run injected into a program (only the hunts run again); NO_AFL=1 skips
+# AFL++.
 set -euo pipefail
 minutes=${1:-10}
 [ $# -gt 0 ] && shift
@@ -168,6 +170,7 @@ for prog in "${progs[@]}"; do
         t0=$SECONDS
         "$augur" inject --project "$work/configured" --build "$build src/$prog" \
             --program "src/$prog" "${opts[@]}" --bugs "$bugs" --explore-time "$explore" \
+            ${MAX_FIRE_RATE:+--max-fire-rate "$MAX_FIRE_RATE"} \
             --seed 1 -o "$out/corpus" >"$out/inject.txt" 2>"$out/inject.log" || {
             echo "coreutils: $prog: inject failed: $(grep error "$out/inject.log" | tail -1)" >&2
             echo "$prog 0 $bugs -" >>"$emitted"

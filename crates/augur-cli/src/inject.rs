@@ -58,6 +58,11 @@ pub struct InjectArgs {
     /// Random and mutated inputs (half each, from --seed) run on each bug, as the pool.
     #[arg(long, default_value_t = 1000, allow_hyphen_values = true, value_parser = numbers::from_zero)]
     measure: u64,
+    /// The highest share of the pool, random or mutated inputs a bug may fire on:
+    /// candidates are measured natively before one is chosen, and a bug firing more
+    /// often is not emitted (1: no selection by rarity).
+    #[arg(long, default_value_t = 0.001, allow_hyphen_values = true, value_parser = numbers::fraction)]
+    max_fire_rate: f64,
     /// The bug action.
     #[arg(long, default_value = "assert",
           value_parser = ["assert", "oob-write", "null-deref", "use-after-free", "div-zero"])]
@@ -128,6 +133,7 @@ pub fn run(a: InjectArgs) -> Result<(), String> {
         samples: a.samples.max(1),
         pool,
         measure: a.measure as usize,
+        max_fire_rate: a.max_fire_rate,
         kind: Kind::parse(&a.kind).expect("checked by clap"),
         one_program: a.one_program,
         explore_time: session::positive("explore-time", a.explore_time)?,

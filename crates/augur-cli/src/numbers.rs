@@ -61,9 +61,32 @@ pub fn from_zero(s: &str) -> Result<u64, String> {
     whole(s, 0, u64::MAX)
 }
 
+/// A fraction: a number from 0 to 1.
+pub fn fraction(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number from 0 to 1"))?;
+    if (0.0..=1.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{s} is out of range: a number from 0 to 1"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fractions_are_from_zero_to_one() {
+        assert_eq!(fraction("0.001"), Ok(0.001));
+        assert_eq!(fraction("1"), Ok(1.0));
+        assert!(fraction("1.5").is_err());
+        assert!(fraction("-0.1").is_err());
+        assert!(fraction("NaN").is_err());
+        assert!(fraction("x").is_err());
+    }
 
     #[test]
     fn seconds_are_positive_finite_and_bounded() {

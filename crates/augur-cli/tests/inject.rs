@@ -54,16 +54,21 @@ fn inject(name: &str, args: &[&str]) -> Corpus {
     inject_file(&example(name), args)
 }
 
-/// Run `augur inject` on a copy of the C file `path` with `args`.
+/// Run `augur inject` on a copy of the C file `path` with `args`; without
+/// `--max-fire-rate` in them, rarity selects nothing (`--max-fire-rate 1`): these small
+/// programs' bugs fire on many mutations of their triggers, and the tests that do not
+/// give it are about other things.
 fn inject_file(path: &Path, args: &[&str]) -> Corpus {
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join(path.file_name().unwrap());
     std::fs::copy(path, &source).unwrap();
     let out = dir.path().join("corpus");
-    let o = augur()
-        .arg("inject")
-        .arg(&source)
-        .args(args)
+    let mut cmd = augur();
+    cmd.arg("inject").arg(&source).args(args);
+    if !args.contains(&"--max-fire-rate") {
+        cmd.args(["--max-fire-rate", "1"]);
+    }
+    let o = cmd
         .args(["--explore-time", "5", "--measure", "100", "-o"])
         .arg(&out)
         .output()
@@ -315,6 +320,62 @@ fn pool_runs_count_the_inputs_that_fire_the_bug() {
     );
 }
 
+/// One bug into tests/programs/inject/rare.c on the seed input `abcdefgh`, with
+/// `extra` options.
+fn inject_rare(extra: &[&str]) -> Corpus {
+    let seed = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        seed.path(),
+        r#"{"objects":[{"name":"stdin","bytes":[97,98,99,100,101,102,103,104]}]}"#,
+    )
+    .unwrap();
+    let mut args = vec![
+        "--sym-stdin",
+        "8",
+        "--seed-test",
+        seed.path().to_str().unwrap(),
+        "--seed",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    inject_file(&test_program("rare.c"), &args)
+}
+
+/// How many of the verification's inputs of `kind` the bug was tried on and fired on.
+fn tried_and_fired(bug: &Json, kind: &str) -> (u64, u64) {
+    let t = &bug["verification"]["by_source"][kind];
+    (t["tried"].as_u64().unwrap(), t["fired"].as_u64().unwrap())
+}
+
+#[test]
+fn a_bug_is_emitted_only_if_it_fires_on_at_most_max_fire_rate_of_mutations() {
+    // One point, rarity not selecting: the bug guards one byte and fires on every
+    // mutation of its trigger that leaves that byte alone.
+    let single = inject_rare(&["--points", "1", "--max-fire-rate", "1"]);
+    assert_emitted_and_verified(&single, 1);
+    let (tried, fired) = tried_and_fired(&single.bugs()[0], "mutated");
+    assert_eq!(tried, 50);
+    assert!(fired > 25, "fires on most mutations: {fired} of 50");
+    // Selecting at 0.1% (the default): one, two and four points, none rare enough.
+    let common = inject_rare(&["--points", "1", "--max-fire-rate", "0.001"]);
+    assert_eq!(common.status, 0, "{}", common.stderr);
+    assert_eq!(common.summary["emitted"], 0, "{}", common.stdout);
+    let why = common.summary["failures"][0]["reason"].as_str().unwrap();
+    assert!(
+        why.starts_with("too common: the rarest of 3 candidate(s) fires on ")
+            && why.contains("mutated"),
+        "{why}"
+    );
+    // Three points asked: the longer variants read every byte; the bug emitted fires
+    // on none of the verification's mutations and random inputs (fresh ones: not those
+    // it was chosen on).
+    let rare = inject_rare(&["--points", "3", "--max-fire-rate", "0.001"]);
+    assert_emitted_and_verified(&rare, 1);
+    let bug = &rare.bugs()[0];
+    assert_eq!(tried_and_fired(bug, "mutated"), (50, 0), "{bug}");
+    assert_eq!(tried_and_fired(bug, "random"), (50, 0), "{bug}");
+}
+
 #[test]
 fn a_local_is_never_read_before_every_path_assigns_it() {
     // classify() declares its locals at the top and first assigns them on these lines:
@@ -470,7 +531,15 @@ fn a_project_tree_gets_a_patch_whose_trigger_fires_natively() {
         .args(["--build", "make", "--program", "prog", "--sym-stdin", "6"])
         // The exploration ends when its paths do (well within a second on an idle
         // machine); 30 s leaves room for a loaded one, where 5 s found no seed path.
-        .args(["--explore-time", "30", "--measure", "100", "-o"])
+        .args([
+            "--explore-time",
+            "30",
+            "--measure",
+            "100",
+            "--max-fire-rate",
+            "1",
+        ])
+        .arg("-o")
         .arg(&out)
         .output()
         .unwrap();

@@ -4,8 +4,11 @@
 use crate::builds::{self, Build, Flavour};
 use crate::embed::{self, BugPlan, Kind, Site};
 use crate::measure;
+use crate::mutants;
 use crate::points::{self, Point};
+use crate::predicate::Pred;
 use crate::project::BuggyBuilds;
+use crate::rarity::{self, Rates};
 use crate::sample::{self, Counted};
 use crate::seeded::{self, SeededRun};
 use crate::seeds;
@@ -42,6 +45,12 @@ pub struct InjectOptions {
     pub pool: Vec<Objects>,
     /// Random and mutated inputs run on every bug (half each), for the same.
     pub measure: usize,
+    /// The highest share of the pool tests, random inputs or mutations of its trigger
+    /// that a bug may fire on (`--max-fire-rate`): candidates are measured natively on
+    /// as many of each (`measure`) before one is chosen, and a bug that fires more
+    /// often in its verification is not emitted. 1 (or no `measure`) turns selection
+    /// off.
+    pub max_fire_rate: f64,
     /// The bug action.
     pub kind: Kind,
     /// All bugs in one program?
@@ -61,6 +70,11 @@ impl InjectOptions {
     /// Has the deadline passed?
     fn time_up(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Is measured rarity a selection criterion?
+    fn selects(&self) -> bool {
+        self.measure > 0 && self.max_fire_rate < 1.0
     }
 
     /// The exploration's time: `--explore-time`, at most half the time left.
@@ -302,35 +316,54 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
         o,
         explored: &explored,
     };
+    // The measuring runs' inputs: a stream of their own, so that the verification's
+    // (from `--seed` alone) are fresh inputs, not the ones the bug was chosen on.
+    let mut measuring = Rng::new(o.seed ^ MEASURING_STREAM);
+    let mut used_files = FxHashSet::default();
     for id in 1..=o.bugs {
         if o.time_up() {
             out.failed.push((id, out_of_time("synthesized")));
             continue;
         }
-        // Bug i starts on the i-th best seed path; a path that yields no bug passes the
-        // turn to the next one.
-        let mut why = Vec::new();
-        for k in 0..seeds.len() {
-            let si = (id - 1 + k) % seeds.len();
-            progress.message(&format!(
-                "bug {id}/{}: synthesizing on seed path {}",
-                o.bugs,
-                si + 1
-            ));
-            let seed = &mut seeds[si];
-            match plan(&ctx, seed, si, id, &last_lines, &mut probed, &mut rng) {
-                Ok(p) => {
-                    let last = p.plan.sites.last().expect("a site");
-                    last_lines.insert((last.source, last.line));
-                    planned.push(p);
-                    why.clear();
-                    break;
-                }
-                Err(e) => why.push(e),
-            }
-        }
-        if !why.is_empty() {
+        let (mut found, why) = candidates(
+            &ctx,
+            &mut seeds,
+            id,
+            &last_lines,
+            &mut probed,
+            &mut rng,
+            progress,
+        );
+        if found.is_empty() {
             out.failed.push((id, every_path_failed(&why)));
+            continue;
+        }
+        let pick = if o.selects() {
+            progress.message(&format!(
+                "bug {id}/{}: measuring {} candidate(s) natively",
+                o.bugs,
+                found.len()
+            ));
+            select(&ctx, &seeds, &found, &used_files, &mut measuring)
+        } else {
+            Ok(0)
+        };
+        let c = match pick {
+            Ok(i) => found.swap_remove(i),
+            Err(e) => {
+                out.failed.push((id, e));
+                continue;
+            }
+        };
+        let seed = &mut seeds[c.seed];
+        match planned_bug(&ctx, seed, c, id, &mut rng) {
+            Ok(p) => {
+                let last = p.plan.sites.last().expect("a site");
+                last_lines.insert((last.source, last.line));
+                used_files.insert(last.source);
+                planned.push(p);
+            }
+            Err(e) => out.failed.push((id, e)),
         }
     }
     let args = &setup.argv[1..];
@@ -370,7 +403,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
                 &inputs,
                 o.deadline,
             )?;
-            finish(&mut out, p, v, Vec::new(), None);
+            finish(&mut out, o, p, v, Vec::new(), None);
         }
         out.program_patch = patch(setup, &texts, &buggy)?;
         out.program = Some(changed(setup, &texts, buggy));
@@ -398,7 +431,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
                 }
             };
             let diff = patch(setup, &texts, &buggy)?;
-            finish(&mut out, p, v, changed(setup, &texts, buggy), diff);
+            finish(&mut out, o, p, v, changed(setup, &texts, buggy), diff);
         }
     }
     out.failed.sort();
@@ -442,15 +475,26 @@ fn patch(setup: &Setup, original: &[String], buggy: &[String]) -> Result<Option<
         .transpose()
 }
 
-/// Keep a verified bug, or count it as failed.
+/// Keep a verified bug (rare enough, when `o` selects by rarity), or count it as failed.
 fn finish(
     out: &mut Outcome,
+    o: &InjectOptions,
     p: Planned,
     v: Verification,
     sources: Vec<(String, String)>,
     patch: Option<String>,
 ) {
-    if v.passed() {
+    let rates = Rates::of(&v);
+    if v.passed() && o.selects() && !rates.rare(o.max_fire_rate) {
+        out.failed.push((
+            p.plan.id,
+            format!(
+                "too common: fires on {} of the verification's inputs (--max-fire-rate {})",
+                rates.describe(),
+                o.max_fire_rate
+            ),
+        ));
+    } else if v.passed() {
         out.bugs.push(Bug {
             verification: v,
             sources,
@@ -504,16 +548,48 @@ fn build_buggy(
     o: &InjectOptions,
 ) -> Result<BuggyBuilds, String> {
     if let Some(p) = &setup.project {
-        let files: Vec<(PathBuf, String)> = setup
-            .sources
-            .iter()
-            .zip(texts)
-            .zip(original)
-            .filter(|((_, t), o)| t != o)
-            .map(|((s, t), _)| (s.clone(), t.clone()))
-            .collect();
-        return p.buggy(&files, &setup.argv[1..], o.timeout);
+        return p.buggy(&edited(setup, original, texts), &setup.argv[1..], o.timeout);
     }
+    let (_dir, paths) = written(names, texts)?;
+    let args = &setup.argv[1..];
+    let replay = Build::new(&paths, &setup.cflags, args, o.timeout, Flavour::Replay)?;
+    let independent = builds::independent(&paths, &setup.cflags, args, o.timeout);
+    Ok((replay, independent))
+}
+
+/// augur replay's build alone of the sources `texts` (a measuring build).
+fn build_replay(
+    names: &[String],
+    original: &[String],
+    texts: &[String],
+    setup: &Setup,
+    o: &InjectOptions,
+) -> Result<Build, String> {
+    let args = &setup.argv[1..];
+    if let Some(p) = &setup.project {
+        return p.replay(&edited(setup, original, texts), args, o.timeout);
+    }
+    let (_dir, paths) = written(names, texts)?;
+    Build::new(&paths, &setup.cflags, args, o.timeout, Flavour::Replay)
+}
+
+/// Of a project: the sources whose `texts` differ from the `original`, with their texts.
+fn edited(setup: &Setup, original: &[String], texts: &[String]) -> Vec<(PathBuf, String)> {
+    setup
+        .sources
+        .iter()
+        .zip(texts)
+        .zip(original)
+        .filter(|((_, t), o)| t != o)
+        .map(|((s, t), _)| (s.clone(), t.clone()))
+        .collect()
+}
+
+/// `texts` written under their `names` into a fresh directory (removed when dropped).
+fn written(
+    names: &[String],
+    texts: &[String],
+) -> Result<(tempfile::TempDir, Vec<PathBuf>), String> {
     let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary dir: {e}"))?;
     let mut paths = Vec::new();
     for (n, t) in names.iter().zip(texts) {
@@ -521,10 +597,7 @@ fn build_buggy(
         std::fs::write(&p, t).map_err(|e| format!("{}: {e}", p.display()))?;
         paths.push(p);
     }
-    let args = &setup.argv[1..];
-    let replay = Build::new(&paths, &setup.cflags, args, o.timeout, Flavour::Replay)?;
-    let independent = builds::independent(&paths, &setup.cflags, args, o.timeout);
-    Ok((replay, independent))
+    Ok((dir, paths))
 }
 
 /// What planning a bug reads.
@@ -634,35 +707,184 @@ struct Count {
     bits: u32,
 }
 
-/// The `pool` tests that take the seed path of `run` (its condition `pc` holds), as
-/// assignments of its inputs: beside the path samples, they make synthesis narrow the
-/// program's own tests too, which crowd where uniform samples are thin.
-fn on_path(run: &SeededRun, pool: &[Objects], pc: &[ExprId]) -> Vec<Assignment> {
-    pool.iter()
-        .filter_map(|test| {
-            let mut a = Assignment::default();
-            for (name, arr, size) in &run.rec.objects {
-                let (_, bytes) = test.iter().find(|(n, _)| n == name)?;
-                if bytes.len() as u64 != *size {
-                    return None;
-                }
-                a.set(*arr, bytes.clone());
-            }
-            pc.iter().all(|&c| run.pool.eval(c, &a) == 1).then_some(a)
-        })
-        .collect()
+/// Point counts of the candidates synthesized on one seed path, as multiples of
+/// `--points` (a longer conjunction fires on fewer inputs, when its predicates are not
+/// implied by each other).
+const VARIANTS: [usize; 3] = [1, 2, 4];
+/// Seed paths that a bug's candidates come from, at most, when rarity selects.
+const CANDIDATE_SEEDS: usize = 3;
+/// Rounds of synthesis against the mutations of the seed input that its predicates
+/// let through (on the path's expressions), when rarity selects.
+const MUTANT_ROUNDS: usize = 4;
+/// Mutations tried per round: the share let through is then known to about
+/// 1 / `MUTANT_TRIES`.
+const MUTANT_TRIES: usize = 4000;
+/// Mutations let through that join the samples per round, at most.
+const MUTANTS_KEPT: usize = 200;
+/// Xored into `--seed` for the measuring runs' random number stream.
+const MEASURING_STREAM: u64 = 0x6d65_6173_7572_6521;
+
+/// A bug synthesized on a seed path, not yet chosen.
+struct Candidate {
+    /// Which seed path.
+    seed: usize,
+    /// Its points in path order, with their predicates.
+    kept: Vec<(Point, Pred)>,
 }
 
-/// Choose the points of bug `id` on seed path `seed` and synthesize its predicates.
-fn plan(
+impl Candidate {
+    /// Same points (by line and visit) and predicates as `other`?
+    fn same_as(&self, other: &Candidate) -> bool {
+        let key = |c: &Candidate| -> Vec<(usize, u32, u32, Pred)> {
+            c.kept
+                .iter()
+                .map(|(p, q)| (p.source, p.line, p.instance, q.clone()))
+                .collect()
+        };
+        self.seed == other.seed && key(self) == key(other)
+    }
+
+    /// Its embedding as bug `id` with action `kind`.
+    fn plan(&self, id: usize, kind: Kind) -> BugPlan {
+        let sites = self
+            .kept
+            .iter()
+            .map(|(p, q)| Site {
+                source: p.source,
+                line: p.line,
+                pred: q.clone(),
+            })
+            .collect();
+        BugPlan { id, sites, kind }
+    }
+
+    /// Its points and predicates as a report reads them: `src/tr.c:645 c == 45, ...`.
+    fn text(&self, setup: &Setup) -> String {
+        let names = setup.source_names();
+        let points: Vec<String> = self
+            .kept
+            .iter()
+            .map(|(p, q)| format!("{}:{} {}", names[p.source], p.line, q.text()))
+            .collect();
+        points.join(", ")
+    }
+
+    /// The source holding its action.
+    fn last_source(&self) -> usize {
+        self.kept.last().expect("a candidate has a point").0.source
+    }
+}
+
+/// The candidates for bug `id`: bug i starts on the i-th best seed path, a path that
+/// yields none passing the turn to the next one; when rarity selects, the variants of
+/// [`VARIANTS`] on up to [`CANDIDATE_SEEDS`] paths, else the first candidate alone.
+/// With none, why each path yielded none.
+fn candidates(
     ctx: &Ctx,
-    seed: &mut Seed,
-    seed_path: usize,
+    seeds: &mut [Seed],
     id: usize,
     avoid: &FxHashSet<(usize, u32)>,
     probed: &mut embed::Probe,
     rng: &mut Rng,
-) -> Result<Planned, String> {
+    progress: &dyn Progress,
+) -> (Vec<Candidate>, Vec<String>) {
+    let (paths, variants) = if ctx.o.selects() {
+        (CANDIDATE_SEEDS, &VARIANTS[..])
+    } else {
+        (1, &VARIANTS[..1])
+    };
+    let mut found: Vec<Candidate> = Vec::new();
+    let mut why = Vec::new();
+    let mut yielding = 0;
+    for k in 0..seeds.len() {
+        if yielding == paths || (ctx.o.time_up() && !found.is_empty()) {
+            break;
+        }
+        let si = (id - 1 + k) % seeds.len();
+        progress.message(&format!(
+            "bug {id}/{}: synthesizing on seed path {}",
+            ctx.o.bugs,
+            si + 1
+        ));
+        let before = found.len();
+        for &m in variants {
+            match synthesize_on(
+                ctx,
+                &mut seeds[si],
+                si,
+                ctx.o.points * m,
+                avoid,
+                probed,
+                rng,
+            ) {
+                Ok(c) if found.iter().any(|f| f.same_as(&c)) => {}
+                Ok(c) => found.push(c),
+                Err(e) => {
+                    why.push(e);
+                    break;
+                }
+            }
+        }
+        yielding += usize::from(found.len() > before);
+    }
+    (found, why)
+}
+
+/// Which of `found` to emit: all embedded into one measuring build, measured on the
+/// pool and on fresh random and mutated inputs (from `rng`), and picked by
+/// [`rarity::pick`] (`used`: the sources holding earlier bugs' actions).
+fn select(
+    ctx: &Ctx,
+    seeds: &[Seed],
+    found: &[Candidate],
+    used: &FxHashSet<usize>,
+    rng: &mut Rng,
+) -> Result<usize, String> {
+    let plans: Vec<BugPlan> = found
+        .iter()
+        .enumerate()
+        .map(|(i, c)| c.plan(i + 1, ctx.o.kind))
+        .collect();
+    let marked = embed::embed_marked(ctx.texts, &plans);
+    let names: Vec<String> = ctx
+        .setup
+        .sources
+        .iter()
+        .map(|p| embed::file_name(p))
+        .collect();
+    let build = build_replay(&names, ctx.texts, &marked, ctx.setup, ctx.o)
+        .map_err(|e| format!("the measuring build: {e}"))?;
+    let cands: Vec<rarity::Candidate> = found
+        .iter()
+        .enumerate()
+        .map(|(i, c)| rarity::Candidate {
+            mark: i + 1,
+            trigger: &seeds[c.seed].input.objects,
+        })
+        .collect();
+    let o = ctx.o;
+    let rates = rarity::measure(&build, &cands, &o.pool, o.measure, rng, o.deadline);
+    let fresh: Vec<bool> = found
+        .iter()
+        .map(|c| !used.contains(&c.last_source()))
+        .collect();
+    rarity::pick(&rates, &fresh, o.max_fire_rate).map_err(|r| match r.rarest {
+        Some(i) => format!("{}; its points: {}", r.why, found[i].text(ctx.setup)),
+        None => r.why,
+    })
+}
+
+/// Choose `k` points on seed path `seed` (number `seed_path`), none of whose lines is
+/// in `avoid`, and synthesize their predicates.
+fn synthesize_on(
+    ctx: &Ctx,
+    seed: &mut Seed,
+    seed_path: usize,
+    k: usize,
+    avoid: &FxHashSet<(usize, u32)>,
+    probed: &mut embed::Probe,
+    rng: &mut Rng,
+) -> Result<Candidate, String> {
     if seed.points.is_none() {
         let want = probed.unasked(&points::probe_request(&seed.run, ctx.files, ctx.texts));
         if !want.is_empty() {
@@ -680,7 +902,7 @@ fn plan(
         ));
     }
     let all = seed.points.as_ref().expect("computed above");
-    let chosen = points::choose(&seed.run.pool, all, ctx.o.points, avoid);
+    let chosen = points::choose(&seed.run.pool, all, k, avoid);
     if chosen.is_empty() {
         return Err("no transition point: no line on the seed path has an input-dependent variable in scope".into());
     }
@@ -703,30 +925,68 @@ fn plan(
     let path = seed.path.as_ref().expect("computed above");
     let cands: Vec<_> = chosen.iter().map(|p| p.cands.clone()).collect();
     let mut samples = path.samples.clone();
-    samples.extend(on_path(&seed.run, &ctx.o.pool, &pc));
-    let preds = synth::synthesize(
-        &mut seed.run.pool,
-        &mut seed.solver,
-        &pc,
-        &cands,
-        &samples,
-        rng,
-    )
-    .map_err(|e| format!("synthesizing predicates: {e}"))?;
-    let kept: Vec<(&Point, crate::predicate::Pred)> = chosen
-        .iter()
+    samples.extend(mutants::on_path(&seed.run, &ctx.o.pool, &pc));
+    // When rarity selects: the mutations of the seed input that the predicates let
+    // through (on the path's expressions, whether or not they take the path) join the
+    // samples, and synthesis runs again to rule them out.
+    let rounds = if ctx.o.selects() { MUTANT_ROUNDS } else { 0 };
+    let mut preds = Vec::new();
+    for round in 0..=rounds {
+        if round > 0 {
+            let exprs: Vec<ExprId> = preds.iter().flatten().map(|q: &Pred| q.expr).collect();
+            let through = mutants::surviving(
+                &seed.run,
+                &seed.input.objects,
+                &exprs,
+                MUTANT_TRIES,
+                MUTANTS_KEPT,
+                rng,
+            );
+            if through.is_empty() {
+                break;
+            }
+            samples.extend(through);
+        }
+        preds = synth::synthesize(
+            &mut seed.run.pool,
+            &mut seed.solver,
+            &pc,
+            &cands,
+            &samples,
+            rng,
+        )
+        .map_err(|e| format!("synthesizing predicates: {e}"))?;
+    }
+    let kept: Vec<(Point, Pred)> = chosen
+        .into_iter()
         .zip(preds)
         .filter_map(|(p, q)| q.map(|q| (p, q)))
         .collect();
     if kept.is_empty() {
         return Err("no non-trivial predicate at any transition point".into());
     }
-    let preds: Vec<ExprId> = kept.iter().map(|(_, q)| q.expr).collect();
+    Ok(Candidate {
+        seed: seed_path,
+        kept,
+    })
+}
+
+/// Candidate `c` on its seed path `seed` as bug `id`: its triggers counted, its report
+/// and its verification inputs.
+fn planned_bug(
+    ctx: &Ctx,
+    seed: &mut Seed,
+    c: Candidate,
+    id: usize,
+    rng: &mut Rng,
+) -> Result<Planned, String> {
+    let preds: Vec<ExprId> = c.kept.iter().map(|(_, q)| q.expr).collect();
     let bug_count = count_triggers(seed, &preds, rng)
         .map_err(|e| format!("counting the triggering inputs: {e}"))?;
-    let path = seed.path.as_ref().expect("computed above");
+    let path = seed.path.as_ref().expect("sampled in synthesis");
     let names = ctx.setup.source_names();
-    let info = kept
+    let info = c
+        .kept
         .iter()
         .map(|(p, q)| PointInfo {
             file: names[p.source].clone(),
@@ -735,14 +995,6 @@ fn plan(
             call_depth: p.call_depth,
             branches: p.branches,
             pred: q.text(),
-        })
-        .collect();
-    let sites = kept
-        .iter()
-        .map(|(p, q)| Site {
-            source: p.source,
-            line: p.line,
-            pred: q.clone(),
         })
         .collect();
     let half = ctx.o.samples / 2;
@@ -760,17 +1012,13 @@ fn plan(
             .map(|s| (Source::Explored, s.objects.clone())),
     );
     Ok(Planned {
-        plan: BugPlan {
-            id,
-            sites,
-            kind: ctx.o.kind,
-        },
+        plan: c.plan(id, ctx.o.kind),
         bug: Bug {
             id,
             kind: ctx.o.kind,
             points: info,
             trigger: seed.input.objects.clone(),
-            seed_path,
+            seed_path: c.seed,
             path_count: path.count,
             path_exact: path.exact,
             bug_count: bug_count.count,

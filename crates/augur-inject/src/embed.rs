@@ -112,8 +112,35 @@ pub struct BugPlan {
     pub kind: Kind,
 }
 
+/// The name of the `augur_output` object by which a measuring build's bug says it
+/// reached its final state (its bytes: the bug's number, a native `int`).
+pub const MARK: &str = "augur-mark";
+
+/// What a bug does when its state is final.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Action {
+    /// Its kind's failure.
+    Fail,
+    /// Report its number through the replay runtime's `augur_output` and go on, so
+    /// that one run of a measuring build tells every bug it fires (declared weak: a
+    /// project's native `augur cc` build links without the runtime).
+    Mark,
+}
+
+/// The C statements of `bug`'s action.
+fn action(bug: &BugPlan, a: Action) -> String {
+    match a {
+        Action::Fail => bug.kind.action(bug.id),
+        Action::Mark => format!(
+            "extern void augur_output(const char *, const void *, unsigned long) __attribute__((weak)); \
+             static const int augur_mark = {}; augur_output(\"{MARK}\", &augur_mark, sizeof augur_mark);",
+            bug.id
+        ),
+    }
+}
+
 /// The code injected at the start of site `k` of `bug`.
-fn transition(bug: &BugPlan, k: usize) -> String {
+fn transition(bug: &BugPlan, k: usize, a: Action) -> String {
     let id = bug.id;
     let site = &bug.sites[k];
     let mut code = format!(
@@ -125,7 +152,7 @@ fn transition(bug: &BugPlan, k: usize) -> String {
         code.push_str(&format!(
             " if (augur_bug{id} == {}) {{ {} }}",
             bug.sites.len(),
-            bug.kind.action(id)
+            action(bug, a)
         ));
     }
     code.push_str(" } ");
@@ -134,6 +161,18 @@ fn transition(bug: &BugPlan, k: usize) -> String {
 
 /// The sources with `bugs` embedded (same order as `sources`).
 pub fn embed(sources: &[String], bugs: &[BugPlan]) -> Vec<String> {
+    embed_with(sources, bugs, Action::Fail)
+}
+
+/// The sources with `bugs` embedded for measuring: each bug, on reaching its final
+/// state, outputs its number as [`MARK`] instead of failing, so one run tells every bug
+/// it would fire.
+pub fn embed_marked(sources: &[String], bugs: &[BugPlan]) -> Vec<String> {
+    embed_with(sources, bugs, Action::Mark)
+}
+
+/// The sources with `bugs` embedded, each doing `a` when its state is final.
+fn embed_with(sources: &[String], bugs: &[BugPlan], a: Action) -> Vec<String> {
     let mut prefixes: FxHashMap<(usize, u32), String> = FxHashMap::default();
     let mut tails: Vec<String> = vec![String::new(); sources.len()];
     for bug in bugs {
@@ -142,12 +181,15 @@ pub fn embed(sources: &[String], bugs: &[BugPlan]) -> Vec<String> {
             prefixes
                 .entry((s.source, s.line))
                 .or_default()
-                .push_str(&transition(bug, k));
+                .push_str(&transition(bug, k, a));
         }
         let last = bug.sites.last().expect("a bug has a point").source;
+        let definitions = match a {
+            Action::Fail => bug.kind.definitions(bug.id),
+            Action::Mark => String::new(),
+        };
         tails[last].push_str(&format!(
-            "/* augur-inject bug {id}: ETS state */\nint augur_bug{id};\n{}",
-            bug.kind.definitions(bug.id),
+            "/* augur-inject bug {id}: ETS state */\nint augur_bug{id};\n{definitions}",
             id = bug.id
         ));
     }
@@ -384,6 +426,36 @@ mod tests {
         );
         assert!(probe.out_of_scope.contains(&(0, 3, "y".into())));
         assert!(probe.bad_lines.contains(&(0, 5)));
+    }
+
+    #[test]
+    fn a_measuring_build_marks_every_bug_and_fails_on_none() {
+        use crate::predicate::{Op, Side};
+        let mut pool = augur_expr::ExprPool::new();
+        let pred = Pred {
+            lhs: Side::Var("x".into(), 4),
+            op: Op::Gt,
+            rhs: Side::Const(1),
+            expr: pool.constant(1, 1),
+        };
+        let bug = |id| BugPlan {
+            id,
+            sites: vec![Site {
+                source: 0,
+                line: 2,
+                pred: pred.clone(),
+            }],
+            kind: Kind::OobWrite,
+        };
+        let src = vec!["int f(int x) {\n  return x;\n}\n".to_string()];
+        let marked = &embed_marked(&src, &[bug(1), bug(2)])[0];
+        for id in [1, 2] {
+            assert!(marked.contains(&format!("static const int augur_mark = {id};")));
+        }
+        assert_eq!(marked.matches("augur_output(\"augur-mark\"").count(), 2);
+        assert!(!marked.contains("augur_bug1_buf"), "no failure: {marked}");
+        let failing = &embed(&src, &[bug(1)])[0];
+        assert!(failing.contains("augur_bug1_buf[augur_i] = 1;") && !failing.contains(MARK));
     }
 
     #[test]

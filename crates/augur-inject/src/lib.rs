@@ -5,8 +5,10 @@
 //! variables at the start of line visits ([`seeded`]), locals only where every path
 //! has assigned them ([`assigned`]); transition points chosen on the
 //! path ([`points`]); one predicate per point synthesized by hill climbing over
-//! near-uniform samples of the path condition, drawn from the bytes' possible values
-//! ([`synth`], [`sample`], [`space`], [`predicate`]);
+//! near-uniform samples of the path condition, drawn from the bytes' possible values,
+//! and the mutations of the seed input the predicates let through ([`synth`],
+//! [`sample`], [`space`], [`predicate`], [`mutants`]); the candidates of a bug measured
+//! together on one native build and the one rare enough chosen ([`rarity`]);
 //! the error transition system embedded into the C source ([`embed`]) and verified
 //! natively on several independent builds ([`builds`], [`verify`]), its rarity measured
 //! on the program's own tests and random and mutated inputs ([`measure`]); the corpus
@@ -18,9 +20,11 @@ mod builds;
 mod driver;
 mod embed;
 mod measure;
+mod mutants;
 mod points;
 mod predicate;
 mod project;
+mod rarity;
 mod report;
 mod sample;
 mod seeded;

@@ -1,7 +1,7 @@
 //! Inputs for measuring how rare a bug is natively, beside the model-count estimate:
 //! uniformly random bytes for every object of the trigger, and the trigger with 1 to 4
-//! bytes set at random (a fuzzer's first steps from a known input); the program's own
-//! tests (`--pool`) join them in the driver.
+//! of its bytes changed at random (a fuzzer's first steps from a known input); the
+//! program's own tests (`--pool`) join them in the driver.
 
 use crate::verify::Objects;
 use augur_engine::Rng;
@@ -18,20 +18,67 @@ pub fn random(shape: &Objects, n: usize, rng: &mut Rng) -> Vec<Objects> {
         .collect()
 }
 
-/// `n` copies of `base`, each with 1 to 4 of its bytes (over all objects) set at random.
+/// Draws per mutant at most, before [`mutated`] gives up on a trigger whose bytes the
+/// program cannot see.
+const DRAWS_PER_MUTANT: usize = 100;
+
+/// What the program sees of a test: each argument up to its NUL (of those its count
+/// keeps), standard input, the files, and every other object whole.
+#[derive(PartialEq, Eq)]
+struct Seen {
+    args: Vec<Vec<u8>>,
+    env: augur_env::Environment,
+    others: Objects,
+}
+
+impl Seen {
+    fn of(t: &Objects) -> Seen {
+        let mut env = augur_env::environment(t);
+        let args = env.args().iter().map(|a| a.to_vec()).collect();
+        // The whole argument objects hold bytes past their NULs: compared as text only.
+        env.arg_objects.clear();
+        let others = t
+            .iter()
+            .filter(|(name, _)| {
+                !(name.starts_with("n_args")
+                    || name == "stdin"
+                    || name.starts_with("file:")
+                    || name
+                        .strip_prefix("arg")
+                        .is_some_and(|d| d.len() >= 2 && d.bytes().all(|b| b.is_ascii_digit())))
+            })
+            .cloned()
+            .collect();
+        Seen { args, env, others }
+    }
+}
+
+/// Up to `n` copies of `base`, each with 1 to 4 distinct bytes (over all objects; at
+/// most all of them) changed to another value at random, and each a new input to the
+/// program: a mutant it cannot tell from `base` (a change past an argument's NUL, or in
+/// an argument its count drops) is drawn again, since it is `base` again and fires every
+/// bug `base` triggers.
 pub fn mutated(base: &Objects, n: usize, rng: &mut Rng) -> Vec<Objects> {
     let len: usize = base.iter().map(|(_, b)| b.len()).sum();
     if len == 0 {
         return Vec::new();
     }
-    (0..n)
+    let original = Seen::of(base);
+    (0..n * DRAWS_PER_MUTANT)
         .map(|_| {
             let mut m = base.clone();
-            for _ in 0..1 + rng.below(4) {
-                let mut at = rng.below(len as u64) as usize;
+            let k = (1 + rng.below(4) as usize).min(len);
+            let mut picked: Vec<usize> = Vec::with_capacity(k);
+            while picked.len() < k {
+                let at = rng.below(len as u64) as usize;
+                if !picked.contains(&at) {
+                    picked.push(at);
+                }
+            }
+            for mut at in picked {
                 for (_, bytes) in m.iter_mut() {
                     if at < bytes.len() {
-                        bytes[at] = byte(rng);
+                        bytes[at] = bytes[at].wrapping_add(1 + rng.below(255) as u8);
                         break;
                     }
                     at -= bytes.len();
@@ -39,6 +86,8 @@ pub fn mutated(base: &Objects, n: usize, rng: &mut Rng) -> Vec<Objects> {
             }
             m
         })
+        .filter(|m| Seen::of(m) != original)
+        .take(n)
         .collect()
 }
 
@@ -51,7 +100,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shapes_are_kept_and_mutants_differ_in_at_most_four_bytes() {
+    fn shapes_are_kept_and_mutants_differ_in_one_to_four_bytes() {
         let base: Objects = vec![("a".into(), vec![1, 2, 3]), ("b".into(), vec![9; 5])];
         let mut rng = Rng::new(7);
         for r in random(&base, 20, &mut rng) {
@@ -67,8 +116,38 @@ mod tests {
                 .zip(&base)
                 .map(|((_, x), (_, y))| x.iter().zip(y).filter(|(p, q)| p != q).count())
                 .sum();
-            assert!(changed <= 4, "{m:?}");
+            assert!((1..=4).contains(&changed), "{m:?}");
         }
-        assert!(ms.iter().any(|m| m != &base), "some mutant changes a byte");
+        let one: Objects = vec![("c".into(), vec![7])];
+        for m in mutated(&one, 300, &mut rng) {
+            assert_ne!(m[0].1, vec![7], "a one-byte input changes too");
+        }
+        // The count keeps the first of two arguments, `a` (then its NUL and two bytes
+        // the program never sees): every mutant changes the count or the first
+        // argument's text or NUL.
+        let args: Objects = vec![
+            ("n_args".into(), vec![1, 0, 0, 0]),
+            ("arg00".into(), vec![b'a', 0, 0, 0]),
+            ("arg01".into(), vec![b'b', 0]),
+        ];
+        let ms = mutated(&args, 300, &mut rng);
+        assert_eq!(ms.len(), 300);
+        for m in &ms {
+            let changed = |i: usize, at: &[usize]| at.iter().any(|&j| m[i].1[j] != args[i].1[j]);
+            assert!(
+                changed(0, &[0, 1, 2, 3]) || changed(1, &[0, 1]),
+                "the program sees no change: {m:?}"
+            );
+        }
+        let unseen: Objects = vec![
+            ("n_args".into(), vec![0, 0, 0, 0]),
+            ("arg00".into(), vec![b'a', 0]),
+        ];
+        assert!(
+            mutated(&unseen, 5, &mut rng)
+                .iter()
+                .all(|m| m[0].1 != unseen[0].1),
+            "with no argument kept, only the count is seen"
+        );
     }
 }

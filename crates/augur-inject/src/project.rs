@@ -434,18 +434,9 @@ impl Built {
         args: &[String],
         timeout: Duration,
     ) -> Result<BuggyBuilds, String> {
-        let files: Vec<(PathBuf, String)> = files
-            .iter()
-            .map(|(p, t)| (self.relative(p), t.clone()))
-            .collect();
+        let files = self.relative_files(files);
         let name = program_name(&self.project);
-        let replay = self.cc.patched(&files, |exe| {
-            let dir = tempfile::tempdir()
-                .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
-            let bc = dir.path().join(format!("{name}.bc"));
-            augur_env::project::extract(exe, &bc)?;
-            Build::of_bitcode(&bc, args, timeout)
-        })?;
+        let replay = self.replay_relative(&files, args, timeout)?;
         let independent = self
             .independent
             .iter()
@@ -459,6 +450,42 @@ impl Built {
             })
             .collect();
         Ok((replay, independent))
+    }
+
+    /// The program with `files` (paths in the `augur cc` copy, texts) patched in and
+    /// rebuilt in the `augur cc` copy alone: augur replay's build of its bitcode.
+    pub fn replay(
+        &self,
+        files: &[(PathBuf, String)],
+        args: &[String],
+        timeout: Duration,
+    ) -> Result<Build, String> {
+        self.replay_relative(&self.relative_files(files), args, timeout)
+    }
+
+    /// `files` (paths in the `augur cc` copy, texts) by their paths relative to the tree.
+    fn relative_files(&self, files: &[(PathBuf, String)]) -> Vec<(PathBuf, String)> {
+        files
+            .iter()
+            .map(|(p, t)| (self.relative(p), t.clone()))
+            .collect()
+    }
+
+    /// [`Built::replay`] of `files` given by their paths relative to the tree.
+    fn replay_relative(
+        &self,
+        files: &[(PathBuf, String)],
+        args: &[String],
+        timeout: Duration,
+    ) -> Result<Build, String> {
+        let name = program_name(&self.project);
+        self.cc.patched(files, |exe| {
+            let dir = tempfile::tempdir()
+                .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+            let bc = dir.path().join(format!("{name}.bc"));
+            augur_env::project::extract(exe, &bc)?;
+            Build::of_bitcode(&bc, args, timeout)
+        })
     }
 
     /// A unified diff (`patch -p1` applies it in the tree) from the sources' `original`

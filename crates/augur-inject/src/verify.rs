@@ -26,7 +26,7 @@ pub enum Source {
     Pool,
     /// Uniformly random bytes for every object.
     Random,
-    /// The trigger with 1 to 4 bytes set at random.
+    /// The trigger with 1 to 4 of its bytes changed at random.
     Mutated,
 }
 
