@@ -27,6 +27,7 @@
 #include "../fixed_machine.h"
 
 #define EPERM 1
+#define ENOTDIR 20
 #define ESRCH 3
 #define EBADF 9
 #define ECHILD 10
@@ -105,7 +106,7 @@ enum {
     SYS_dup2 = 33, SYS_nanosleep = 35, SYS_getpid = 39, SYS_sendfile = 40, SYS_socket = 41,
     SYS_socketpair = 53, SYS_clone = 56, SYS_fork = 57, SYS_vfork = 58, SYS_execve = 59,
     SYS_wait4 = 61, SYS_kill = 62, SYS_uname = 63, SYS_getgroups = 115, SYS_setpgid = 109, SYS_getpgid = 121, SYS_getpriority = 140,
-    SYS_setpriority = 141, SYS_sync = 162, SYS_syncfs = 306, SYS_fcntl = 72, SYS_fsync = 74, SYS_fdatasync = 75,
+    SYS_setpriority = 141, SYS_sync = 162, SYS_chroot = 161, SYS_syncfs = 306, SYS_fcntl = 72, SYS_fsync = 74, SYS_fdatasync = 75,
     SYS_truncate = 76, SYS_ftruncate = 77, SYS_getcwd = 79, SYS_chdir = 80, SYS_fchdir = 81, SYS_rename = 82,
     SYS_mkdir = 83, SYS_rmdir = 84, SYS_unlink = 87, SYS_readlink = 89, SYS_chmod = 90, SYS_fchmod = 91,
     SYS_chown = 92, SYS_fchown = 93, SYS_lchown = 94, SYS_umask = 95, SYS_gettimeofday = 96,
@@ -255,6 +256,16 @@ static long setpgid_(long pid, long pgid)
     if (pid != 0 && pid != OWN_PID)
         return -ESRCH;
     return pgid == 0 || pgid == OWN_PID ? 0 : -EPERM;
+}
+
+/* chroot(path) for a user who is not root: the path is looked up (ENOENT, ENOTDIR), then
+ * refused (EPERM). */
+static long chroot_(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -(long)errno;
+    return (st.st_mode & 0170000) == 0040000 ? -EPERM : -ENOTDIR;
 }
 
 /* kill(pid, sig): the process itself (its pid, 0, or -1: every process it may signal) is
@@ -559,6 +570,8 @@ long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
         return rt_sigprocmask((int)a, (const unsigned long *)b, (unsigned long *)c, (size_t)d);
     case SYS_kill:
         return kill_(a, b);
+    case SYS_chroot:
+        return chroot_((const char *)a);
     case SYS_sync:
         return 0; /* every write is already where a read finds it */
     case SYS_syncfs:

@@ -1,6 +1,7 @@
 /* No other process: fork, exec, system, sockets fail as in augur's sandbox, and
  * the native replay's calls fail alike (the empty program name is not found, as
- * `env ''` shows); kill reaches only the process itself. */
+ * `env ''` shows); kill reaches only the process itself; the user, not root, may
+ * not chroot. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,5 +23,7 @@ int main(int argc, char **argv) {
   printf("wait %d errno %d\n", (int)wait(NULL), errno);
   printf("kill other %d errno %d\n", kill(1, 0), errno);
   printf("kill self %d\n", kill(getpid(), 0));
+  printf("chroot %d errno %d\n", chroot("."), errno);
+  printf("chroot missing %d errno %d\n", chroot("nope"), errno);
   return 0;
 }
