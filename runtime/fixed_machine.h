@@ -18,8 +18,18 @@
  * replay lets glibc answer). */
 #define AUGUR_SYSCONF_UNKNOWN (-2L)
 
+/* Code the sanitizers' start-up may run (sysconf) before their runtime is ready: not
+ * instrumented (MemorySanitizer's instrumentation would crash there). */
+#if defined(__clang__) && __clang_major__ >= 14
+#define AUGUR_UNINSTRUMENTED __attribute__((disable_sanitizer_instrumentation))
+#elif defined(__GNUC__) && !defined(__clang__)
+#define AUGUR_UNINSTRUMENTED __attribute__((no_sanitize_address))
+#else
+#define AUGUR_UNINSTRUMENTED
+#endif
+
 /* sysconf(name) in this world: glibc's <bits/confname.h> numbers. */
-static inline long augur_fixed_sysconf(int name) {
+AUGUR_UNINSTRUMENTED static inline long augur_fixed_sysconf(int name) {
   switch (name) {
   case 0: /* _SC_ARG_MAX */
     return 2097152;

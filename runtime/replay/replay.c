@@ -901,14 +901,13 @@ MODELLED_STAT(statx, (int dirfd, const char *path, int flags, unsigned mask, str
  * One CPU and 1 GiB of memory, and sysconf's other answers as the analysis gives them
  * (glibc answers the names the models do not); its names (uname, gethostname). */
 
-long sysconf(int name) {
-  static long (*glibc)(int);
+/* glibc's own sysconf, under its other exported name (no dlsym: see below). */
+extern long __sysconf(int name);
+/* The sanitizers' start-up asks sysconf before their runtime is ready: no instrumentation
+ * may run in it then (MemorySanitizer's would crash). */
+AUGUR_UNINSTRUMENTED long sysconf(int name) {
   long v = augur_fixed_sysconf(name);
-  if (v != AUGUR_SYSCONF_UNKNOWN)
-    return v;
-  if (!glibc)
-    glibc = (long (*)(int))real("sysconf");
-  return glibc(name);
+  return v != AUGUR_SYSCONF_UNKNOWN ? v : __sysconf(name);
 }
 int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *mask) {
   (void)pid;

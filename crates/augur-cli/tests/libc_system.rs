@@ -81,7 +81,7 @@ fn an_unmodelled_system_call_ends_the_path_by_number() {
     assert_eq!(ends.len(), 1, "{}", r.stderr);
     assert_eq!(
         ends[0]["outcome"]["message"],
-        "system call number 161 (x86-64) is not modelled"
+        "system call number 163 (x86-64) is not modelled"
     );
     assert_eq!(
         ends[0]["outcome"]["line"].as_u64().unwrap(),
