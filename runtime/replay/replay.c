@@ -137,24 +137,16 @@ static struct replay_object *read_ktest(const char *path, const char *var, uint3
   return read;
 }
 
-/* augur replay's settings, from the environment variables of the same names, kept by a
- * constructor: under augur replay main then starts with an empty environment. */
-static char *setting_ktest, *setting_argv, *setting_outputs, *setting_revision;
+/* augur replay's settings, from the environment variables of the same names, read
+ * before main: under augur replay main then starts with an empty environment (the
+ * strings themselves stay where they are). */
+static const char *setting_ktest, *setting_argv, *setting_outputs, *setting_revision;
 
 __attribute__((constructor(101))) static void keep_settings(void) {
-  struct {
-    const char *name;
-    char **kept;
-  } settings[] = {{"AUGUR_REPLAY_KTEST", &setting_ktest},
-                  {"AUGUR_REPLAY_ARGV", &setting_argv},
-                  {"AUGUR_OUTPUTS", &setting_outputs},
-                  {"AUGUR_REVISION", &setting_revision}};
-  size_t i;
-  for (i = 0; i < sizeof settings / sizeof settings[0]; i++) {
-    const char *v = getenv(settings[i].name);
-    if (v && !(*settings[i].kept = strdup(v)))
-      replay_die("out of memory keeping the replay's settings");
-  }
+  setting_ktest = getenv("AUGUR_REPLAY_KTEST");
+  setting_argv = getenv("AUGUR_REPLAY_ARGV");
+  setting_outputs = getenv("AUGUR_OUTPUTS");
+  setting_revision = getenv("AUGUR_REVISION");
 }
 
 static void load_ktest(void) {
