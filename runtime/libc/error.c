@@ -174,6 +174,38 @@ char *strerror(int errnum)
     return (char *)message_of(errnum, unknown_buf, sizeof unknown_buf);
 }
 
+/* glibc's signal descriptions (x86-64), by number. */
+static const char *const signal_messages[] = {
+    NULL, "Hangup", "Interrupt", "Quit", "Illegal instruction", "Trace/breakpoint trap",
+    "Aborted", "Bus error", "Floating point exception", "Killed", "User defined signal 1",
+    "Segmentation fault", "User defined signal 2", "Broken pipe", "Alarm clock", "Terminated",
+    "Stack fault", "Child exited", "Continued", "Stopped (signal)", "Stopped",
+    "Stopped (tty input)", "Stopped (tty output)", "Urgent I/O condition",
+    "CPU time limit exceeded", "File size limit exceeded", "Virtual timer expired",
+    "Profiling timer expired", "Window changed", "I/O possible", "Power failure",
+    "Bad system call"};
+
+/* glibc's real-time signals: 32 and 33 are its threads' own (musl reserves 34 too). */
+#define SIGRTMIN_ 34
+#define SIGRTMAX_ 64
+
+int __libc_current_sigrtmin(void) { return SIGRTMIN_; }
+int __libc_current_sigrtmax(void) { return SIGRTMAX_; }
+
+/* glibc's strsignal: its description, "Real-time signal N" (N from SIGRTMIN) or
+ * "Unknown signal N". */
+char *strsignal(int sig)
+{
+    static char buf[40];
+    if (sig > 0 && sig < (int)(sizeof signal_messages / sizeof signal_messages[0]))
+        return (char *)signal_messages[sig];
+    if (sig >= SIGRTMIN_ && sig <= SIGRTMAX_)
+        snprintf(buf, sizeof buf, "Real-time signal %d", sig - SIGRTMIN_);
+    else
+        snprintf(buf, sizeof buf, "Unknown signal %d", sig);
+    return buf;
+}
+
 /* The GNU strerror_r (what <string.h> declares under _GNU_SOURCE). */
 char *strerror_r(int errnum, char *buf, size_t n)
 {

@@ -267,6 +267,9 @@
 #define error_message_count model_error_message_count
 #define error_one_per_line model_error_one_per_line
 #define strerror model_strerror
+#define strsignal model_strsignal
+#define __libc_current_sigrtmin model___libc_current_sigrtmin
+#define __libc_current_sigrtmax model___libc_current_sigrtmax
 #define strerror_r model_strerror_r
 #define __xpg_strerror_r model___xpg_strerror_r
 #define perror model_perror

@@ -12,6 +12,9 @@
 #include "shim.h"
 
 char *model_strerror(int);
+char *model_strsignal(int);
+int model___libc_current_sigrtmin(void);
+int model___libc_current_sigrtmax(void);
 int model___xpg_strerror_r(int, char *, size_t);
 void model_perror(const char *);
 void model_error(int, int, const char *, ...);
@@ -47,6 +50,14 @@ static void test_strerror(void)
 {
     int e;
     char g[64], m[64];
+    CHECK(model___libc_current_sigrtmin() == SIGRTMIN && model___libc_current_sigrtmax() == SIGRTMAX,
+          "SIGRTMIN %d, SIGRTMAX %d", SIGRTMIN, SIGRTMAX);
+    for (e = -2; e < 70; e++) {
+        char want[64];
+        snprintf(want, sizeof want, "%s", strsignal(e));
+        CHECK(strcmp(want, model_strsignal(e)) == 0, "strsignal(%d): %s vs %s", e, want,
+              model_strsignal(e));
+    }
     for (e = -2; e < 140; e++) {
         CHECK(strcmp(strerror(e), model_strerror(e)) == 0, "strerror(%d): %s vs %s", e,
               strerror(e), model_strerror(e));
