@@ -16,13 +16,15 @@
 # programs at a time (default 1; the figures then share the machine).
 #
 # Cache: ~/.cache/augur-packages/PACKAGE (source, build, outputs). AUGUR=path/to/augur
-# uses that binary instead of building the release one.
+# uses that binary instead of building the release one. MAX_MEMORY=MIB is augur's
+# --max-memory (default 2048, as bench/busybox.sh: without it two symbolic hash programs
+# side by side ran the machine out of memory).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/package-bench.sh"
 budget=${BUDGET:-60}
 cache=${AUGUR_PACKAGES_CACHE:-$HOME/.cache/augur-packages}
-opts=(--sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8)
+opts=(--sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8 --max-memory "${MAX_MEMORY:-2048}")
 
 # programs_of PACKAGE: the programs run (paths in its build tree; PROGRAMS when set). Run in
 # the configured tree.

@@ -3,7 +3,9 @@
 //! bit-vector queries: 0.9 ms per query against 13 ms for a fresh solver, whose set-up
 //! dominates); a persistent term cache, an optional per-query time limit and byte-wise
 //! model extraction. A query Z3 has not answered in its first try ([`FIRST_TRY`] by default) is given the rest of its
-//! time with a model search beside it ([`race`]).
+//! time with a model search beside it ([`race`]). Queries the incremental kernel works on
+//! past any limit (floating point, very large, very shared) go whole to a one-shot
+//! solver instead ([`Z3Backend::assert_query`]).
 
 use crate::race::race;
 use crate::stats::SharedStats;
@@ -34,22 +36,55 @@ const LARGE_QUERY: usize = 20_000;
 /// overflowing an 8 MiB stack). A deeper query is a timeout at once.
 const DEEPEST_QUERY: usize = 10_000;
 
-/// The depth of the deepest term of a query whose distinct nodes are `order` (children
-/// first, as `post_order` gives them).
-fn depth(pool: &ExprPool, order: &[ExprId]) -> usize {
-    let mut depth: rustc_hash::FxHashMap<ExprId, usize> = Default::default();
-    let mut deepest = 0;
+/// The size from which a query's [`Shape`] is measured: a smaller one is neither deep
+/// nor shared enough to matter.
+const SHAPED_FROM: usize = 256;
+
+/// The largest expanded size (see [`Shape`]) of a query checked in scopes. Written out
+/// without sharing, the rounds of a hash over symbolic bytes (md5sum, b2sum) reach
+/// 10^36 nodes from a few hundred; Z3's incremental kernel then works and allocates far
+/// past any timeout: b2sum's 1,828-node query ran 37 s past a 10 s limit to 5.4 GB,
+/// then took 10 s more to free, where the same query without scopes stopped at its
+/// limit within 0.4 s in 295 MB, and md5sum's unsat query took 13 s and 2.3 GB in scopes
+/// against 0.2 s and 39 MB without. Ordinary path conditions stay near their size
+/// (wc's: about a thousand).
+const MOST_EXPANDED: u64 = 1_000_000;
+
+/// How a query's terms nest: its deepest term, and its size were every shared subterm
+/// written out wherever it is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shape {
+    depth: usize,
+    /// Saturates at `u64::MAX`.
+    expanded: u64,
+}
+
+/// The shape of a query whose distinct nodes are `order` (children first, as
+/// `post_order` gives them).
+fn shape(pool: &ExprPool, order: &[ExprId]) -> Shape {
+    let mut seen: rustc_hash::FxHashMap<ExprId, Shape> = Default::default();
+    let mut query = Shape {
+        depth: 0,
+        expanded: 0,
+    };
     for &n in order {
-        let d = 1 + pool
-            .kind(n)
-            .children()
-            .map(|c| depth.get(&c).copied().unwrap_or(0))
-            .max()
-            .unwrap_or(0);
-        deepest = deepest.max(d);
-        depth.insert(n, d);
+        let mut here = Shape {
+            depth: 1,
+            expanded: 1,
+        };
+        for c in pool.kind(n).children() {
+            let child = seen.get(&c).copied().unwrap_or(Shape {
+                depth: 0,
+                expanded: 1,
+            });
+            here.depth = here.depth.max(child.depth + 1);
+            here.expanded = here.expanded.saturating_add(child.expanded);
+        }
+        query.depth = query.depth.max(here.depth);
+        query.expanded = query.expanded.max(here.expanded);
+        seen.insert(n, here);
     }
-    deepest
+    query
 }
 
 /// The instant after which no Z3 check may run (the run's `--max-time`), shared by the
@@ -131,10 +166,11 @@ impl Z3Backend {
     /// fresh solver without scopes: Z3 then solves it with its non-incremental solver,
     /// which bit-blasts floating point up front (measured on `(double)x / 70.0` in a
     /// range: 1 s sat and 5 s unsat, against 9 s and 95 s in scopes). So does a query of
-    /// more than [`LARGE_QUERY`] nodes: Z3 works through a pushed scope's assertions in
-    /// `push`, which no timeout or interrupt stops (gzip's CRC over its window made a
-    /// query `push` worked on for ten minutes), while without scopes that work is done
-    /// in the check, which stops at its limit.
+    /// more than [`LARGE_QUERY`] nodes, or one sharing so much that it expands past
+    /// [`MOST_EXPANDED`]: Z3 works through a pushed scope's assertions in `push`, which
+    /// no timeout or interrupt stops (gzip's CRC over its window made a query `push`
+    /// worked on for ten minutes), while without scopes that work is done in the check,
+    /// which stops at its limit.
     fn assert_query(&mut self, pool: &ExprPool, constraints: &[ExprId], large: bool) {
         if self.flat {
             self.restart();
@@ -142,7 +178,8 @@ impl Z3Backend {
         if !constraints.iter().any(|&c| pool.has_float(c)) && !large {
             return self.assert_scopes(pool, constraints);
         }
-        self.restart();
+        self.solver = Z3Solver::one_shot(None);
+        self.asserted.clear();
         for &c in constraints {
             self.solver.assert(&self.translator.boolean(pool, c));
         }
@@ -267,17 +304,18 @@ impl Z3Backend {
         };
         // A large query is checked once, for its whole limit: each try on a fresh solver
         // would translate and assert it again, work no limit stops.
-        // A query's depth is at most its size: most queries are measured by their size
-        // alone, on this hot path.
+        // A query's depth and expanded size grow from its size: most queries, small, are
+        // measured by their size alone, on this hot path.
         let order = pool.post_order(constraints, |_| false);
         let size = order.len();
-        if size > DEEPEST_QUERY && depth(pool, &order) > DEEPEST_QUERY {
+        let shape = (size >= SHAPED_FROM).then(|| shape(pool, &order));
+        if shape.is_some_and(|s| s.depth > DEEPEST_QUERY) {
             let mut stats = self.stats.borrow_mut();
             stats.timeouts += 1;
             stats.time_s += start.elapsed().as_secs_f64();
             return Err(SolverError::Timeout);
         }
-        let large = size > LARGE_QUERY;
+        let large = size > LARGE_QUERY || shape.is_some_and(|s| s.expanded > MOST_EXPANDED);
         self.assert_query(pool, constraints, large);
         let first = if large {
             limit
@@ -438,7 +476,7 @@ mod tests {
         }
         let zero = p.constant(0, 8);
         let query = [p.eq(sum, zero)];
-        let deep = depth(&p, &p.post_order(&query, |_| false));
+        let deep = shape(&p, &p.post_order(&query, |_| false)).depth;
         assert!(deep > DEEPEST_QUERY, "{deep}");
         let stats = SharedStats::default();
         let mut z3 = Z3Backend::new(Some(Duration::from_secs(600)), stats.clone());
@@ -447,9 +485,47 @@ mod tests {
         let shallow = [p.eq(x, zero)];
         let order = p.post_order(&shallow, |_| false);
         assert_eq!(
-            (depth(&p, &order), order.len()),
-            (3, 5),
+            (shape(&p, &order), order.len()),
+            (
+                Shape {
+                    depth: 3,
+                    expanded: 5
+                },
+                5
+            ),
             "x == 0: the comparison, the read, its array and index, 0"
         );
+    }
+
+    /// A query whose terms share subterms as a hash's rounds do (each round uses the
+    /// last twice) is measured by its size written out, and checked without scopes
+    /// once that passes [`MOST_EXPANDED`]; a query of the same size sharing nothing
+    /// keeps its scopes.
+    #[test]
+    fn a_query_sharing_a_hash_s_rounds_is_checked_without_scopes() {
+        let mut p = ExprPool::new();
+        let (_, x) = var(&mut p, "round", 8);
+        let (_, y) = var(&mut p, "other", 8);
+        let mut h = x;
+        let mut chain = y;
+        for i in 1..=200 {
+            let k = p.constant(i % 63 + 1, 64);
+            let rotated = p.bin(BinOp::Shl, h, k);
+            h = p.bin(BinOp::Xor, h, rotated);
+            chain = p.bin(BinOp::Add, chain, k);
+        }
+        let zero = p.constant(0, 64);
+        let hashed = [p.eq(h, zero)];
+        let order = p.post_order(&hashed, |_| false);
+        assert!(order.len() < 1_000, "{}", order.len());
+        assert_eq!(shape(&p, &order).expanded, u64::MAX, "2^200 saturates");
+        let summed = [p.eq(chain, zero)];
+        let plain = shape(&p, &p.post_order(&summed, |_| false));
+        assert!(plain.expanded < 1_000, "{plain:?}");
+        let mut z3 = Z3Backend::new(Some(Duration::from_secs(5)), SharedStats::default());
+        let _ = z3.check(&p, &summed);
+        assert!(!z3.flat, "no sharing: in scopes");
+        let _ = z3.check(&p, &hashed);
+        assert!(z3.flat, "a hash's sharing: without scopes");
     }
 }
