@@ -31,31 +31,29 @@
 #define USER_ID AUGUR_USER_ID
 #define NO_CHANGE ((unsigned)-1)
 
-/* Whether dirfd may stand for the current directory with this path: AT_FDCWD or
- * an absolute path; otherwise errno is set (directories have no descriptors). */
-static int from_cwd(int dirfd, const char *path)
-{
-    struct stat st;
-    if (dirfd == AT_FDCWD || path[0] == '/')
-        return 1;
-    errno = fstat(dirfd, &st) < 0 ? EBADF : ENOTDIR;
-    return 0;
-}
 
 unsigned umask(unsigned mask) { return augur_sys_umask(mask); }
 
 int chmod(const char *path, unsigned mode) { return augur_sys_chmod(-1, path, mode); }
 
-int fchmod(int fd, unsigned mode) { return augur_sys_chmod(fd, NULL, mode); }
+/* A directory's descriptor changes the directory, by its name. */
+int fchmod(int fd, unsigned mode)
+{
+    char name[AUGUR_PATH_MAX];
+    if (augur_sys_fd_dir(fd, name, sizeof name) > 0)
+        return chmod(name, mode);
+    return augur_sys_chmod(fd, NULL, mode);
+}
 
 int fchmodat(int dirfd, const char *path, unsigned mode, int flags)
 {
+    char buf[AUGUR_PATH_MAX];
     if (flags & ~AT_SYMLINK_NOFOLLOW) {
         errno = EINVAL;
         return -1;
     }
     /* There are no symbolic links: AT_SYMLINK_NOFOLLOW changes nothing. */
-    return from_cwd(dirfd, path) ? chmod(path, mode) : -1;
+    return (path = __augur_at(dirfd, path, buf)) ? chmod(path, mode) : -1;
 }
 
 /* The user may keep the owner and group as they are (each -1 or the user's). */
@@ -84,13 +82,14 @@ int fchown(int fd, unsigned uid, unsigned gid)
 
 int fchownat(int dirfd, const char *path, unsigned uid, unsigned gid, int flags)
 {
+    char buf[AUGUR_PATH_MAX];
     if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) {
         errno = EINVAL;
         return -1;
     }
     if (path[0] == '\0' && (flags & AT_EMPTY_PATH))
         return fchown(dirfd, uid, gid);
-    return from_cwd(dirfd, path) ? chown(path, uid, gid) : -1;
+    return (path = __augur_at(dirfd, path, buf)) ? chown(path, uid, gid) : -1;
 }
 
 /* utimensat's special nanosecond values: the current time, or no change. */
@@ -125,7 +124,7 @@ int utimensat(int dirfd, const char *path, const struct utime_spec times[2], int
     }
     if (path == NULL || (path[0] == '\0' && (flags & AT_EMPTY_PATH)))
         return fstat(dirfd, &st);
-    return from_cwd(dirfd, path) ? stat(path, &st) : -1;
+    return fstatat(dirfd, path, &st, 0);
 }
 
 /* The kernel's struct statfs on x86-64 (glibc's and musl's). */

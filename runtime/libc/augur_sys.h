@@ -25,7 +25,8 @@ long augur_sys_lseek(int fd, long off, int whence);
 /* The lowest free descriptor >= min now refers to what fd does; -1 with errno. */
 int augur_sys_dup(int fd, int min);
 /* What path (when not NULL) or else fd is: 1 a regular file (out[0] its size,
- * out[1] its number), 2 /dev/null (an absent stdin), 4 a pipe, 5 a FIFO or
+ * out[1] its number), 2 /dev/null (an absent stdin), 3 a directory (fd only:
+ * augur_sys_fd_dir names it; out untouched), 4 a pipe, 5 a FIFO or
  * socket mknod made (out[0] its S_IFMT bits, out[1] its number), or -1 with
  * errno. */
 int augur_sys_stat(int fd, const char *path, unsigned long out[2]);
@@ -54,6 +55,10 @@ int augur_sys_mknod(const char *path, unsigned mode);
 /* The current directory's absolute name in buf: its length with the NUL, or
  * -1 with ERANGE when size is too small. */
 long augur_sys_getcwd(char *buf, unsigned long size);
+/* The absolute name of the directory fd was opened on (open(2) of a directory)
+ * in buf: its length with the NUL, or -1 with errno (EBADF not open, ENOTDIR
+ * not a directory's descriptor, ERANGE size too small). */
+long augur_sys_fd_dir(int fd, char *buf, unsigned long size);
 
 /* File modes: the creation mask becomes mask (the old one is returned); the
  * permission bits of path (when not NULL) or else fd's file become mode (0, or

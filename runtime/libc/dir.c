@@ -14,16 +14,15 @@
  * created (the native order is the file system's: programs that sort, as ls
  * does, agree).  Directories have the modes chmod gives them (augur-env's
  * modes.rs; 0755 at first, 0700 for "..", 01777 for /tmp), inode numbers
- * of their own, and cannot be opened as descriptors: dirfd() is -1 (ENOTSUP).
- * For `--max-fail`, opendir and closedir make the system calls glibc's do (an
- * open, an fstat of it, and a close: closing again when the fstat fails), so
- * those calls may fail as they do natively.
+ * of their own.  A stream holds a descriptor of its directory, as glibc's
+ * does: opendir opens one (and fstats it), fdopendir takes one, dirfd gives
+ * it, closedir closes it; so `--max-fail` makes those system calls fail as
+ * they do natively, and descriptors are numbered as they are natively.
  */
 #include "libc_internal.h"
 
 #define ENOTDIR 20
 #define EACCES 13
-#define ENOTSUP 95
 #define ENAMETOOLONG 36
 #define AT_FDCWD (-100)
 #define AT_EMPTY_PATH 0x1000
@@ -32,6 +31,9 @@
 #define DT_REG 8
 #define DT_SOCK 12
 #define S_IFIFO 0010000
+#define S_IFMT 0170000
+#define O_DIRECTORY 0200000
+#define O_CLOEXEC 02000000
 #define PATH_LEN 4096
 
 /* Primitive (engine): the name of file number index, see augur_sys.h. */
@@ -140,15 +142,6 @@ int __augur_directory(const char *path, unsigned long info[3])
 
 /* ---- directory streams ------------------------------------------------ */
 
-/* Whether `--max-fail` makes this call of a system call of `kind` fail (errno set). */
-static int fails(int kind)
-{
-    int e = augur_sys_fail(kind);
-    if (e != 0)
-        errno = e;
-    return e != 0;
-}
-
 /* glibc's struct dirent (and dirent64) on x86-64. */
 struct dirent {
     unsigned long d_ino;
@@ -159,26 +152,24 @@ struct dirent {
 };
 
 typedef struct augur_dir {
+    int fd;              /* the directory's descriptor */
     char path[PATH_LEN]; /* canonical */
     long next;           /* 0 ".", 1 "..", then 2 + file number */
     struct dirent entry;
 } DIR;
 
-DIR *opendir(const char *path)
+/* A stream over the directory descriptor fd (checked by fstat), or NULL with
+ * errno. */
+static DIR *stream(int fd)
 {
-    unsigned long info[3], file[2];
+    struct stat st;
+    char name[PATH_LEN];
     DIR *d;
 
-    if (fails(AUGUR_FAIL_OPEN))
+    if (fstat(fd, &st) < 0)
         return NULL;
-    if (!__augur_directory(path, info)) {
-        errno = augur_sys_stat(-1, path, file) > 0 ? ENOTDIR : ENOENT;
-        return NULL;
-    }
-    if (fails(AUGUR_FAIL_STAT)) {
-        int e = errno;
-        (void)fails(AUGUR_FAIL_CLOSE); /* glibc closes the descriptor, ignoring a failure */
-        errno = e;
+    if ((st.st_mode & S_IFMT) != S_IFDIR) {
+        errno = ENOTDIR;
         return NULL;
     }
     d = malloc(sizeof *d);
@@ -186,15 +177,33 @@ DIR *opendir(const char *path)
         errno = ENOMEM;
         return NULL;
     }
-    if (canonical(path, d->path) != 0) {
-        /* The parent of the working directory is not modelled. */
+    if (augur_sys_fd_dir(fd, name, sizeof name) < 0 || canonical(name, d->path) != 0) {
+        /* The ancestors of the working directory are not listed. */
         free(d);
         errno = EACCES;
         return NULL;
     }
+    d->fd = fd;
     d->next = 0;
     return d;
 }
+
+DIR *opendir(const char *path)
+{
+    DIR *d;
+    int fd = open(path, AUGUR_O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    d = stream(fd);
+    if (d == NULL) {
+        int e = errno;
+        close(fd); /* as glibc, ignoring a failure */
+        errno = e;
+    }
+    return d;
+}
+
+DIR *fdopendir(int fd) { return stream(fd); }
 
 static struct dirent *entry(DIR *d, unsigned long ino, unsigned char type, const char *name,
                             size_t len)
@@ -266,18 +275,14 @@ struct dirent *readdir64(DIR *d) { return readdir(d); }
 
 int closedir(DIR *d)
 {
+    int fd = d->fd;
     free(d);
-    return fails(AUGUR_FAIL_CLOSE) ? -1 : 0;
+    return close(fd);
 }
 
 void rewinddir(DIR *d) { d->next = 0; }
 
-int dirfd(DIR *d)
-{
-    (void)d;
-    errno = ENOTSUP;
-    return -1;
-}
+int dirfd(DIR *d) { return d->fd; }
 
 /* ---- statx ------------------------------------------------------------- */
 

@@ -7,8 +7,9 @@
  * files, a given standard input, and standard output and error are regular
  * files (mode 0644, owned by the process's user, times at the fixed clock);
  * an absent standard input is /dev/null (a character device).  No descriptor
- * is a terminal.  Directories (dir.c) have no descriptors: a directory
- * descriptor argument is ENOTDIR; stat() describes them.  Status flags and
+ * is a terminal.  A directory opens for reading (the engine keeps its
+ * absolute name: augur_sys_fd_dir); the *at functions resolve paths from it
+ * (__augur_at), and stat describes it by that name (dir.c).  Status flags and
  * FD_CLOEXEC live here, per descriptor.
  *
  * Each function standing for one system call (read, write, open, openat, close,
@@ -28,6 +29,7 @@
 #define AT_EMPTY_PATH 0x1000
 #define ENOTDIR 20
 #define ENOTTY 25
+#define ENAMETOOLONG 36
 #define O_LARGEFILE 0100000 /* always reported by F_GETFL on x86-64 */
 #define ENOSYS 38
 #define AT_REMOVEDIR 0x200
@@ -107,21 +109,29 @@ int creat(const char *path, unsigned int mode)
     return open(path, AUGUR_O_WRONLY | AUGUR_O_CREAT | AUGUR_O_TRUNC, mode);
 }
 
-/* The check for a directory descriptor: AT_FDCWD and absolute paths need none. */
-static int at_dir(int dirfd, const char *path)
+const char *__augur_at(int dirfd, const char *path, char *buf)
 {
-    unsigned long info[2];
-    if (dirfd == AT_FDCWD || path[0] == '/')
-        return 0;
-    if (kind_of(dirfd, info) > 0)
-        errno = ENOTDIR;
-    return -1;
+    long n;
+    size_t len = strlen(path);
+    if (dirfd == AT_FDCWD || path[0] == '/' || path[0] == '\0')
+        return path;
+    n = augur_sys_fd_dir(dirfd, buf, AUGUR_PATH_MAX);
+    if (n < 0)
+        return NULL;
+    if ((size_t)n + len + 1 > AUGUR_PATH_MAX) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    buf[n - 1] = '/';
+    memcpy(buf + n, path, len + 1);
+    return buf;
 }
 
 int openat(int dirfd, const char *path, int flags, ...)
 {
+    char buf[AUGUR_PATH_MAX];
     CREATION_MODE(flags, flags)
-    if (injected(AUGUR_FAIL_OPEN) < 0 || at_dir(dirfd, path) < 0)
+    if (injected(AUGUR_FAIL_OPEN) < 0 || (path = __augur_at(dirfd, path, buf)) == NULL)
         return -1;
     return open_file(path, flags, mode);
 }
@@ -268,10 +278,15 @@ static int fill_stat(int kind, const unsigned long info[3], struct stat *st)
     return 0;
 }
 
+static int stat_path(const char *path, struct stat *st);
+
 static int stat_fd(int fd, struct stat *st)
 {
     unsigned long info[3] = {0, 0, 0};
+    char name[AUGUR_PATH_MAX];
     int kind = kind_of(fd, info);
+    if (kind == 3) /* a directory: described by its name */
+        return augur_sys_fd_dir(fd, name, sizeof name) < 0 ? -1 : stat_path(name, st);
     if (kind == 1)
         info[2] = (unsigned long)augur_sys_mode(fd, NULL);
     return fill_stat(kind, info, st);
@@ -306,11 +321,12 @@ int lstat(const char *path, struct stat *st) { return stat(path, st); }
 
 int fstatat(int dirfd, const char *path, struct stat *st, int flag)
 {
+    char buf[AUGUR_PATH_MAX];
     if (injected(AUGUR_FAIL_STAT) < 0)
         return -1;
     if (path[0] == '\0' && (flag & AT_EMPTY_PATH))
         return stat_fd(dirfd, st);
-    if (at_dir(dirfd, path) < 0)
+    if ((path = __augur_at(dirfd, path, buf)) == NULL)
         return -1;
     return stat_path(path, st);
 }
@@ -505,11 +521,12 @@ int unlink(const char *path) { return augur_sys_unlink(path); }
 
 int unlinkat(int dirfd, const char *path, int flags)
 {
+    char buf[AUGUR_PATH_MAX];
     if (flags & ~AT_REMOVEDIR) {
         errno = EINVAL;
         return -1;
     }
-    if (at_dir(dirfd, path) < 0)
+    if ((path = __augur_at(dirfd, path, buf)) == NULL)
         return -1;
     return flags ? rmdir(path) : unlink(path);
 }

@@ -21,16 +21,6 @@
 #define AT_SYMLINK_FOLLOW 0x400
 #define AT_EMPTY_PATH 0x1000
 
-/* Whether dirfd may stand for the current directory with this path: AT_FDCWD or
- * an absolute path; otherwise errno is set (directories have no descriptors). */
-static int from_cwd(int dirfd, const char *path)
-{
-    if (dirfd == AT_FDCWD || path[0] == '/')
-        return 1;
-    errno = fcntl(dirfd, F_GETFD) < 0 ? EBADF : ENOTDIR;
-    return 0;
-}
-
 int mkdir(const char *path, unsigned mode)
 {
     return augur_sys_mkdir(path, mode);
@@ -38,7 +28,8 @@ int mkdir(const char *path, unsigned mode)
 
 int mkdirat(int dirfd, const char *path, unsigned mode)
 {
-    return from_cwd(dirfd, path) ? mkdir(path, mode) : -1;
+    char buf[AUGUR_PATH_MAX];
+    return (path = __augur_at(dirfd, path, buf)) ? mkdir(path, mode) : -1;
 }
 
 int rmdir(const char *path) { return augur_sys_rmdir(path); }
@@ -47,7 +38,10 @@ int rename(const char *from, const char *to) { return augur_sys_rename(from, to)
 
 int renameat(int fromfd, const char *from, int tofd, const char *to)
 {
-    return from_cwd(fromfd, from) && from_cwd(tofd, to) ? rename(from, to) : -1;
+    char a[AUGUR_PATH_MAX], b[AUGUR_PATH_MAX];
+    if ((from = __augur_at(fromfd, from, a)) == NULL || (to = __augur_at(tofd, to, b)) == NULL)
+        return -1;
+    return rename(from, to);
 }
 
 int renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned flags)
@@ -57,7 +51,7 @@ int renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned f
         errno = EINVAL;
         return -1;
     }
-    if (flags == RENAME_NOREPLACE && from_cwd(tofd, to) && stat(to, &st) == 0) {
+    if (flags == RENAME_NOREPLACE && fstatat(tofd, to, &st, 0) == 0) {
         errno = EEXIST;
         return -1;
     }
@@ -72,22 +66,26 @@ int linkat(int fromfd, const char *from, int tofd, const char *to, int flags)
         errno = EINVAL;
         return -1;
     }
-    return from_cwd(fromfd, from) && from_cwd(tofd, to) ? augur_sys_link(from, to) : -1;
+    char a[AUGUR_PATH_MAX], b[AUGUR_PATH_MAX];
+    if ((from = __augur_at(fromfd, from, a)) == NULL || (to = __augur_at(tofd, to, b)) == NULL)
+        return -1;
+    return augur_sys_link(from, to);
 }
 
 /* The device number matters to devices only, which the user may not make. */
 int mknodat(int dirfd, const char *path, unsigned mode, unsigned long dev)
 {
+    char buf[AUGUR_PATH_MAX];
     (void)dev;
-    return from_cwd(dirfd, path) ? augur_sys_mknod(path, mode) : -1;
+    return (path = __augur_at(dirfd, path, buf)) ? augur_sys_mknod(path, mode) : -1;
 }
 
 int chdir(const char *path) { return augur_sys_chdir(path); }
 
 int fchdir(int fd)
 {
-    errno = fcntl(fd, F_GETFD) < 0 ? EBADF : ENOTDIR;
-    return -1;
+    char name[AUGUR_PATH_MAX];
+    return augur_sys_fd_dir(fd, name, sizeof name) < 0 ? -1 : chdir(name);
 }
 
 /* glibc's getcwd: with buf NULL, a new buffer of size bytes (or just enough, for 0). */

@@ -562,6 +562,13 @@ int fstatat(int dirfd, const char *path, struct stat *st, int flag);
  * parent, or a directory holding modelled files)?  If so, info = {links,
  * inode number, permission bits}. */
 int __augur_directory(const char *path, unsigned long info[3]);
+/* fd.c: the name the *at functions use for path relative to the directory
+ * descriptor dirfd: path itself for AT_FDCWD, an absolute or an empty path;
+ * else the directory's absolute name, '/' and path, in buf (AUGUR_PATH_MAX
+ * bytes).  NULL with errno: EBADF (dirfd not open), ENOTDIR (not a
+ * directory's descriptor), ENAMETOOLONG. */
+#define AUGUR_PATH_MAX 4096
+const char *__augur_at(int dirfd, const char *path, char *buf);
 
 /* strtod core. */
 double __augur_strtod(const char *s, char **end);

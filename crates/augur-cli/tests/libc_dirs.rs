@@ -32,3 +32,28 @@ fn host_name_is_fixed() {
     assert_eq!(r.tests.len(), 1);
     assert_eq!(r.tests[0]["stdout"], "localhost -1 1\n");
 }
+
+/// A directory opens as a descriptor, as `mkdir -p`, `rm -r` and fts use one: names
+/// made, stat'ed and removed relative to it (`*at`), fchdir into it and back, listed
+/// through fdopendir; reading it is EISDIR, opening it for writing EISDIR, a file as a
+/// directory ENOTDIR. Both paths (with and without a subdirectory) replay natively.
+#[test]
+fn directory_descriptors_like_mkdir_p_and_fts() {
+    let src = &program("libc_dirs/directory_descriptors_like_mkdir_p_and_fts.c");
+    let r = run_c(src, &["--sym-files", "1", "1"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let head = "dot dir\nread EISDIR\nwrite-open EISDIR\nfile as dir ENOTDIR\n\
+                file as dirfd ENOTDIR\nf 3\nin top\nf here yes\n";
+    let mut got = r.exits_with_stdout();
+    got.sort();
+    assert_eq!(
+        got,
+        vec![
+            (0, format!("{head}lists f (dirfd same)\nrmdir ok\n")),
+            (0, format!("{head}lists f sub (dirfd same)\nrmdir ok\n")),
+        ],
+        "{}",
+        r.stderr
+    );
+    r.assert_native_replay_passes();
+}

@@ -65,6 +65,23 @@ pub fn resolve(cwd: &str, path: &str) -> Resolved {
     if path.is_empty() {
         return Resolved::Outside;
     }
+    let parts = components(cwd, path);
+    let work = absolute("");
+    let tmp = TMP_DIR.trim_start_matches('/');
+    if parts.starts_with(&work) {
+        Resolved::Inside(parts[work.len()..].join("/"))
+    } else if parts.first() == Some(&tmp) {
+        Resolved::Inside(format!("/{}", parts.join("/")))
+    } else if work.starts_with(&parts) {
+        Resolved::Parent
+    } else {
+        Resolved::Outside
+    }
+}
+
+/// The components of `path`'s absolute name, resolved from the current directory `cwd`
+/// (`.` and `..` taken away, as Linux does without symbolic links).
+fn components<'a>(cwd: &'a str, path: &'a str) -> Vec<&'a str> {
     let mut parts = if path.starts_with('/') {
         Vec::new()
     } else {
@@ -79,17 +96,12 @@ pub fn resolve(cwd: &str, path: &str) -> Resolved {
             name => parts.push(name),
         }
     }
-    let work = absolute("");
-    let tmp = TMP_DIR.trim_start_matches('/');
-    if parts.starts_with(&work) {
-        Resolved::Inside(parts[work.len()..].join("/"))
-    } else if parts.first() == Some(&tmp) {
-        Resolved::Inside(format!("/{}", parts.join("/")))
-    } else if work.starts_with(&parts) {
-        Resolved::Parent
-    } else {
-        Resolved::Outside
-    }
+    parts
+}
+
+/// The absolute name `path` gives from the current directory `cwd` (`/` for the root).
+pub fn absolute_path(cwd: &str, path: &str) -> String {
+    format!("/{}", components(cwd, path).join("/"))
 }
 
 /// Is `name` one of the two roots, the working directory or the temporary directory
@@ -366,6 +378,15 @@ mod tests {
         assert_eq!(resolve("/tmp", "z"), inside("/tmp/z"));
         assert_eq!(resolve("/tmp", ".."), Resolved::Parent);
         assert_eq!(resolve("/tmp", "../augur/work/a"), inside("a"));
+    }
+
+    #[test]
+    fn absolute_names_are_resolved_from_the_current_directory() {
+        assert_eq!(absolute_path("", "."), "/augur/work");
+        assert_eq!(absolute_path("d", "e/../f/"), "/augur/work/d/f");
+        assert_eq!(absolute_path("/tmp", "x"), "/tmp/x");
+        assert_eq!(absolute_path("d", "../../.."), "/");
+        assert_eq!(absolute_path("d", "/tmp//y"), "/tmp/y");
     }
 
     #[test]

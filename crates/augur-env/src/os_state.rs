@@ -28,6 +28,10 @@ pub enum Descriptor {
         /// Index in [`EnvData::offsets`].
         offset: usize,
     },
+    /// A directory opened for reading (open(2) of a directory, as opendir and `openat`'s
+    /// users do), by its absolute name: it stays the same directory across chdir (a later
+    /// rename of the directory is not followed).
+    Directory(String),
     /// One end of pipe number `pipe`.
     Pipe {
         /// Index in [`EnvData::pipes`].

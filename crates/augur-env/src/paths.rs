@@ -1,17 +1,21 @@
 //! The primitives that name things in the modelled file system (`runtime/libc/augur_sys.h`):
-//! resolving a path, mkdir, rmdir, rename, link, mknod, chdir and getcwd, over
+//! resolving a path, mkdir, rmdir, rename, link, mknod, chdir, getcwd and a directory
+//! descriptor's name, over
 //! `namespace.rs`.
 //! Each returns 0 (getcwd: the name's length with its NUL) or -1 with errno set.
 
 use crate::modes;
 use crate::namespace::{self, Resolved};
-use crate::os_state::{env, env_mut, EnvData};
+use crate::os_state::{env, env_mut, Descriptor, EnvData};
 use crate::posix::{fail, ret, width};
 use augur_engine::Param::{Int, Ptr};
 use augur_engine::{Byte, Call, Exec, Executor, HandlerTable, Signature, State, Value};
 
 /// Linux's errno for a buffer too small for the name.
 const ERANGE: u128 = 34;
+/// Linux's errnos for a descriptor that is not open, or not a directory's.
+const EBADF: u128 = 9;
+const ENOTDIR: u128 = 20;
 
 /// The longest path the primitives read.
 const PATH_MAX: usize = 4096;
@@ -26,6 +30,7 @@ pub fn register(t: &mut HandlerTable) {
     t.add("augur_sys_link", Signature::of(&[Ptr, Ptr]), link);
     t.add("augur_sys_mknod", Signature::of(&[Ptr, Int]), mknod);
     t.add("augur_sys_getcwd", Signature::of(&[Ptr, Int]), getcwd);
+    t.add("augur_sys_fd_dir", Signature::of(&[Int, Ptr, Int]), fd_dir);
 }
 
 /// Write `text` and a NUL at `buf` (at most `cap` bytes in all); false if it does not fit.
@@ -128,6 +133,24 @@ fn getcwd(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let size = ex.concretize(st, &c.args[1])? as u64;
     let name = namespace::cwd_path(env(st));
     if !write_name(ex, st, &c.args[0], size, &name)? {
+        return Ok(fail(st, ERANGE, w));
+    }
+    Ok(ret(name.len() as i64 + 1, w))
+}
+
+/// `augur_sys_fd_dir(fd, buf, size)`: the absolute name of the directory `fd` was opened
+/// on, in `buf`, and its length with its NUL; -1 with EBADF (not open), ENOTDIR (not a
+/// directory's descriptor) or ERANGE.
+fn fd_dir(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let w = width(ex, c);
+    let size = ex.concretize(st, &c.args[2])? as u64;
+    let Some(fd) = crate::posix::descriptor(ex, st, &c.args[0])? else {
+        return Ok(fail(st, EBADF, w));
+    };
+    let Some(Descriptor::Directory(name)) = env(st).fds[fd].clone() else {
+        return Ok(fail(st, ENOTDIR, w));
+    };
+    if !write_name(ex, st, &c.args[1], size, &name)? {
         return Ok(fail(st, ERANGE, w));
     }
     Ok(ret(name.len() as i64 + 1, w))

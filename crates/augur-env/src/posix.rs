@@ -7,7 +7,8 @@
 //! given standard input are regular files (seekable, of their size); an absent standard
 //! input is `/dev/null` (a character device, empty, every seek gives 0); standard output
 //! and error are regular files holding what was written, always appended to (a seek
-//! elsewhere is ESPIPE: a deviation). dup'd descriptors share their offset, as in POSIX.
+//! elsewhere is ESPIPE: a deviation); a directory opens for reading by its name (reading
+//! it is EISDIR; dir.c lists it). dup'd descriptors share their offset, as in POSIX.
 
 use crate::namespace::{self, Resolved};
 use crate::os_state::{env, env_mut, Contents, Descriptor};
@@ -21,6 +22,7 @@ const ENOENT: u128 = 2;
 const EBADF: u128 = 9;
 const EACCES: u128 = 13;
 const EEXIST: u128 = 17;
+const ENOTDIR: u128 = 20;
 const EISDIR: u128 = 21;
 const EINVAL: u128 = 22;
 const EMFILE: u128 = 24;
@@ -32,10 +34,13 @@ const O_ACCMODE: u64 = 0o3;
 const O_CREAT: u64 = 0o100;
 const O_EXCL: u64 = 0o200;
 const O_TRUNC: u64 = 0o1000;
+const O_DIRECTORY: u64 = 0o200000;
 
-/// What `augur_sys_stat` says a descriptor is: a regular file, `/dev/null`, a pipe.
+/// What `augur_sys_stat` says a descriptor is: a regular file, `/dev/null`, a directory,
+/// a pipe.
 const REGULAR: i64 = 1;
 const CHAR_DEVICE: i64 = 2;
+const DIRECTORY: i64 = 3;
 const FIFO: i64 = 4;
 /// `augur_sys_stat`'s kind for a FIFO or socket mknod made (`out[0]`: its `S_IFMT` bits).
 const SPECIAL: i64 = 5;
@@ -134,7 +139,9 @@ fn write(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         Some(Descriptor::Pipe { pipe, write: true }) => {
             return crate::pipes::write(ex, st, pipe, bytes, w);
         }
-        Some(Descriptor::Pipe { write: false, .. }) => return Ok(fail(st, EBADF, w)),
+        Some(Descriptor::Pipe { write: false, .. } | Descriptor::Directory(_)) => {
+            return Ok(fail(st, EBADF, w));
+        }
         Some(Descriptor::Stdout) => st.write_output(false, bytes),
         Some(Descriptor::Stderr) => st.write_output(true, bytes),
         Some(Descriptor::File { file, offset }) => {
@@ -175,6 +182,7 @@ fn read(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         Some(Descriptor::Pipe { pipe, write: false }) => {
             return crate::pipes::read(ex, st, pipe, &c.args[1], n, w);
         }
+        Some(Descriptor::Directory(_)) => return Ok(fail(st, EISDIR, w)),
         _ => {
             return Ok(fail(st, EBADF, w));
         }
@@ -212,20 +220,20 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     }
     let name = match namespace::resolve(&env(st).cwd, &path) {
         Resolved::Inside(name) => name,
+        Resolved::Parent => return Ok(open_directory(st, &path, flags, w)),
         // Nothing outside the working directory can be opened or made.
         _ if flags & O_CREAT != 0 => return Ok(fail(st, EACCES, w)),
         _ => return Ok(fail(st, ENOENT, w)),
     };
     if namespace::is_dir(env(st), &name) {
-        // Directories have no descriptors (dir.c): writing one is EISDIR as on Linux.
-        let writes = flags & O_ACCMODE != 0 || flags & O_CREAT != 0;
-        return Ok(fail(st, if writes { EISDIR } else { ENOENT }, w));
+        return Ok(open_directory(st, &path, flags, w));
     }
     let e = env_mut(st);
     let file = match e.file(&name) {
         Some(_) if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL => {
             return Ok(fail(st, EEXIST, w));
         }
+        Some(_) if flags & O_DIRECTORY != 0 => return Ok(fail(st, ENOTDIR, w)),
         Some(i) => i,
         None if flags & O_CREAT != 0 => {
             if let Err(errno) = namespace::creatable(e, &name) {
@@ -254,6 +262,23 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     match install(st, Descriptor::File { file, offset }, 0) {
         Some(fd) => Ok(ret(fd as i64, w)),
         None => Ok(fail(st, EMFILE, w)),
+    }
+}
+
+/// Opening the directory `path` names: a descriptor to read it by (its entries are
+/// read through dir.c, by its name), as opendir and the users of `openat` open one.
+/// Creating it anew is EEXIST, writing or creating it EISDIR, as on Linux.
+fn open_directory(st: &mut State, path: &str, flags: u64, w: u32) -> Option<Value> {
+    if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL {
+        return fail(st, EEXIST, w);
+    }
+    if flags & O_ACCMODE != 0 || flags & O_CREAT != 0 {
+        return fail(st, EISDIR, w);
+    }
+    let name = namespace::absolute_path(&env(st).cwd, path);
+    match install(st, Descriptor::Directory(name), 0) {
+        Some(fd) => ret(fd as i64, w),
+        None => fail(st, EMFILE, w),
     }
 }
 
@@ -296,6 +321,9 @@ fn lseek(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         Some(Descriptor::Stdout) => (None, st.stdout().len(), st.stdout().len() as usize),
         Some(Descriptor::Stderr) | None => (None, st.stderr().len(), st.stderr().len() as usize),
         Some(Descriptor::Pipe { .. }) => return Ok(fail(st, ESPIPE, w)),
+        // A directory's only position the model knows is its start.
+        Some(Descriptor::Directory(_)) if off == 0 && whence <= 1 => return Ok(ret(0, w)),
+        Some(Descriptor::Directory(_)) => return Ok(fail(st, EINVAL, w)),
     };
     let base = match whence {
         0 => 0,
@@ -384,6 +412,8 @@ fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
                 kind = FIFO;
                 (e.pipes[pipe].unread.len(), n + 3 + pipe as u64)
             }
+            // The caller describes it by its name (augur_sys_fd_dir).
+            Some(Descriptor::Directory(_)) => return Ok(ret(DIRECTORY, w)),
         }
     };
     let r = ex.resolve(st, &c.args[2], 16, true)?;

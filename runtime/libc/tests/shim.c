@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,9 +47,36 @@ long augur_sys_read(int fd, void *buf, unsigned long n)
     return read(fd, buf, n);
 }
 
+/* The name each directory descriptor was opened by (the tests never change
+ * directory, so it names the same directory as the engine's absolute name). */
+static char shim_dir_names[64][256];
+
 int augur_sys_open(const char *path, int flags, unsigned mode)
 {
-    return open(path, flags, mode);
+    struct stat st;
+    int fd = open(path, flags, mode);
+    if (fd >= 0 && fd < 64 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+        snprintf(shim_dir_names[fd], sizeof shim_dir_names[fd], "%s", path);
+    return fd;
+}
+
+long augur_sys_fd_dir(int fd, char *buf, unsigned long size)
+{
+    struct stat st;
+    size_t n;
+    if (fstat(fd, &st) < 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode) || fd >= 64) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    n = strlen(shim_dir_names[fd]) + 1;
+    if (n > size) {
+        errno = ERANGE;
+        return -1;
+    }
+    memcpy(buf, shim_dir_names[fd], n);
+    return (long)n;
 }
 
 int augur_sys_mode(int fd, const char *path)
@@ -86,6 +114,8 @@ int augur_sys_stat(int fd, const char *path, unsigned long out[2])
         errno = ENOENT;
         return -1;
     }
+    if (S_ISDIR(st.st_mode))
+        return 3;
     if (!S_ISREG(st.st_mode))
         return 2;
     out[0] = (unsigned long)st.st_size;
