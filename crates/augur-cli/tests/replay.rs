@@ -294,3 +294,24 @@ fn bad_input_is_one_error_line() {
         );
     }
 }
+
+/// A test whose native runs differ from each other (the program prints the host's
+/// randomness) is reported as nondeterministic natively, apart from the failures, and
+/// does not fail the replay; a deterministic disagreement stays a failure (the tampered
+/// tests above).
+#[test]
+fn a_program_nondeterministic_natively_is_reported_as_such() {
+    let r = run_c(include_str!("programs/replay/urandom.c"), &[]);
+    assert_eq!(r.exits_with_stdout(), vec![(0, "no randomness\n".into())]);
+    let p = replay_run(&r);
+    let lines: Vec<&str> = p.stdout.lines().collect();
+    assert_eq!(p.status, 0, "{}", p.stdout);
+    assert_eq!(lines.len(), 2, "{}", p.stdout);
+    assert!(
+        lines[0].starts_with("test000001.json: nondeterministic natively: expected stdout")
+            && lines[0].ends_with("; a second native run differed"),
+        "{}",
+        p.stdout
+    );
+    assert_eq!(lines[1], "0 passed, 0 failed, 1 nondeterministic");
+}

@@ -46,14 +46,20 @@ pub struct ReplaySummary {
     pub passed: usize,
     /// Tests whose native run disagrees.
     pub failed: usize,
+    /// Tests whose native run disagrees and whose two native runs differ from each other.
+    pub unstable: usize,
     /// Tests with nothing checkable (partial paths, unmodeled externals, ...).
     pub skipped: usize,
 }
 
 impl ReplaySummary {
-    /// The final line: `N passed, N failed` (and `, N skipped` when some were).
+    /// The final line: `N passed, N failed` (and `, N nondeterministic`, `, N skipped`
+    /// when some were).
     pub fn line(&self) -> String {
         let mut s = format!("{} passed, {} failed", self.passed, self.failed);
+        if self.unstable > 0 {
+            s.push_str(&format!(", {} nondeterministic", self.unstable));
+        }
         if self.skipped > 0 {
             s.push_str(&format!(", {} skipped", self.skipped));
         }
@@ -309,7 +315,9 @@ impl NativeProgram {
         native::run(&self.binary(), &spec)
     }
 
-    /// Run one test and judge it.
+    /// Run one test and judge it. A test whose native run disagrees is run once more:
+    /// when that run differs from the first (its ending or output), the program is
+    /// nondeterministic on the test ([`Verdict::Unstable`]).
     pub fn replay_one(&self, test: &TestInput, opts: &ReplayOptions) -> Verdict {
         if let Some(p) = &test.problem {
             return Verdict::Failed(p.clone());
@@ -321,7 +329,21 @@ impl NativeProgram {
         let run = self.run(&test.objects, &opts.program_args, opts.timeout, None);
         match (run, &test.expect) {
             (Err(e), _) => Verdict::Failed(e),
-            (Ok(run), Some(expect)) => judge(expect, &run, timeout_s),
+            (Ok(run), Some(expect)) => match judge(expect, &run, timeout_s) {
+                Verdict::Failed(why) => {
+                    let again = self.run(&test.objects, &opts.program_args, opts.timeout, None);
+                    match again {
+                        Ok(b)
+                            if (b.status, &b.stdout, &b.stderr)
+                                != (run.status, &run.stdout, &run.stderr) =>
+                        {
+                            Verdict::Unstable(format!("{why}; a second native run differed"))
+                        }
+                        _ => Verdict::Failed(why),
+                    }
+                }
+                v => v,
+            },
             (Ok(run), None) => Verdict::Ran(judge::describe(&run, timeout_s)),
         }
     }
@@ -333,6 +355,7 @@ pub fn verdict_line(label: &str, v: &Verdict) -> String {
         Verdict::Passed(what) => format!("{label}: passed ({what})"),
         Verdict::Ran(what) => format!("{label}: ran ({what})"),
         Verdict::Failed(why) => format!("{label}: FAILED: {why}"),
+        Verdict::Unstable(why) => format!("{label}: nondeterministic natively: {why}"),
         Verdict::Skipped(why) => format!("{label}: skipped ({why})"),
     }
 }
@@ -354,6 +377,7 @@ pub fn replay(opts: &ReplayOptions, out: &mut dyn Write) -> Result<ReplaySummary
         match v {
             Verdict::Passed(_) | Verdict::Ran(_) => summary.passed += 1,
             Verdict::Failed(_) => summary.failed += 1,
+            Verdict::Unstable(_) => summary.unstable += 1,
             Verdict::Skipped(_) => summary.skipped += 1,
         }
         writeln!(out, "{}", verdict_line(&t.label, &v))

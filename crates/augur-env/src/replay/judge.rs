@@ -34,6 +34,10 @@ pub enum Verdict {
     Ran(String),
     /// The native run disagrees; how.
     Failed(String),
+    /// The native run disagrees, and a second native run of the same test differs from
+    /// the first: the program itself is nondeterministic on it (a name drawn from a
+    /// stack address and a clock, as mktemp's), so no prediction can hold; how.
+    Unstable(String),
     /// Nothing checkable; why.
     Skipped(String),
 }
