@@ -395,11 +395,14 @@ mod tests {
         let mut s = ReplaySummary {
             passed: 3,
             failed: 1,
+            unstable: 0,
             skipped: 0,
         };
         assert_eq!(s.line(), "3 passed, 1 failed");
         s.skipped = 2;
         assert_eq!(s.line(), "3 passed, 1 failed, 2 skipped");
+        s.unstable = 4;
+        assert_eq!(s.line(), "3 passed, 1 failed, 4 nondeterministic, 2 skipped");
     }
 
     #[test]
