@@ -9,6 +9,11 @@
 #define AUGUR_STATFS_VALID 0x20     /* Linux's ST_VALID: the flags are set */
 #define AUGUR_STATFS_RELATIME 0x1000 /* ST_RELATIME */
 
+/* The 512-byte blocks (stat's st_blocks) a file of `size` bytes takes on the volume: whole
+ * 4 KiB blocks, as ext4 allocates them (a byte takes 8). The replay shows its own files
+ * so, whatever its file system allocates. */
+#define AUGUR_FIXED_BLOCKS(size) ((((long)(size) + 4095) / 4096) * 8)
+
 /* The volume as statfs gives it. */
 #define AUGUR_FIXED_VOLUME(out)                                                           \
   do {                                                                                    \

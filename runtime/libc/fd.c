@@ -19,6 +19,7 @@
  */
 #include "libc_internal.h"
 #include "../fixed_time.h"
+#include "../fixed_volume.h"
 
 #define FD_MAX 1024
 #define O_ACCMODE 03
@@ -252,7 +253,7 @@ static int fill_stat(int kind, const unsigned long info[3], struct stat *st)
         st->st_ino = 1000 + info[1];
         st->st_mode = S_IFREG | (unsigned int)info[2];
         st->st_size = (long)info[0];
-        st->st_blocks = ((long)info[0] + 511) / 512;
+        st->st_blocks = AUGUR_FIXED_BLOCKS(info[0]);
     } else if (kind == 5) {
         st->st_dev = 0x801;
         st->st_ino = 1000 + info[1];

@@ -851,8 +851,8 @@ static int owned_file(int r, unsigned *uid, unsigned *gid) {
 }
 
 /* `name(params)` as glibc's, behind it, answers, with a file of the replaying user shown
- * as the model shows every file: the modelled user's, its times the fixed clock's (`st`
- * the answer, `times` what sets them). Both forms: programs built for large files
+ * as the model shows every file: the modelled user's, its times the fixed clock's and its
+ * blocks the fixed volume's (`st` the answer, `times` what sets those). Both forms: programs built for large files
  * (coreutils) call the ...64 names. */
 #define MODELLED_STAT(name, params, args, uid, gid, times)                               \
   int name params {                                                                      \
@@ -868,7 +868,8 @@ static int owned_file(int r, unsigned *uid, unsigned *gid) {
   }
 #define FIXED_TIMES(st)                                                                    \
   ((st)->st_atim.tv_sec = (st)->st_mtim.tv_sec = (st)->st_ctim.tv_sec = AUGUR_FIXED_TIME, \
-   (st)->st_atim.tv_nsec = (st)->st_mtim.tv_nsec = (st)->st_ctim.tv_nsec = 0)
+   (st)->st_atim.tv_nsec = (st)->st_mtim.tv_nsec = (st)->st_ctim.tv_nsec = 0,             \
+   (st)->st_blocks = AUGUR_FIXED_BLOCKS((st)->st_size))
 #define STAT_FORMS(name, params, args)                                                   \
   MODELLED_STAT(name, params, args, st_uid, st_gid, FIXED_TIMES(st))
 STAT_FORMS(stat, (const char *path, struct stat *st), (path, st))
@@ -886,6 +887,7 @@ MODELLED_STAT(statx, (int dirfd, const char *path, int flags, unsigned mask, str
               (st->stx_atime.tv_sec = st->stx_mtime.tv_sec = st->stx_ctime.tv_sec =
                    AUGUR_FIXED_TIME,
                st->stx_atime.tv_nsec = st->stx_mtime.tv_nsec = st->stx_ctime.tv_nsec = 0,
+               st->stx_blocks = AUGUR_FIXED_BLOCKS(st->stx_size),
                st->stx_mask &= STATX_BASIC_STATS, memset(&st->stx_btime, 0, sizeof st->stx_btime)))
 
 /* ---- The machine (runtime/fixed_machine.h) -------------------------------------------

@@ -199,3 +199,26 @@ fn random_bytes_are_the_fixed_worlds_and_replay_natively() {
     assert_eq!(words.len(), 1, "both paths read the same bytes: {outs:?}");
     r.assert_native_replay_passes();
 }
+
+#[test]
+fn blocks_are_the_fixed_volumes_like_du() {
+    // du and ls -s print st_blocks: whole 4 KiB blocks (8 of 512 bytes per started 4 KiB)
+    // in the model, and the native replay shows its own files the same way, whatever its
+    // file system allocates.
+    let src = &program("libc_files/blocks_are_the_fixed_volumes_like_du.c");
+    let r = run_c(src, &["--sym-files", "1", "1"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let mut got = r.exits_with_stdout();
+    got.sort();
+    let empty = "empty 0 blocks\n";
+    assert_eq!(
+        got,
+        vec![
+            (0, format!("A 1 bytes 8 blocks of 4096\n{empty}")),
+            (0, format!("A 5001 bytes 16 blocks of 4096\n{empty}")),
+        ],
+        "{}",
+        r.stderr
+    );
+    r.assert_native_replay_passes();
+}

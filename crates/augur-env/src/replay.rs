@@ -402,7 +402,10 @@ mod tests {
         s.skipped = 2;
         assert_eq!(s.line(), "3 passed, 1 failed, 2 skipped");
         s.unstable = 4;
-        assert_eq!(s.line(), "3 passed, 1 failed, 4 nondeterministic, 2 skipped");
+        assert_eq!(
+            s.line(),
+            "3 passed, 1 failed, 4 nondeterministic, 2 skipped"
+        );
     }
 
     #[test]
