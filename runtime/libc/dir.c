@@ -10,9 +10,9 @@
  * leading part of a file's name that ends before a '/', and those mkdir made
  * (augur-env/src/namespace.rs resolves paths from the current directory: the
  * names here are its, relative to the working directory).  A directory lists
- * ".", ".." and then its files and subdirectories in the order the files were
- * created (the native order is the file system's: programs that sort, as ls
- * does, agree).  Directories have the modes chmod gives them (augur-env's
+ * ".", ".." and then its files and subdirectories in byte order of their names
+ * (the native replay lists directories so too, whatever the file system's
+ * order).  Directories have the modes chmod gives them (augur-env's
  * modes.rs; 0755 at first, 0700 for "..", 01777 for /tmp), inode numbers
  * of their own.  A stream holds a descriptor of its directory, as glibc's
  * does: opendir opens one (and fstats it), fdopendir takes one, dirfd gives
@@ -152,9 +152,11 @@ struct dirent {
 };
 
 typedef struct augur_dir {
-    int fd;              /* the directory's descriptor */
-    char path[PATH_LEN]; /* canonical */
-    long next;           /* 0 ".", 1 "..", then 2 + file number */
+    int fd;                /* the directory's descriptor */
+    char path[PATH_LEN];   /* canonical */
+    long next;             /* 0 ".", 1 "..", then 2 + k: the k-th of `listed` */
+    struct dirent *listed; /* the other entries, by name; NULL until read */
+    long count;            /* how many `listed` holds */
     struct dirent entry;
 } DIR;
 
@@ -185,6 +187,8 @@ static DIR *stream(int fd)
     }
     d->fd = fd;
     d->next = 0;
+    d->listed = NULL;
+    d->count = 0;
     return d;
 }
 
@@ -234,10 +238,56 @@ static struct dirent *file_entry(DIR *d, const char *name, const char *rest)
     return entry(d, 1000 + info[1], type, rest, strlen(rest));
 }
 
-struct dirent *readdir(DIR *d)
+/* The entries of d's directory but "." and ".." into d->listed, in file-number
+ * order (a subdirectory at its first file); -1 (ENOMEM) if they do not fit. */
+static int scan(DIR *d)
 {
     char name[PATH_LEN], sub[PATH_LEN];
-    long n;
+    long n, cap = 0;
+    unsigned long i;
+
+    for (i = 0; (n = file_name(i, name)) >= 0; i++) {
+        const char *rest = n > 0 ? inside(name, d->path) : NULL;
+        const char *slash;
+        if (rest == NULL || rest[0] == '\0') /* not here, or this directory's mkdir marker */
+            continue;
+        slash = strchr(rest, '/');
+        if (slash == NULL) {
+            file_entry(d, name, rest);
+        } else {
+            /* A subdirectory: listed at its first file. */
+            memcpy(sub, name, (size_t)(slash - name));
+            sub[slash - name] = '\0';
+            if (first_inside(sub) != (long)i)
+                continue;
+            entry(d, 500 + i, DT_DIR, rest, (size_t)(slash - rest));
+        }
+        if (d->count == cap) {
+            struct dirent *more;
+            cap = cap ? 2 * cap : 8;
+            more = realloc(d->listed, (size_t)cap * sizeof *more);
+            if (more == NULL) {
+                errno = ENOMEM;
+                return -1;
+            }
+            d->listed = more;
+        }
+        d->listed[d->count++] = d->entry;
+    }
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct dirent *)a)->d_name, ((const struct dirent *)b)->d_name);
+}
+
+/* ".", "..", then the other entries in byte order of their names (the fixed world's
+ * order: `augur replay` lists the native directories so, whatever the file system's
+ * order, and `ls -f` agrees). */
+struct dirent *readdir(DIR *d)
+{
+    long k = d->next - 2;
 
     if (d->next == 0) {
         d->next = 1;
@@ -249,26 +299,17 @@ struct dirent *readdir(DIR *d)
         d->next = 2;
         return entry(d, PARENT_INO, DT_DIR, "..", 2);
     }
-    for (; (n = file_name((unsigned long)(d->next - 2), name)) >= 0; d->next++) {
-        const char *rest = n > 0 ? inside(name, d->path) : NULL;
-        const char *slash;
-        unsigned long i = (unsigned long)(d->next - 2);
-        if (rest == NULL || rest[0] == '\0') /* not here, or this directory's mkdir marker */
-            continue;
-        slash = strchr(rest, '/');
-        if (slash == NULL) {
-            d->next++;
-            return file_entry(d, name, rest);
-        }
-        /* A subdirectory: listed at its first file. */
-        memcpy(sub, name, (size_t)(slash - name));
-        sub[slash - name] = '\0';
-        if (first_inside(sub) == (long)i) {
-            d->next++;
-            return entry(d, 500 + i, DT_DIR, rest, (size_t)(slash - rest));
-        }
+    if (d->listed == NULL && d->count == 0) {
+        if (scan(d) < 0)
+            return NULL;
+        if (d->count > 1)
+            qsort(d->listed, (size_t)d->count, sizeof *d->listed, by_name);
     }
-    return NULL;
+    if (k >= d->count)
+        return NULL;
+    d->entry = d->listed[k];
+    d->entry.d_off = ++d->next;
+    return &d->entry;
 }
 
 struct dirent *readdir64(DIR *d) { return readdir(d); }
@@ -276,11 +317,19 @@ struct dirent *readdir64(DIR *d) { return readdir(d); }
 int closedir(DIR *d)
 {
     int fd = d->fd;
+    free(d->listed);
     free(d);
     return close(fd);
 }
 
-void rewinddir(DIR *d) { d->next = 0; }
+/* From the start again, listing what is there now. */
+void rewinddir(DIR *d)
+{
+    free(d->listed);
+    d->listed = NULL;
+    d->count = 0;
+    d->next = 0;
+}
 
 int dirfd(DIR *d) { return d->fd; }
 

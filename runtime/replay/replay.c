@@ -20,6 +20,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* ucontext's register names */
 #endif
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <linux/audit.h>
@@ -889,6 +890,123 @@ MODELLED_STAT(statx, (int dirfd, const char *path, int flags, unsigned mask, str
                st->stx_atime.tv_nsec = st->stx_mtime.tv_nsec = st->stx_ctime.tv_nsec = 0,
                st->stx_blocks = AUGUR_FIXED_BLOCKS(st->stx_size),
                st->stx_mask &= STATX_BASIC_STATS, memset(&st->stx_btime, 0, sizeof st->stx_btime)))
+
+/* ---- The order of a directory's entries (runtime/libc/dir.c) -------------------------
+ *
+ * A directory lists ".", "..", then its other entries in byte order of their names, as
+ * the analysis lists them, whatever the file system's order (`ls -f` and `ls -U` print
+ * it). Each stream is read whole at its first readdir; telldir and seekdir are glibc's. */
+
+/* The listing of one open stream. */
+struct listing {
+  DIR *dir;
+  struct dirent64 *entries;
+  size_t count, next;
+  int error; /* errno of the read that ended the listing, 0 at its end */
+  struct listing *later;
+};
+static struct listing *listings;
+
+/* "." first, ".." second, then byte order. */
+static int dot_rank(const char *name) {
+  return strcmp(name, ".") == 0 ? 0 : strcmp(name, "..") == 0 ? 1 : 2;
+}
+static int entry_order(const void *a, const void *b) {
+  const char *x = ((const struct dirent64 *)a)->d_name;
+  const char *y = ((const struct dirent64 *)b)->d_name;
+  return dot_rank(x) != dot_rank(y) ? dot_rank(x) - dot_rank(y) : strcmp(x, y);
+}
+
+/* d's listing, read whole on first use; NULL when memory runs out. */
+static struct listing *listing_of(DIR *d) {
+  static struct dirent64 *(*glibc)(DIR *);
+  struct listing *l;
+  struct dirent64 *e;
+  size_t cap = 0;
+  int saved = errno;
+  for (l = listings; l; l = l->later)
+    if (l->dir == d)
+      return l;
+  if (!glibc)
+    glibc = (struct dirent64 * (*)(DIR *)) real("readdir64");
+  if (!(l = calloc(1, sizeof *l)))
+    return NULL;
+  l->dir = d;
+  errno = 0;
+  while ((e = glibc(d)) != NULL) {
+    struct dirent64 *copy;
+    if (l->count == cap) {
+      struct dirent64 *more = realloc(l->entries, (cap = cap ? 2 * cap : 16) * sizeof *more);
+      if (!more) {
+        free(l->entries);
+        free(l);
+        return NULL;
+      }
+      l->entries = more;
+    }
+    /* Field by field: glibc's record may end before sizeof (struct dirent64). */
+    copy = &l->entries[l->count++];
+    copy->d_ino = e->d_ino;
+    copy->d_off = e->d_off;
+    copy->d_reclen = e->d_reclen;
+    copy->d_type = e->d_type;
+    snprintf(copy->d_name, sizeof copy->d_name, "%s", e->d_name);
+  }
+  l->error = errno;
+  errno = saved;
+  if (l->count > 1)
+    qsort(l->entries, l->count, sizeof *l->entries, entry_order);
+  l->later = listings;
+  listings = l;
+  return l;
+}
+
+/* Forget d's listing (closedir, rewinddir). */
+static void forget_listing(DIR *d) {
+  struct listing **at = &listings;
+  while (*at && (*at)->dir != d)
+    at = &(*at)->later;
+  if (*at) {
+    struct listing *l = *at;
+    *at = l->later;
+    free(l->entries);
+    free(l);
+  }
+}
+
+struct dirent64 *readdir64(DIR *d) {
+  struct listing *l = listing_of(d);
+  if (!l) {
+    static struct dirent64 *(*glibc)(DIR *);
+    if (!glibc)
+      glibc = (struct dirent64 * (*)(DIR *)) real("readdir64");
+    return glibc(d);
+  }
+  if (l->next < l->count)
+    return &l->entries[l->next++];
+  if (l->error)
+    errno = l->error;
+  return NULL;
+}
+
+_Static_assert(sizeof(struct dirent) == sizeof(struct dirent64), "one layout on x86-64");
+struct dirent *readdir(DIR *d) { return (struct dirent *)readdir64(d); }
+
+int closedir(DIR *d) {
+  static int (*glibc)(DIR *);
+  if (!glibc)
+    glibc = (int (*)(DIR *))real("closedir");
+  forget_listing(d);
+  return glibc(d);
+}
+
+void rewinddir(DIR *d) {
+  static void (*glibc)(DIR *);
+  if (!glibc)
+    glibc = (void (*)(DIR *))real("rewinddir");
+  forget_listing(d);
+  glibc(d);
+}
 
 /* ---- The machine (runtime/fixed_machine.h) -------------------------------------------
  *

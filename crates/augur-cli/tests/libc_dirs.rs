@@ -57,3 +57,21 @@ fn directory_descriptors_like_mkdir_p_and_fts() {
     );
     r.assert_native_replay_passes();
 }
+
+/// A directory lists ".", "..", then its entries by name (bytes), whatever order they
+/// were made in: the fixed world's order, which the native replay imposes on the real
+/// file system's; rewinddir lists the directory again as it is now.
+#[test]
+fn directory_order_is_by_name_like_ls_f() {
+    let src = &program("libc_dirs/directory_order_is_by_name_like_ls_f.c");
+    let r = run_c(src, &[]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert_eq!(
+        r.exits_with_stdout(),
+        vec![(
+            0,
+            ". .. Mid alpha b10 b2 dir zeta \n. .. Mid again alpha b10 b2 dir zeta \n".into()
+        )]
+    );
+    r.assert_native_replay_passes();
+}
