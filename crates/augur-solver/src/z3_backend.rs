@@ -59,6 +59,12 @@ struct Shape {
     expanded: u64,
 }
 
+/// Whether a query of this shape shares so much that Z3's incremental kernel may work on
+/// it past any limit (see [`MOST_EXPANDED`]).
+fn too_shared(shape: Shape) -> bool {
+    shape.expanded > MOST_EXPANDED
+}
+
 /// The shape of a query whose distinct nodes are `order` (children first, as
 /// `post_order` gives them).
 fn shape(pool: &ExprPool, order: &[ExprId]) -> Shape {
@@ -171,11 +177,11 @@ impl Z3Backend {
     /// no timeout or interrupt stops (gzip's CRC over its window made a query `push`
     /// worked on for ten minutes), while without scopes that work is done in the check,
     /// which stops at its limit.
-    fn assert_query(&mut self, pool: &ExprPool, constraints: &[ExprId], large: bool) {
+    fn assert_query(&mut self, pool: &ExprPool, constraints: &[ExprId], whole: bool) {
         if self.flat {
             self.restart();
         }
-        if !constraints.iter().any(|&c| pool.has_float(c)) && !large {
+        if !constraints.iter().any(|&c| pool.has_float(c)) && !whole {
             return self.assert_scopes(pool, constraints);
         }
         self.solver = Z3Solver::one_shot(None);
@@ -315,8 +321,10 @@ impl Z3Backend {
             stats.time_s += start.elapsed().as_secs_f64();
             return Err(SolverError::Timeout);
         }
-        let large = size > LARGE_QUERY || shape.is_some_and(|s| s.expanded > MOST_EXPANDED);
-        self.assert_query(pool, constraints, large);
+        let large = size > LARGE_QUERY;
+        // A query that shares that much is small: asserted again for each try.
+        let whole = large || shape.is_some_and(too_shared);
+        self.assert_query(pool, constraints, whole);
         let first = if large {
             limit
         } else {
@@ -334,7 +342,7 @@ impl Z3Backend {
             }
             // The first try stopped at its own timeout; the second starts again on fresh
             // solvers, in slices growing so that restarts waste at most half of it.
-            (result, found) = self.second_try(pool, constraints, left);
+            (result, found) = self.second_try(pool, constraints, left, whole);
             if result == z3::SatResult::Unknown {
                 // Out of time, or the model search won: a fresh solver next time.
                 let reason = self.solver.reason_unknown();
@@ -365,27 +373,30 @@ impl Z3Backend {
     }
 
     /// Z3 for `time_left` beside a model search (Z3 alone when the query does not
-    /// compile): Z3's answer, and the model the search found, if any.
+    /// compile), the query asserted `whole` or in scopes: Z3's answer, and the model the
+    /// search found, if any.
     fn second_try(
         &mut self,
         pool: &ExprPool,
         constraints: &[ExprId],
         time_left: Duration,
+        whole: bool,
     ) -> (z3::SatResult, Option<Assignment>) {
         match CompiledQuery::compile(pool, constraints) {
             Some(query) => {
                 let seeds: Vec<Vec<u8>> =
                     self.last_model.iter().map(|m| query.input_of(m)).collect();
                 let (result, found) = race(&query, &seeds, time_left, |limit| {
-                    self.fresh_check(pool, constraints, limit)
+                    self.fresh_check(pool, constraints, limit, whole)
                 });
                 (result, found.map(|input| query.assignment(&input)))
             }
-            None => (self.fresh_check(pool, constraints, time_left), None),
+            None => (self.fresh_check(pool, constraints, time_left, whole), None),
         }
     }
 
-    /// Check `constraints` for at most `limit` on a fresh solver: Z3 4.8.12's incremental
+    /// Check `constraints` (asserted `whole` or in scopes) for at most `limit` on a fresh
+    /// solver: Z3 4.8.12's incremental
     /// solver, checked again after a check that ran out of time, was seen answering unsat
     /// where a fresh solver finds a model (`--solver-cross-check` under load).
     fn fresh_check(
@@ -393,9 +404,10 @@ impl Z3Backend {
         pool: &ExprPool,
         constraints: &[ExprId],
         limit: Duration,
+        whole: bool,
     ) -> z3::SatResult {
         self.restart();
-        self.assert_query(pool, constraints, false);
+        self.assert_query(pool, constraints, whole);
         self.check_for(limit)
     }
 }
@@ -498,11 +510,11 @@ mod tests {
     }
 
     /// A query whose terms share subterms as a hash's rounds do (each round uses the
-    /// last twice) is measured by its size written out, and checked without scopes
-    /// once that passes [`MOST_EXPANDED`]; a query of the same size sharing nothing
-    /// keeps its scopes.
+    /// last twice) is measured by its size written out, and is too shared for scopes
+    /// once that passes [`MOST_EXPANDED`]; a query of the same size sharing nothing is
+    /// not.
     #[test]
-    fn a_query_sharing_a_hash_s_rounds_is_checked_without_scopes() {
+    fn a_query_sharing_a_hash_s_rounds_is_too_shared_for_scopes() {
         let mut p = ExprPool::new();
         let (_, x) = var(&mut p, "round", 8);
         let (_, y) = var(&mut p, "other", 8);
@@ -516,16 +528,11 @@ mod tests {
         }
         let zero = p.constant(0, 64);
         let hashed = [p.eq(h, zero)];
-        let order = p.post_order(&hashed, |_| false);
-        assert!(order.len() < 1_000, "{}", order.len());
-        assert_eq!(shape(&p, &order).expanded, u64::MAX, "2^200 saturates");
+        let hashed = shape(&p, &p.post_order(&hashed, |_| false));
+        assert_eq!(hashed.expanded, u64::MAX, "2^200 saturates");
+        assert!(hashed.depth < 1_000 && too_shared(hashed), "{hashed:?}");
         let summed = [p.eq(chain, zero)];
-        let plain = shape(&p, &p.post_order(&summed, |_| false));
-        assert!(plain.expanded < 1_000, "{plain:?}");
-        let mut z3 = Z3Backend::new(Some(Duration::from_secs(5)), SharedStats::default());
-        let _ = z3.check(&p, &summed);
-        assert!(!z3.flat, "no sharing: in scopes");
-        let _ = z3.check(&p, &hashed);
-        assert!(z3.flat, "a hash's sharing: without scopes");
+        let summed = shape(&p, &p.post_order(&summed, |_| false));
+        assert!(summed.expanded < 1_000 && !too_shared(summed), "{summed:?}");
     }
 }
