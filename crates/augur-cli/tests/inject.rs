@@ -385,6 +385,12 @@ fn a_bug_is_emitted_only_if_it_fires_on_at_most_max_fire_rate_of_mutations() {
     assert_eq!(tried_and_fired(bug, "mutated"), (50, 0), "{bug}");
     assert_eq!(tried_and_fired(bug, "random"), (50, 0), "{bug}");
     assert!(tried_and_fired(bug, "explored").0 > 0, "{bug}");
+    assert!(
+        chosen.stderr.contains(" own input(s) (0 --pool, ")
+            && !chosen.stderr.contains("0 --pool, 0 explored"),
+        "{}",
+        chosen.stderr
+    );
     let (tried, near) = tried_and_fired(bug, "near_trigger");
     assert_eq!(tried, 50, "{bug}");
     assert!(
@@ -403,6 +409,13 @@ fn a_bug_is_emitted_only_if_it_fires_on_at_most_max_fire_rate_of_mutations() {
         "0.000001",
     ]);
     assert_eq!(alone.status, 0, "{}", alone.stderr);
+    assert!(
+        alone.stderr.contains(
+            "measuring rarity on mutations of 1 own input(s) (no --pool or explored test: the seed paths' inputs)"
+        ),
+        "{}",
+        alone.stderr
+    );
     assert_eq!(alone.summary["emitted"], 0, "{}", alone.stdout);
     let why = alone.summary["failures"][0]["reason"].as_str().unwrap();
     let rates = why

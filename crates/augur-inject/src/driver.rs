@@ -315,6 +315,17 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
     let explored_objects: Vec<Objects> = explored.iter().map(|s| s.objects.clone()).collect();
     let seed_objects: Vec<Objects> = seeds.iter().map(|s| s.input.objects.clone()).collect();
     let own = measure::own_inputs(&o.pool, &explored_objects, &seed_objects);
+    if o.measure > 0 {
+        let whose = if o.pool.is_empty() && explored.is_empty() {
+            "no --pool or explored test: the seed paths' inputs".to_string()
+        } else {
+            format!("{} --pool, {} explored", o.pool.len(), explored.len())
+        };
+        progress.message(&format!(
+            "measuring rarity on mutations of {} own input(s) ({whose})",
+            own.len()
+        ));
+    }
     let ctx = Ctx {
         setup,
         texts: &texts,
