@@ -55,12 +55,15 @@ pub struct InjectArgs {
     /// unless they fire it; the share that fires it is reported.
     #[arg(long)]
     pool: Vec<PathBuf>,
-    /// Random and mutated inputs (half each, from --seed) run on each bug, as the pool.
+    /// Random inputs and mutations of the program's own inputs (the pool and explored
+    /// tests; half each, from --seed) run on each bug, as the pool, and as many
+    /// mutations of its trigger, reported only.
     #[arg(long, default_value_t = 1000, allow_hyphen_values = true, value_parser = numbers::from_zero)]
     measure: u64,
-    /// The highest share of the pool, random or mutated inputs a bug may fire on:
-    /// candidates are measured natively before one is chosen, and a bug firing more
-    /// often is not emitted (1: no selection by rarity).
+    /// The highest share of the pool, random or mutated inputs (mutations of the pool and
+    /// explored tests, not of the trigger) a bug may fire on: candidates are measured
+    /// natively before one is chosen, and a bug firing more often is not emitted (1: no
+    /// selection by rarity).
     #[arg(long, default_value_t = 0.001, allow_hyphen_values = true, value_parser = numbers::fraction)]
     max_fire_rate: f64,
     /// The bug action.

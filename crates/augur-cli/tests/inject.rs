@@ -55,9 +55,9 @@ fn inject(name: &str, args: &[&str]) -> Corpus {
 }
 
 /// Run `augur inject` on a copy of the C file `path` with `args`; without
-/// `--max-fire-rate` in them, rarity selects nothing (`--max-fire-rate 1`): these small
-/// programs' bugs fire on many mutations of their triggers, and the tests that do not
-/// give it are about other things.
+/// `--max-fire-rate` in them, rarity selects nothing (`--max-fire-rate 1`): the tests
+/// that do not give it are about other things, which should not hang on how rare these
+/// small programs' bugs happen to be; without `--explore-time`, 5 seconds.
 fn inject_file(path: &Path, args: &[&str]) -> Corpus {
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join(path.file_name().unwrap());
@@ -68,8 +68,11 @@ fn inject_file(path: &Path, args: &[&str]) -> Corpus {
     if !args.contains(&"--max-fire-rate") {
         cmd.args(["--max-fire-rate", "1"]);
     }
+    if !args.contains(&"--explore-time") {
+        cmd.args(["--explore-time", "5"]);
+    }
     let o = cmd
-        .args(["--explore-time", "5", "--measure", "100", "-o"])
+        .args(["--measure", "100", "-o"])
         .arg(&out)
         .output()
         .unwrap();
@@ -347,33 +350,95 @@ fn tried_and_fired(bug: &Json, kind: &str) -> (u64, u64) {
     (t["tried"].as_u64().unwrap(), t["fired"].as_u64().unwrap())
 }
 
+/// The bug's points as a refusal names them: `rare.c:25 in@7 == 104, ...`.
+fn points_text(bug: &Json) -> String {
+    let points: Vec<String> = bug["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| format!("rare.c:{} {}", p["line"], p["predicate"].as_str().unwrap()))
+        .collect();
+    points.join(", ")
+}
+
 #[test]
 fn a_bug_is_emitted_only_if_it_fires_on_at_most_max_fire_rate_of_mutations() {
     // One point, rarity not selecting: the bug guards one byte and fires on every
-    // mutation of its trigger that leaves that byte alone.
+    // mutation of its trigger that leaves that byte alone (reported as near_trigger).
     let single = inject_rare(&["--points", "1", "--max-fire-rate", "1"]);
     assert_emitted_and_verified(&single, 1);
-    let (tried, fired) = tried_and_fired(&single.bugs()[0], "mutated");
+    let bug = &single.bugs()[0];
+    let (tried, fired) = tried_and_fired(bug, "near_trigger");
     assert_eq!(tried, 50);
-    assert!(fired > 25, "fires on most mutations: {fired} of 50");
-    // Selecting at 0.1% (the default): one, two and four points, none rare enough.
-    let common = inject_rare(&["--points", "1", "--max-fire-rate", "0.001"]);
-    assert_eq!(common.status, 0, "{}", common.stderr);
-    assert_eq!(common.summary["emitted"], 0, "{}", common.stdout);
-    let why = common.summary["failures"][0]["reason"].as_str().unwrap();
     assert!(
-        why.starts_with("too common: the rarest of 3 candidate(s) fires on ")
-            && why.contains("mutated"),
+        fired > 25,
+        "fires on most mutations of its trigger: {fired} of 50"
+    );
+    assert_eq!(tried_and_fired(bug, "mutated").0, 50, "{bug}");
+    // Selecting at 0.1% (the default), one, two and four points: what gates is the
+    // mutations of the program's own inputs (here the explored tests), on none of which
+    // the bug chosen fires, nor on a random input; it still fires on mutations of its
+    // trigger, which are reported only.
+    let chosen = inject_rare(&["--points", "1", "--max-fire-rate", "0.001"]);
+    assert_emitted_and_verified(&chosen, 1);
+    let bug = &chosen.bugs()[0];
+    assert_eq!(tried_and_fired(bug, "mutated"), (50, 0), "{bug}");
+    assert_eq!(tried_and_fired(bug, "random"), (50, 0), "{bug}");
+    assert!(tried_and_fired(bug, "explored").0 > 0, "{bug}");
+    assert!(
+        chosen.stderr.contains(" own input(s) (0 --pool, ")
+            && !chosen.stderr.contains("0 --pool, 0 explored"),
+        "{}",
+        chosen.stderr
+    );
+    let (tried, near) = tried_and_fired(bug, "near_trigger");
+    assert_eq!(tried, 50, "{bug}");
+    assert!(
+        near > 0,
+        "common near its trigger, emitted all the same: {bug}"
+    );
+    // The same candidates (synthesis does not read the exploration) with no explored
+    // test: the program's own inputs are then the seed input, the trigger itself, and
+    // its mutations fire the same bug too often: refused, both rates in the reason.
+    let alone = inject_rare(&[
+        "--points",
+        "1",
+        "--max-fire-rate",
+        "0.001",
+        "--explore-time",
+        "0.000001",
+    ]);
+    assert_eq!(alone.status, 0, "{}", alone.stderr);
+    assert!(
+        alone.stderr.contains(
+            "measuring rarity on mutations of 1 own input(s) (no --pool or explored test: the seed paths' inputs)"
+        ),
+        "{}",
+        alone.stderr
+    );
+    assert_eq!(alone.summary["emitted"], 0, "{}", alone.stdout);
+    let why = alone.summary["failures"][0]["reason"].as_str().unwrap();
+    let rates = why
+        .strip_prefix("too common: the rarest of 3 candidate(s) fires on ")
+        .unwrap_or_else(|| panic!("{why}"));
+    let mutated: u64 = rates.split('/').next().unwrap().parse().unwrap();
+    assert!(
+        mutated > 0 && rates.contains("/50 mutated") && rates.contains("near-trigger"),
         "{why}"
     );
+    assert!(
+        why.ends_with(&format!("its points: {}", points_text(bug))),
+        "{why}\n{bug}"
+    );
     // Three points asked: the longer variants read every byte; the bug emitted fires
-    // on none of the verification's mutations and random inputs (fresh ones: not those
-    // it was chosen on).
+    // on none of the verification's inputs of any kind, its trigger's mutations
+    // included (fresh ones: not those it was chosen on).
     let rare = inject_rare(&["--points", "3", "--max-fire-rate", "0.001"]);
     assert_emitted_and_verified(&rare, 1);
     let bug = &rare.bugs()[0];
-    assert_eq!(tried_and_fired(bug, "mutated"), (50, 0), "{bug}");
-    assert_eq!(tried_and_fired(bug, "random"), (50, 0), "{bug}");
+    for kind in ["mutated", "random", "near_trigger"] {
+        assert_eq!(tried_and_fired(bug, kind), (50, 0), "{kind}: {bug}");
+    }
 }
 
 #[test]

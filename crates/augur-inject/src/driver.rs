@@ -43,13 +43,15 @@ pub struct InjectOptions {
     /// The program's own tests (`--pool`): run on every bug, to measure how often it
     /// fires and check the rest behave as on the original.
     pub pool: Vec<Objects>,
-    /// Random and mutated inputs run on every bug (half each), for the same.
+    /// Random inputs and mutations of the program's own inputs run on every bug (half
+    /// each), for the same; as many mutations of its trigger are run and reported too.
     pub measure: usize,
-    /// The highest share of the pool tests, random inputs or mutations of its trigger
-    /// that a bug may fire on (`--max-fire-rate`): candidates are measured natively on
-    /// as many of each (`measure`) before one is chosen, and a bug that fires more
-    /// often in its verification is not emitted. 1 (or no `measure`) turns selection
-    /// off.
+    /// The highest share of the pool tests, random inputs or mutations of the program's
+    /// own inputs (the pool and explored tests) that a bug may fire on
+    /// (`--max-fire-rate`; the trigger's mutations are reported, not gating):
+    /// candidates are measured natively on as many of each (`measure`) before one is
+    /// chosen, and a bug that fires more often in its verification is not emitted. 1
+    /// (or no `measure`) turns selection off.
     pub max_fire_rate: f64,
     /// The bug action.
     pub kind: Kind,
@@ -309,12 +311,28 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
     let mut last_lines = FxHashSet::default();
     // The probe compile's answers so far: seed paths share most of their lines.
     let mut probed = embed::Probe::default();
+    // The program's own inputs, whose mutations measure rarity.
+    let explored_objects: Vec<Objects> = explored.iter().map(|s| s.objects.clone()).collect();
+    let seed_objects: Vec<Objects> = seeds.iter().map(|s| s.input.objects.clone()).collect();
+    let own = measure::own_inputs(&o.pool, &explored_objects, &seed_objects);
+    if o.measure > 0 {
+        let whose = if o.pool.is_empty() && explored.is_empty() {
+            "no --pool or explored test: the seed paths' inputs".to_string()
+        } else {
+            format!("{} --pool, {} explored", o.pool.len(), explored.len())
+        };
+        progress.message(&format!(
+            "measuring rarity on mutations of {} own input(s) ({whose})",
+            own.len()
+        ));
+    }
     let ctx = Ctx {
         setup,
         texts: &texts,
         files: &files,
         o,
         explored: &explored,
+        own: &own,
     };
     // The measuring runs' inputs: a stream of their own, so that the verification's
     // (from `--seed` alone) are fresh inputs, not the ones the bug was chosen on.
@@ -393,7 +411,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
                 replay: &replay,
                 independent: &independent,
             };
-            let inputs = all_inputs(&p, o);
+            let inputs = all_inputs(&p, o, &own);
             let v = verify::verify(
                 &b,
                 &original,
@@ -422,7 +440,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
                         replay: &replay,
                         independent: &independent,
                     };
-                    let inputs = all_inputs(&p, o);
+                    let inputs = all_inputs(&p, o, &own);
                     verify::verify(&b, &original, 0, &t, &p.bug.trigger, &inputs, o.deadline)?
                 }
                 Err(e) => {
@@ -517,24 +535,29 @@ fn target(plan: &BugPlan, names: &[String]) -> Target {
     }
 }
 
-/// A planned bug's verification inputs, then the pool and `--measure` random and mutated
-/// inputs (random ones from `--seed` alone, so bugs of one program share them).
-fn all_inputs(p: &Planned, o: &InjectOptions) -> Vec<(Source, Objects)> {
+/// A planned bug's verification inputs, then the pool, the `--measure` random inputs
+/// and mutations of the program's `own` inputs, and as many mutations of its trigger
+/// (from `--seed` alone, so bugs of one program share all but the last).
+fn all_inputs(p: &Planned, o: &InjectOptions, own: &[Objects]) -> Vec<(Source, Objects)> {
     let mut inputs = p.inputs.clone();
     inputs.extend(o.pool.iter().map(|t| (Source::Pool, t.clone())));
     let random = o.measure / 2;
     let mut rng = Rng::new(o.seed);
     let trigger = &p.bug.trigger;
-    inputs.extend(
-        measure::random(trigger, random, &mut rng)
-            .into_iter()
-            .map(|t| (Source::Random, t)),
-    );
-    inputs.extend(
-        measure::mutated(trigger, o.measure - random, &mut rng)
-            .into_iter()
-            .map(|t| (Source::Mutated, t)),
-    );
+    let kinds = [
+        (Source::Random, measure::random(trigger, random, &mut rng)),
+        (
+            Source::Mutated,
+            measure::mutated_among(own, o.measure - random, &mut rng),
+        ),
+        (
+            Source::NearTrigger,
+            measure::mutated(trigger, o.measure - random, &mut rng),
+        ),
+    ];
+    for (kind, tests) in kinds {
+        inputs.extend(tests.into_iter().map(|t| (kind, t)));
+    }
     inputs
 }
 
@@ -607,6 +630,8 @@ struct Ctx<'a> {
     files: &'a FxHashMap<FileId, usize>,
     o: &'a InjectOptions,
     explored: &'a [SeedInput],
+    /// The program's own inputs ([`measure::own_inputs`]).
+    own: &'a [Objects],
 }
 
 /// Path samples satisfying every predicate, at least this many, estimate the triggers
@@ -831,7 +856,8 @@ fn candidates(
 }
 
 /// Which of `found` to emit: all embedded into one measuring build, measured on the
-/// pool and on fresh random and mutated inputs (from `rng`), and picked by
+/// pool and on fresh random inputs and mutations of the program's own inputs and of
+/// each trigger (from `rng`), and picked by
 /// [`rarity::pick`] (`used`: the sources holding earlier bugs' actions).
 fn select(
     ctx: &Ctx,
@@ -863,7 +889,12 @@ fn select(
         })
         .collect();
     let o = ctx.o;
-    let rates = rarity::measure(&build, &cands, &o.pool, o.measure, rng, o.deadline);
+    let given = rarity::Inputs {
+        pool: &o.pool,
+        own: ctx.own,
+        n: o.measure,
+    };
+    let rates = rarity::measure(&build, &cands, &given, rng, o.deadline);
     let fresh: Vec<bool> = found
         .iter()
         .map(|c| !used.contains(&c.last_source()))

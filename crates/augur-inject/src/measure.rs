@@ -1,6 +1,8 @@
 //! Inputs for measuring how rare a bug is natively, beside the model-count estimate:
-//! uniformly random bytes for every object of the trigger, and the trigger with 1 to 4
-//! of its bytes changed at random (a fuzzer's first steps from a known input); the
+//! uniformly random bytes for every object of the trigger, and inputs with 1 to 4 of
+//! their bytes changed at random (a fuzzer's first steps from a known input): of the
+//! program's own inputs ([`own_inputs`], [`mutated_among`]), which is what a tester or
+//! fuzzer starts from, and of the trigger ([`mutated`]), reported beside them; the
 //! program's own tests (`--pool`) join them in the driver.
 
 use crate::verify::Objects;
@@ -91,6 +93,32 @@ pub fn mutated(base: &Objects, n: usize, rng: &mut Rng) -> Vec<Objects> {
         .collect()
 }
 
+/// The program's own inputs, whose mutations measure rarity: the `pool` tests and the
+/// `explored` tests of the original program, in that order; with none of either, the
+/// `seeds` (the seed paths' inputs), so that there is still something to mutate.
+pub fn own_inputs(pool: &[Objects], explored: &[Objects], seeds: &[Objects]) -> Vec<Objects> {
+    let own: Vec<Objects> = pool.iter().chain(explored).cloned().collect();
+    if own.is_empty() {
+        seeds.to_vec()
+    } else {
+        own
+    }
+}
+
+/// `n` mutations (as [`mutated`] makes them) of `bases`, each of a base drawn uniformly
+/// (fewer when a base drawn has no byte the program sees; none when `bases` is empty).
+pub fn mutated_among(bases: &[Objects], n: usize, rng: &mut Rng) -> Vec<Objects> {
+    if bases.is_empty() {
+        return Vec::new();
+    }
+    (0..n)
+        .filter_map(|_| {
+            let base = &bases[rng.below(bases.len() as u64) as usize];
+            mutated(base, 1, rng).pop()
+        })
+        .collect()
+}
+
 fn byte(rng: &mut Rng) -> u8 {
     rng.below(256) as u8
 }
@@ -149,5 +177,47 @@ mod tests {
                 .all(|m| m[0].1 != unseen[0].1),
             "with no argument kept, only the count is seen"
         );
+    }
+
+    /// The bytes in which `m` differs from `base` (None when the shapes differ).
+    fn distance(m: &Objects, base: &Objects) -> Option<usize> {
+        let same_shape = m.len() == base.len()
+            && m.iter()
+                .zip(base)
+                .all(|((n, x), (o, y))| n == o && x.len() == y.len());
+        same_shape.then(|| {
+            m.iter()
+                .zip(base)
+                .map(|((_, x), (_, y))| x.iter().zip(y).filter(|(p, q)| p != q).count())
+                .sum()
+        })
+    }
+
+    #[test]
+    fn own_inputs_are_mutated_each_from_a_base_drawn_uniformly() {
+        let pool: Vec<Objects> = vec![vec![("in".into(), vec![0; 8])]];
+        let explored: Vec<Objects> = vec![
+            vec![("in".into(), vec![100; 8])],
+            vec![("in".into(), vec![200; 8]), ("x".into(), vec![1])],
+        ];
+        let seeds: Vec<Objects> = vec![vec![("in".into(), vec![50; 4])]];
+        let own = own_inputs(&pool, &explored, &seeds);
+        assert_eq!(own.len(), 3);
+        assert_eq!((&own[0], &own[1..]), (&pool[0], &explored[..]));
+        assert_eq!(own_inputs(&[], &[], &seeds), seeds, "the fallback");
+        assert_eq!(own_inputs(&[], &explored, &seeds), explored);
+        let mut rng = Rng::new(3);
+        let ms = mutated_among(&own, 900, &mut rng);
+        assert_eq!(ms.len(), 900);
+        let mut from = [0usize; 3];
+        for m in &ms {
+            let near: Vec<usize> = (0..3)
+                .filter(|&i| distance(m, &own[i]).is_some_and(|d| (1..=4).contains(&d)))
+                .collect();
+            assert_eq!(near.len(), 1, "one base 1-4 bytes away: {m:?}");
+            from[near[0]] += 1;
+        }
+        assert!(from.iter().all(|&k| (240..=360).contains(&k)), "{from:?}");
+        assert!(mutated_among(&[], 10, &mut rng).is_empty());
     }
 }

@@ -1,10 +1,13 @@
 //! Measured rarity as the selection criterion: the candidate bugs synthesized for one
 //! bug number are embedded together into one measuring build (each outputs its number
 //! instead of failing, [`crate::embed::embed_marked`]), which runs once on each of the
-//! program's own tests, random inputs and mutations of each candidate's trigger; the
-//! share of each kind that reaches a candidate's final state is its fire rate, and a
-//! candidate is kept only if its trigger fires it and no kind fires it more often than
-//! `--max-fire-rate`.
+//! program's own tests, random inputs, mutations of the program's own inputs and
+//! mutations of each candidate's trigger; the share of each kind that reaches a
+//! candidate's final state is its fire rate, and a candidate is kept only if its trigger
+//! fires it and none of the gating kinds (pool, random, mutated) fires it more often
+//! than `--max-fire-rate`. The trigger's mutations are reported, never gating: a bug
+//! fires on every one that misses the bytes its predicates read, whereas a tester or a
+//! fuzzer starts from the program's ordinary inputs, not from the trigger.
 
 use crate::builds::Build;
 use crate::embed::MARK;
@@ -19,16 +22,23 @@ use std::time::Instant;
 pub struct Rates {
     /// Did its own trigger fire it?
     pub trigger_fires: bool,
-    /// Per kind (pool, random, mutated): inputs tried and fired.
+    /// Per kind (pool, random, mutated, near its trigger): inputs tried and fired.
     pub tallies: Vec<(Source, Tally)>,
 }
 
-/// The kinds of input rarity is measured on, in report order.
-const MEASURED: [Source; 3] = [Source::Mutated, Source::Random, Source::Pool];
+/// The kinds of input whose fire rate decides, in report order.
+const GATING: [Source; 3] = [Source::Mutated, Source::Random, Source::Pool];
+/// Every kind measured, in report order: the gating ones, then the trigger's mutations.
+const MEASURED: [Source; 4] = [
+    Source::Mutated,
+    Source::Random,
+    Source::Pool,
+    Source::NearTrigger,
+];
 
 impl Rates {
-    /// The rates a verification measured on the pool, random and mutated inputs (and
-    /// whether the trigger fired on augur replay's build).
+    /// The rates a verification measured on the pool, random, mutated and near-trigger
+    /// inputs (and whether the trigger fired on augur replay's build).
     pub fn of(v: &Verification) -> Rates {
         Rates {
             trigger_fires: v.trigger_fires,
@@ -45,21 +55,39 @@ impl Rates {
         &mut self.tallies.last_mut().expect("just pushed").1
     }
 
-    /// The highest fire rate over the kinds tried (0 when none was).
+    /// The fire rate of kind `s`, if any of it was tried.
+    fn rate(&self, s: Source) -> Option<f64> {
+        let t = self.tallies.iter().find(|(x, _)| *x == s)?.1;
+        (t.tried > 0).then(|| t.fired as f64 / t.tried as f64)
+    }
+
+    /// The highest fire rate over the gating kinds tried (0 when none was).
     pub fn worst(&self) -> f64 {
-        self.tallies
+        GATING
             .iter()
-            .filter(|(_, t)| t.tried > 0)
-            .map(|(_, t)| t.fired as f64 / t.tried as f64)
+            .filter_map(|&s| self.rate(s))
             .fold(0.0, f64::max)
     }
 
-    /// Does every kind fire it on at most `max` of its inputs?
+    /// The fire rate on mutations of the trigger (0 when none was tried).
+    pub fn near_trigger(&self) -> f64 {
+        self.rate(Source::NearTrigger).unwrap_or(0.0)
+    }
+
+    /// Does every gating kind fire it on at most `max` of its inputs?
     pub fn rare(&self, max: f64) -> bool {
         self.worst() <= max
     }
 
-    /// How often it fired: `12/250 mutated (4.8%), 0/250 random`, the kinds tried only.
+    /// Rarer than `other`: by the gating kinds' worst rate, then near its trigger.
+    fn cmp_rarity(&self, other: &Rates) -> std::cmp::Ordering {
+        self.worst()
+            .total_cmp(&other.worst())
+            .then(self.near_trigger().total_cmp(&other.near_trigger()))
+    }
+
+    /// How often it fired, the kinds tried only, the non-gating one marked: `12/250
+    /// mutated (4.8%), 0/250 random (0.0%), 40/250 near-trigger (16.0%, not gating)`.
     pub fn describe(&self) -> String {
         let kinds: Vec<String> = MEASURED
             .iter()
@@ -67,8 +95,13 @@ impl Rates {
                 let t = self.tallies.iter().find(|(x, _)| *x == s)?.1;
                 (t.tried > 0).then(|| {
                     let pct = 100.0 * t.fired as f64 / t.tried as f64;
-                    let kind = s.name().trim_end_matches('s');
-                    format!("{}/{} {kind} ({pct:.1}%)", t.fired, t.tried)
+                    let kind = s.name().trim_end_matches('s').replace('_', "-");
+                    let gating = if GATING.contains(&s) {
+                        ""
+                    } else {
+                        ", not gating"
+                    };
+                    format!("{}/{} {kind} ({pct:.1}%{gating})", t.fired, t.tried)
                 })
             })
             .collect();
@@ -93,15 +126,30 @@ pub struct Candidate<'a> {
     pub trigger: &'a Objects,
 }
 
-/// Run the measuring `build` on each candidate's trigger, the `pool` tests, `n / 2`
-/// random inputs (shaped as the first trigger) and `n - n / 2` mutations of each
-/// distinct trigger (from `rng`), until `deadline`; each candidate's rates count the
-/// pool, the random inputs and the mutations of its own trigger.
+/// What a measuring build runs on besides the candidates' triggers.
+pub struct Inputs<'a> {
+    /// The program's own tests (`--pool`).
+    pub pool: &'a [Objects],
+    /// The program's own inputs to mutate ([`measure::own_inputs`]).
+    pub own: &'a [Objects],
+    /// Random and mutated inputs (`--measure`): half random, half mutations of `own`,
+    /// and as many mutations of each trigger.
+    pub n: usize,
+}
+
+/// An input of a measuring run: its kind (none: a trigger) and the trigger it is or
+/// mutates.
+type Measuring = (Objects, Option<Source>, Option<usize>);
+
+/// Run the measuring `build` on each candidate's trigger, the pool tests, `n / 2`
+/// random inputs (shaped as the first trigger), `n - n / 2` mutations of the program's
+/// own inputs and as many of each distinct trigger (from `rng`), until `deadline`; each
+/// candidate's rates count the pool, the random inputs, the mutations of the own inputs
+/// and those of its own trigger.
 pub fn measure(
     build: &Build,
     cands: &[Candidate],
-    pool: &[Objects],
-    n: usize,
+    given: &Inputs,
     rng: &mut Rng,
     deadline: Option<Instant>,
 ) -> Vec<Rates> {
@@ -115,20 +163,25 @@ pub fn measure(
             triggers.push(c.trigger);
         }
     }
-    // (input, its kind (none: a trigger), the trigger it is or mutates)
-    let mut inputs: Vec<(Objects, Option<Source>, Option<usize>)> = Vec::new();
+    let n = given.n;
+    let mut inputs: Vec<Measuring> = Vec::new();
     for (i, t) in triggers.iter().enumerate() {
         inputs.push(((*t).clone(), None, Some(i)));
     }
-    inputs.extend(pool.iter().map(|t| (t.clone(), Some(Source::Pool), None)));
-    let random = measure::random(first.trigger, n / 2, rng);
-    inputs.extend(random.into_iter().map(|t| (t, Some(Source::Random), None)));
+    let mut add = |kind: Source, tests: Vec<Objects>| {
+        inputs.extend(tests.into_iter().map(|t| (t, Some(kind), None)));
+    };
+    add(Source::Pool, given.pool.to_vec());
+    add(Source::Random, measure::random(first.trigger, n / 2, rng));
+    add(
+        Source::Mutated,
+        measure::mutated_among(given.own, n - n / 2, rng),
+    );
     for (i, t) in triggers.iter().enumerate() {
-        let mutants = measure::mutated(t, n - n / 2, rng);
+        let near = measure::mutated(t, n - n / 2, rng);
         inputs.extend(
-            mutants
-                .into_iter()
-                .map(|m| (m, Some(Source::Mutated), Some(i))),
+            near.into_iter()
+                .map(|m| (m, Some(Source::NearTrigger), Some(i))),
         );
     }
     for (input, source, of) in &inputs {
@@ -144,7 +197,7 @@ pub fn measure(
             let hit = fired.contains(&c.mark);
             match source {
                 None if own => r.trigger_fires = hit,
-                Some(Source::Mutated) if !own => {}
+                Some(Source::NearTrigger) if !own => {}
                 Some(s) => {
                     let t = r.tally_mut(*s);
                     t.tried += 1;
@@ -168,17 +221,18 @@ pub struct Refusal {
 }
 
 /// Which candidate to emit: among those whose trigger fires them and that fire on at
-/// most `max` of each kind of input, the first whose last point is in a file no earlier
-/// bug's is (`fresh`), else the first; the rest by their fire rate (then their order).
-/// None rare enough: why not, with the rarest candidate's rates.
+/// most `max` of each gating kind of input, the first whose last point is in a file no
+/// earlier bug's is (`fresh`), else the first; the rest by their gating fire rate, then
+/// their rate near their trigger (then their order). None rare enough: why not, with
+/// the rarest candidate's rates.
 pub fn pick(rates: &[Rates], fresh: &[bool], max: f64) -> Result<usize, Refusal> {
     let mut ok: Vec<usize> = (0..rates.len())
         .filter(|&i| rates[i].trigger_fires && rates[i].rare(max))
         .collect();
     ok.sort_by(|&a, &b| {
-        (!fresh[a], rates[a].worst())
-            .partial_cmp(&(!fresh[b], rates[b].worst()))
-            .expect("rates are numbers")
+        fresh[b]
+            .cmp(&fresh[a])
+            .then(rates[a].cmp_rarity(&rates[b]))
             .then(a.cmp(&b))
     });
     if let Some(&i) = ok.first() {
@@ -189,7 +243,7 @@ pub fn pick(rates: &[Rates], fresh: &[bool], max: f64) -> Result<usize, Refusal>
         .collect();
     let Some(&best) = firing
         .iter()
-        .min_by(|&&a, &&b| rates[a].worst().total_cmp(&rates[b].worst()))
+        .min_by(|&&a, &&b| rates[a].cmp_rarity(&rates[b]))
     else {
         return Err(Refusal {
             rarest: None,
@@ -214,16 +268,33 @@ pub fn pick(rates: &[Rates], fresh: &[bool], max: f64) -> Result<usize, Refusal>
 mod tests {
     use super::*;
 
-    fn rates(fires: bool, mutated: (usize, usize), random: (usize, usize)) -> Rates {
-        let t = |(fired, tried)| Tally {
+    fn tally((fired, tried): (usize, usize)) -> Tally {
+        Tally {
             tried,
             fired,
             same: tried - fired,
             differed: 0,
-        };
+        }
+    }
+
+    /// Rates on mutations of the own inputs, random inputs and mutations of the trigger.
+    fn rates(fires: bool, mutated: (usize, usize), random: (usize, usize)) -> Rates {
+        near(fires, mutated, random, (0, 0))
+    }
+
+    fn near(
+        fires: bool,
+        mutated: (usize, usize),
+        random: (usize, usize),
+        near: (usize, usize),
+    ) -> Rates {
         Rates {
             trigger_fires: fires,
-            tallies: vec![(Source::Mutated, t(mutated)), (Source::Random, t(random))],
+            tallies: vec![
+                (Source::Mutated, tally(mutated)),
+                (Source::Random, tally(random)),
+                (Source::NearTrigger, tally(near)),
+            ],
         }
     }
 
@@ -254,6 +325,44 @@ mod tests {
     }
 
     #[test]
+    fn mutations_of_the_own_inputs_gate_and_those_of_the_trigger_do_not() {
+        let max = 0.001;
+        // Common near its trigger (60%), rare on mutations of the program's own inputs:
+        // picked.
+        let near_only = near(true, (0, 500), (0, 500), (300, 500));
+        assert_eq!(pick(std::slice::from_ref(&near_only), &[true], max), Ok(0));
+        assert!(near_only.rare(max));
+        assert_eq!(near_only.worst(), 0.0);
+        // Common on mutations of the own inputs, rare near its trigger: refused, with
+        // both rates in the reason.
+        let own_common = near(true, (40, 500), (0, 500), (0, 500));
+        assert_eq!(
+            pick(std::slice::from_ref(&own_common), &[true], max),
+            Err(Refusal {
+                rarest: Some(0),
+                why: "too common: the rarest of 1 candidate(s) fires on 40/500 mutated (8.0%), 0/500 random (0.0%), 0/500 near-trigger (0.0%, not gating) (--max-fire-rate 0.001)".into()
+            })
+        );
+        // Both rare enough: the one rarer near its trigger, whatever the order.
+        let nearer = near(true, (0, 500), (0, 500), (100, 500));
+        assert_eq!(
+            pick(&[near_only.clone(), nearer.clone()], &[true, true], max),
+            Ok(1)
+        );
+        assert_eq!(pick(&[nearer, near_only], &[true, true], max), Ok(0));
+        // None rare enough: the rarest by the gating kinds is named, whatever its rate
+        // near the trigger.
+        let worse = near(true, (50, 500), (0, 500), (0, 500));
+        let better = near(true, (5, 500), (0, 500), (450, 500));
+        assert_eq!(
+            pick(&[worse, better], &[true, true], max)
+                .unwrap_err()
+                .rarest,
+            Some(1)
+        );
+    }
+
+    #[test]
     fn a_fresh_file_comes_first_then_the_rarest() {
         let a = rates(true, (0, 500), (0, 500));
         let b = rates(true, (0, 500), (0, 500));
@@ -271,5 +380,11 @@ mod tests {
         assert_eq!(r.describe(), "3/200 mutated (1.5%)");
         assert!((r.worst() - 0.015).abs() < 1e-12);
         assert!(r.rare(0.015) && !r.rare(0.01));
+        let n = near(true, (0, 200), (0, 0), (150, 200));
+        assert_eq!(
+            n.describe(),
+            "0/200 mutated (0.0%), 150/200 near-trigger (75.0%, not gating)"
+        );
+        assert_eq!((n.worst(), n.near_trigger()), (0.0, 0.75));
     }
 }

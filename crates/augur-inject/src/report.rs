@@ -192,11 +192,11 @@ fn fired_cell(v: &Verification, source: Source) -> String {
 
 /// The terminal table: one row per emitted bug (fractions of the seed path's inputs and
 /// of all inputs that trigger it, by model counting; how many of the program's own tests
-/// (`--pool`), random and mutated inputs fired it natively; the independent builds it
-/// fired on).
+/// (`--pool`), random inputs, mutations of the program's own inputs and mutations of
+/// its trigger fired it natively; the independent builds it fired on).
 pub fn table(o: &Outcome) -> String {
     let mut t = format!(
-        "{:<6} {:<14} {:<16} {:>6} {:>5} {:>5} {:>12} {:>12} {:>11} {:>11} {:>11}  {}\n",
+        "{:<6} {:<14} {:<16} {:>6} {:>5} {:>5} {:>12} {:>12} {:>11} {:>11} {:>11} {:>12}  {}\n",
         "bug",
         "kind",
         "at",
@@ -208,6 +208,7 @@ pub fn table(o: &Outcome) -> String {
         "pool",
         "random",
         "mutated",
+        "near trigger",
         "verified"
     );
     for b in &o.bugs {
@@ -215,7 +216,7 @@ pub fn table(o: &Outcome) -> String {
         let v = &b.verification;
         let total = v.total();
         t.push_str(&format!(
-            "{:<6} {:<14} {:<16} {:>6} {:>5} {:>5} {:>12} {:>12} {:>11} {:>11} {:>11}  fires on {}/{} builds, {}/{} inputs as original\n",
+            "{:<6} {:<14} {:<16} {:>6} {:>5} {:>5} {:>12} {:>12} {:>11} {:>11} {:>11} {:>12}  fires on {}/{} builds, {}/{} inputs as original\n",
             format!("bug{:03}", b.id),
             b.kind.name(),
             format!("{}:{}", last.file, last.line),
@@ -227,6 +228,7 @@ pub fn table(o: &Outcome) -> String {
             fired_cell(v, Source::Pool),
             fired_cell(v, Source::Random),
             fired_cell(v, Source::Mutated),
+            fired_cell(v, Source::NearTrigger),
             v.builds_ok() + 1,
             v.builds.len() + 1,
             total.same,

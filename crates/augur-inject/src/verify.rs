@@ -2,9 +2,10 @@
 //! build the trigger must fail with the intended kind at the intended line, and so on
 //! every independent build ([`crate::builds::INDEPENDENT`]) with no sanitizer report
 //! before it; on every other input tried (path samples, explored tests, the program's
-//! own test pool, random and mutated inputs) the buggy program must behave exactly as
-//! the original (same exit status and stdout) unless the bug fires. How often it fires
-//! on each kind of input is its measured rarity.
+//! own test pool, random inputs, mutations of the program's own inputs and of the
+//! trigger) the buggy program must behave exactly as the original (same exit status and
+//! stdout) unless the bug fires. How often it fires on each kind of input is its
+//! measured rarity.
 
 use crate::builds::{Build, Flavour};
 use augur_env::{judge, sanitizer_report, Expect, NativeRun, Status, Verdict};
@@ -26,8 +27,14 @@ pub enum Source {
     Pool,
     /// Uniformly random bytes for every object.
     Random,
-    /// The trigger with 1 to 4 of its bytes changed at random.
+    /// One of the program's own inputs (the `--pool` tests and the explored tests of the
+    /// original; with none, the seed paths' inputs), drawn uniformly, with 1 to 4 of its
+    /// bytes changed at random: what a tester or fuzzer starting from them meets.
     Mutated,
+    /// The bug's trigger with 1 to 4 of its bytes changed at random: reported beside the
+    /// others, never gating (a bug fires on every such mutation that misses the bytes
+    /// its predicates read, so this bounds what rarity near the trigger can mean).
+    NearTrigger,
 }
 
 impl Source {
@@ -39,13 +46,17 @@ impl Source {
             Source::Pool => "pool",
             Source::Random => "random",
             Source::Mutated => "mutated",
+            Source::NearTrigger => "near_trigger",
         }
     }
 
-    /// Is it there to measure rarity (the pool, random and mutated inputs), rather than
-    /// to check the bug on the path's own inputs?
+    /// Is it there to measure rarity (the pool, random and mutated inputs, the trigger's
+    /// mutations), rather than to check the bug on the path's own inputs?
     fn measures(self) -> bool {
-        matches!(self, Source::Pool | Source::Random | Source::Mutated)
+        matches!(
+            self,
+            Source::Pool | Source::Random | Source::Mutated | Source::NearTrigger
+        )
     }
 }
 
