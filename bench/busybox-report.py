@@ -52,20 +52,17 @@ GCOV_TIMEOUTS = 3
 
 
 def run_gcov(binary, applet, test):
-    """Run the gcov build on one test, argv[0] the applet, in a fresh directory; False when
-    it timed out."""
+    """Run the gcov build on one test, argv[0] the applet, in a fresh directory, as nobody
+    when this is root (coreutils-report.py says why); False when it timed out."""
     argv, stdin, files = coreutils.environment(test["objects"])
     env = dict(os.environ, LC_ALL="C")
     with tempfile.TemporaryDirectory() as cwd:
-        for name, data in files.items():
-            path = os.path.join(cwd, name)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "wb") as f:
-                f.write(data)
+        coreutils.write_files(cwd, files)
         try:
             subprocess.run([applet.encode()] + argv, executable=binary, input=stdin,
                            cwd=cwd, env=env, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, timeout=GCOV_TIMEOUT)
+                           stderr=subprocess.DEVNULL, timeout=GCOV_TIMEOUT,
+                           **coreutils.as_nobody())
         except subprocess.TimeoutExpired:
             return False
     return True
@@ -130,6 +127,7 @@ def row(work, applet, out):
             os.remove(gcda)
     binary = os.path.join(build, "busybox_unstripped")
     if os.path.exists(binary):
+        coreutils.give_to_nobody(build)
         timeouts = not_run = 0
         for test in tests:
             if timeouts >= GCOV_TIMEOUTS and test["outcome"].get("kind") == "partial":

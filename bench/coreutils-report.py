@@ -16,6 +16,12 @@ import sys
 import tempfile
 
 TIMEOUT = 10
+# A test may name any path (`rm -r /etc` fits in its ten bytes): harmless in augur's world,
+# where nothing exists outside the working directory, and not natively. As root, the
+# native runs are made as the unprivileged user nobody (uid and gid 65534), in a directory
+# it owns, on builds whose coverage files it may write (`give_to_nobody`). A gcov run of
+# BusyBox's `rm` tests as root once deleted /etc from the machine it ran on.
+NOBODY = 65534
 # augur's stderr lines that are not a problem: warnings, progress, errors found with a test.
 PROGRESS = r"WARN |augur: (done:|output directory)|augur: error: .*\(test\d+\)$"
 
@@ -42,21 +48,44 @@ def environment(objects):
     return argv, stdin, files
 
 
+def as_nobody():
+    """subprocess.run's arguments making the child the user nobody, when this is root."""
+    if os.geteuid() != 0:
+        return {}
+    return {"user": NOBODY, "group": NOBODY, "extra_groups": []}
+
+
+def give_to_nobody(tree):
+    """As root, make TREE nobody's (a native run writes its files there, or gcov's)."""
+    if os.geteuid() != 0:
+        return
+    for top, dirs, names in os.walk(tree):
+        for name in [top] + [os.path.join(top, n) for n in dirs + names]:
+            os.lchown(name, NOBODY, NOBODY)
+
+
+def write_files(cwd, files):
+    """A test's files in the native run's directory CWD (nobody's when this is root)."""
+    for name, data in files.items():
+        path = os.path.join(cwd, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+    give_to_nobody(cwd)
+
+
 def run_native(binary, test):
-    """Run a native build on one test in a fresh directory holding its files; returns
-    (exit status, negative for a signal, or None on timeout; stderr)."""
+    """Run a native build on one test in a fresh directory holding its files, as nobody
+    when this is root; returns (exit status, negative for a signal, or None on timeout;
+    stderr)."""
     argv, stdin, files = environment(test["objects"])
     env = dict(os.environ, LC_ALL="C", ASAN_OPTIONS="detect_leaks=0")
     with tempfile.TemporaryDirectory() as cwd:
-        for name, data in files.items():
-            path = os.path.join(cwd, name)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "wb") as f:
-                f.write(data)
+        write_files(cwd, files)
         try:
             res = subprocess.run([binary.encode()] + argv, input=stdin, cwd=cwd, env=env,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                 timeout=TIMEOUT)
+                                 timeout=TIMEOUT, **as_nobody())
             return res.returncode, res.stderr
         except subprocess.TimeoutExpired:
             return None, b""
@@ -133,6 +162,7 @@ def main():
         gcda = os.path.join(build, found[0][: -len(".o")] + ".gcda")
         if os.path.exists(gcda):
             os.remove(gcda)
+    give_to_nobody(build)
     for _, test in tests:
         run_native(os.path.join(build, "src", prog), test)
     unmodeled = sorted({m.group(1) for _, t in tests
