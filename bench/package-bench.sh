@@ -123,9 +123,9 @@ replay_unprivileged() {
     cp "$(realpath "$bc")" "$jail/$(basename "$bc")"
     cp -r "$tests" "$jail/tests"
     cp "$(realpath "$augur")" "$jail/augur"
-    chown -R nobody:nogroup "$jail"
+    chown -R 65534:65534 "$jail" # nobody and nogroup, by number (no /etc/passwd needed)
     (cd "$jail" && HOME=$jail AUGUR_CACHE_DIR=$jail TMPDIR=$jail \
-        setpriv --reuid=nobody --regid=nogroup --clear-groups \
+        setpriv --reuid=65534 --regid=65534 --clear-groups \
         ./augur replay "$(basename "$bc")" tests) || status=$?
     rm -rf "$jail"
     return $status
