@@ -148,6 +148,16 @@ pub struct Bug {
 }
 
 impl Bug {
+    /// Its points as `file:line predicate`, in path order, comma-separated.
+    pub fn points_text(&self) -> String {
+        let points: Vec<String> = self
+            .points
+            .iter()
+            .map(|p| format!("{}:{} {}", p.file, p.line, p.pred))
+            .collect();
+        points.join(", ")
+    }
+
     /// Estimated fraction of the seed path's inputs that trigger the bug.
     pub fn path_fraction(&self) -> f64 {
         self.bug_count / self.path_count.max(1.0)
@@ -507,9 +517,11 @@ fn finish(
         out.failed.push((
             p.plan.id,
             format!(
-                "too common: fires on {} of the verification's inputs (--max-fire-rate {})",
+                "too common: fires on {} of the verification's inputs (--max-fire-rate {}); \
+                 its points: {}",
                 rates.describe(),
-                o.max_fire_rate
+                o.max_fire_rate,
+                p.bug.points_text()
             ),
         ));
     } else if v.passed() {
@@ -1067,6 +1079,38 @@ fn planned_bug(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bug_s_points_read_as_file_line_and_predicate_in_path_order() {
+        let point = |line, pred: &str| PointInfo {
+            file: "tr.c".into(),
+            line,
+            instance: 1,
+            call_depth: 2,
+            branches: 3,
+            pred: pred.into(),
+        };
+        let bug = Bug {
+            id: 1,
+            kind: Kind::Assert,
+            points: vec![point(1613, "c == 45"), point(1615, "io_buf@1 == io_buf@5")],
+            trigger: Vec::new(),
+            seed_path: 0,
+            path_count: 1.0,
+            path_exact: true,
+            bug_count: 1.0,
+            bug_exact: true,
+            bug_bound: false,
+            bits: 8,
+            verification: Verification::default(),
+            sources: Vec::new(),
+            patch: None,
+        };
+        assert_eq!(
+            bug.points_text(),
+            "tr.c:1613 c == 45, tr.c:1615 io_buf@1 == io_buf@5"
+        );
+    }
 
     #[test]
     fn a_bug_no_path_yields_names_every_reason_with_its_count() {
