@@ -155,8 +155,8 @@ typedef struct augur_dir {
     int fd;                /* the directory's descriptor */
     char path[PATH_LEN];   /* canonical */
     long next;             /* 0 ".", 1 "..", then 2 + k: the k-th of `listed` */
-    struct dirent *listed; /* the other entries, by name; NULL until read */
-    long count;            /* how many `listed` holds */
+    struct dirent *listed; /* the other entries, by name */
+    long count;            /* how many `listed` holds; -1 until they are read */
     struct dirent entry;
 } DIR;
 
@@ -188,7 +188,7 @@ static DIR *stream(int fd)
     d->fd = fd;
     d->next = 0;
     d->listed = NULL;
-    d->count = 0;
+    d->count = -1;
     return d;
 }
 
@@ -246,6 +246,7 @@ static int scan(DIR *d)
     long n, cap = 0;
     unsigned long i;
 
+    d->count = 0;
     for (i = 0; (n = file_name(i, name)) >= 0; i++) {
         const char *rest = n > 0 ? inside(name, d->path) : NULL;
         const char *slash;
@@ -267,6 +268,7 @@ static int scan(DIR *d)
             cap = cap ? 2 * cap : 8;
             more = realloc(d->listed, (size_t)cap * sizeof *more);
             if (more == NULL) {
+                d->count = -1;
                 errno = ENOMEM;
                 return -1;
             }
@@ -299,7 +301,7 @@ struct dirent *readdir(DIR *d)
         d->next = 2;
         return entry(d, PARENT_INO, DT_DIR, "..", 2);
     }
-    if (d->listed == NULL && d->count == 0) {
+    if (d->count < 0) {
         if (scan(d) < 0)
             return NULL;
         if (d->count > 1)
@@ -327,7 +329,7 @@ void rewinddir(DIR *d)
 {
     free(d->listed);
     d->listed = NULL;
-    d->count = 0;
+    d->count = -1;
     d->next = 0;
 }
 

@@ -917,9 +917,16 @@ static int entry_order(const void *a, const void *b) {
   return dot_rank(x) != dot_rank(y) ? dot_rank(x) - dot_rank(y) : strcmp(x, y);
 }
 
+/* glibc's readdir64. */
+static struct dirent64 *glibc_readdir64(DIR *d) {
+  static struct dirent64 *(*glibc)(DIR *);
+  if (!glibc)
+    glibc = (struct dirent64 * (*)(DIR *)) real("readdir64");
+  return glibc(d);
+}
+
 /* d's listing, read whole on first use; NULL when memory runs out. */
 static struct listing *listing_of(DIR *d) {
-  static struct dirent64 *(*glibc)(DIR *);
   struct listing *l;
   struct dirent64 *e;
   size_t cap = 0;
@@ -927,13 +934,11 @@ static struct listing *listing_of(DIR *d) {
   for (l = listings; l; l = l->later)
     if (l->dir == d)
       return l;
-  if (!glibc)
-    glibc = (struct dirent64 * (*)(DIR *)) real("readdir64");
   if (!(l = calloc(1, sizeof *l)))
     return NULL;
   l->dir = d;
   errno = 0;
-  while ((e = glibc(d)) != NULL) {
+  while ((e = glibc_readdir64(d)) != NULL) {
     struct dirent64 *copy;
     if (l->count == cap) {
       struct dirent64 *more = realloc(l->entries, (cap = cap ? 2 * cap : 16) * sizeof *more);
@@ -976,12 +981,8 @@ static void forget_listing(DIR *d) {
 
 struct dirent64 *readdir64(DIR *d) {
   struct listing *l = listing_of(d);
-  if (!l) {
-    static struct dirent64 *(*glibc)(DIR *);
-    if (!glibc)
-      glibc = (struct dirent64 * (*)(DIR *)) real("readdir64");
-    return glibc(d);
-  }
+  if (!l)
+    return glibc_readdir64(d);
   if (l->next < l->count)
     return &l->entries[l->next++];
   if (l->error)

@@ -59,10 +59,11 @@ struct Shape {
     expanded: u64,
 }
 
-/// Whether a query of this shape shares so much that Z3's incremental kernel may work on
-/// it past any limit (see [`MOST_EXPANDED`]).
-fn too_shared(shape: Shape) -> bool {
-    shape.expanded > MOST_EXPANDED
+/// Whether a query of `size` nodes (of `shape`, when measured) is asserted whole on a
+/// one-shot solver rather than in scopes: Z3's incremental kernel would work on it past
+/// any limit, for its size ([`LARGE_QUERY`]) or its sharing ([`MOST_EXPANDED`]).
+fn asserted_whole(size: usize, shape: Option<Shape>) -> bool {
+    size > LARGE_QUERY || shape.is_some_and(|s| s.expanded > MOST_EXPANDED)
 }
 
 /// The shape of a query whose distinct nodes are `order` (children first, as
@@ -322,8 +323,8 @@ impl Z3Backend {
             return Err(SolverError::Timeout);
         }
         let large = size > LARGE_QUERY;
-        // A query that shares that much is small: asserted again for each try.
-        let whole = large || shape.is_some_and(too_shared);
+        // A query asserted whole for its sharing is small: asserted again for each try.
+        let whole = asserted_whole(size, shape);
         self.assert_query(pool, constraints, whole);
         let first = if large {
             limit
@@ -528,11 +529,19 @@ mod tests {
         }
         let zero = p.constant(0, 64);
         let hashed = [p.eq(h, zero)];
-        let hashed = shape(&p, &p.post_order(&hashed, |_| false));
+        let order = p.post_order(&hashed, |_| false);
+        let hashed = shape(&p, &order);
         assert_eq!(hashed.expanded, u64::MAX, "2^200 saturates");
-        assert!(hashed.depth < 1_000 && too_shared(hashed), "{hashed:?}");
+        assert!(order.len() < 1_000 && hashed.depth < 1_000, "{hashed:?}");
+        assert!(asserted_whole(order.len(), Some(hashed)));
         let summed = [p.eq(chain, zero)];
-        let summed = shape(&p, &p.post_order(&summed, |_| false));
-        assert!(summed.expanded < 1_000 && !too_shared(summed), "{summed:?}");
+        let order = p.post_order(&summed, |_| false);
+        let summed = shape(&p, &order);
+        assert!(summed.expanded < 1_000, "{summed:?}");
+        assert!(!asserted_whole(order.len(), Some(summed)));
+        assert!(
+            asserted_whole(LARGE_QUERY + 1, None),
+            "large, whatever its shape"
+        );
     }
 }
