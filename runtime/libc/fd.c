@@ -113,12 +113,13 @@ int creat(const char *path, unsigned int mode)
 const char *__augur_at(int dirfd, const char *path, char *buf)
 {
     long n;
-    size_t len = strlen(path);
+    size_t len;
     if (dirfd == AT_FDCWD || path[0] == '/' || path[0] == '\0')
         return path;
     n = augur_sys_fd_dir(dirfd, buf, AUGUR_PATH_MAX);
     if (n < 0)
         return NULL;
+    len = strlen(path);
     if ((size_t)n + len + 1 > AUGUR_PATH_MAX) {
         errno = ENAMETOOLONG;
         return NULL;
