@@ -51,7 +51,7 @@ run_applet() {
     echo "$status" >"$out/status"
     status=0
     if [ -d "$out/tests" ]; then
-        replay_unprivileged "$bc" "$out/tests" >"$out/replay.log" 2>&1 || status=$?
+        "$augur" replay "$bc" "$out/tests" >"$out/replay.log" 2>&1 || status=$?
     fi
     echo "$status" >"$out/replay-status"
     python3 "$here/busybox-report.py" row "$work" "$applet" "$out" >"$out/row" ||

@@ -107,26 +107,3 @@ busybox_bitcode() {
         "$augur" extract-bc "$work/$name/busybox_unstripped" -o "$work/$name/busybox.bc" >/dev/null
     fi
 }
-
-# replay_unprivileged BITCODE TESTS: `augur replay BITCODE TESTS`, its output on stdout. As
-# root, it runs as the unprivileged user nobody, on copies in a directory of its own: a
-# test may name any path (`rm -r /usr`, `sort -o/bin/sh` are ENOENT in augur's world, where
-# nothing exists outside its working directory), and a replay as root would act on it.
-replay_unprivileged() {
-    local bc=$1 tests=$2
-    if [ "$(id -u)" -ne 0 ]; then
-        "$augur" replay "$bc" "$tests"
-        return
-    fi
-    local jail status=0
-    jail=$(mktemp -d /tmp/augur-replay-XXXXXX)
-    cp "$(realpath "$bc")" "$jail/$(basename "$bc")"
-    cp -r "$tests" "$jail/tests"
-    cp "$(realpath "$augur")" "$jail/augur"
-    chown -R 65534:65534 "$jail" # nobody and nogroup, by number (no /etc/passwd needed)
-    (cd "$jail" && HOME=$jail AUGUR_CACHE_DIR=$jail TMPDIR=$jail \
-        setpriv --reuid=65534 --regid=65534 --clear-groups \
-        ./augur replay "$(basename "$bc")" tests) || status=$?
-    rm -rf "$jail"
-    return $status
-}

@@ -82,7 +82,7 @@ run_program() {
     rm -rf "$out"
     nice -n 5 "$augur" run "$work/$name.bc" --max-time "$budget" -o "$out" "${opts[@]}" \
         >"$work/run-$name.log" 2>&1 || true
-    verdict=$(replay_unprivileged "$work/$name.bc" "$out" 2>&1 | tail -1 || true)
+    verdict=$("$augur" replay "$work/$name.bc" "$out" 2>&1 | tail -1 || true)
     python3 - "$out/summary.json" "$name" "$files" "$verdict" >"$work/rows/$name" <<'PY'
 import json, sys
 path, name, files, verdict = sys.argv[1:]

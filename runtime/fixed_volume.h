@@ -14,6 +14,22 @@
  * so, whatever its file system allocates. */
 #define AUGUR_FIXED_BLOCKS(size) ((((long)(size) + 4095) / 4096) * 8)
 
+/* The volume's device (stat's st_dev): 8:1, a first disk's first partition. */
+#define AUGUR_FIXED_DEV 0x801
+/* Its inode numbers, given in the order files are made, as a fresh tmpfs gives them (the
+ * replay's native runs have one: augur-env's replay/private_root.rs): its root, unseen, is
+ * 1, /augur 2, the working directory /augur/work 3, /tmp 4, then each file and directory
+ * the analysis knows, by its entry number `i` (the test's files in order, then each one
+ * made, mkdir's included). */
+#define AUGUR_FIXED_INO_PARENT 2
+#define AUGUR_FIXED_INO_WORK 3
+#define AUGUR_FIXED_INO_TMP 4
+#define AUGUR_FIXED_INO(i) (5 + (unsigned long)(i))
+/* The size and blocks of a directory, as ext4 gives an empty one (tmpfs's vary with the
+ * entries; the replay shows its own directories so). */
+#define AUGUR_FIXED_DIR_SIZE 4096
+#define AUGUR_FIXED_DIR_BLOCKS 8
+
 /* The volume as statfs gives it. */
 #define AUGUR_FIXED_VOLUME(out)                                                           \
   do {                                                                                    \

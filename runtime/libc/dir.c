@@ -20,6 +20,7 @@
  * they do natively, and descriptors are numbered as they are natively.
  */
 #include "libc_internal.h"
+#include "../fixed_volume.h"
 
 #define ENOTDIR 20
 #define EACCES 13
@@ -39,11 +40,12 @@
 /* Primitive (engine): the name of file number index, see augur_sys.h. */
 long augur_sys_name(unsigned long index, char *buf, unsigned long cap);
 
-/* Inode numbers: files are 1000 + their number (fd.c); directories are
- * 500 + the number of the first file inside them; "." and ".." below. */
-#define CWD_INO 100
-#define PARENT_INO 99
-#define TMP_INO 98
+/* Inode numbers (fixed_volume.h): a file's is given by its number (fd.c), a directory's
+ * by the number of the first entry inside it (its own, for one mkdir made); the working
+ * directory, its parent and /tmp have theirs. */
+#define CWD_INO AUGUR_FIXED_INO_WORK
+#define PARENT_INO AUGUR_FIXED_INO_PARENT
+#define TMP_INO AUGUR_FIXED_INO_TMP
 /* The temporary directory (augur-env's namespace.rs): made files live there too. */
 #define TMP_DIR "/tmp"
 /* The working directory's absolute name (augur-env's namespace.rs). */
@@ -89,6 +91,39 @@ static long first_inside(const char *dir)
     return -1;
 }
 
+/* The inode number of the directory dir (canonical: "" the working directory): a
+ * directory mkdir made has its marker's number, one that is only the leading part of
+ * file names that of its first file. */
+static unsigned long dir_ino(const char *dir)
+{
+    char name[PATH_LEN];
+    size_t len = strlen(dir);
+    long i, n;
+    if (len == 0)
+        return CWD_INO;
+    if (strcmp(dir, TMP_DIR) == 0)
+        return TMP_INO;
+    for (i = 0; (n = file_name((unsigned long)i, name)) >= 0; i++) {
+        if ((size_t)n == len + 1 && strncmp(name, dir, len) == 0 && name[len] == '/')
+            return AUGUR_FIXED_INO(i);
+    }
+    return AUGUR_FIXED_INO(first_inside(dir));
+}
+
+/* The inode number of dir's parent (canonical, as dir_ino's). */
+static unsigned long parent_ino(const char *dir)
+{
+    char parent[PATH_LEN];
+    const char *slash = strrchr(dir, '/');
+    if (dir[0] == '\0' || slash == dir) /* the working directory, or /tmp */
+        return PARENT_INO;
+    if (slash == NULL)
+        return CWD_INO;
+    memcpy(parent, dir, (size_t)(slash - dir));
+    parent[slash - dir] = '\0';
+    return dir_ino(parent);
+}
+
 /* Number of subdirectories directly in dir (for its link count). */
 static unsigned long subdirectories(const char *dir)
 {
@@ -122,7 +157,7 @@ int __augur_directory(const char *path, unsigned long info[3])
     if (c == 1) {
         info[0] = 3;
         info[1] = PARENT_INO;
-        info[2] = 0700;
+        info[2] = 0111; /* passed through, never listed (the replay makes it so) */
         return 1;
     }
     first = first_inside(dir);
@@ -135,7 +170,7 @@ int __augur_directory(const char *path, unsigned long info[3])
     if (dir[0] != '\0' && first < 0)
         return 0;
     info[0] = 2 + subdirectories(dir);
-    info[1] = dir[0] == '\0' ? CWD_INO : 500 + (unsigned long)first;
+    info[1] = dir_ino(dir);
     info[2] = (unsigned long)augur_sys_mode(-1, path);
     return 1;
 }
@@ -235,7 +270,7 @@ static struct dirent *file_entry(DIR *d, const char *name, const char *rest)
     memcpy(path + n, name, strlen(name) + 1);
     if (augur_sys_stat(-1, path, info) == 5)
         type = info[0] == S_IFIFO ? DT_FIFO : DT_SOCK;
-    return entry(d, 1000 + info[1], type, rest, strlen(rest));
+    return entry(d, AUGUR_FIXED_INO(info[1]), type, rest, strlen(rest));
 }
 
 /* The entries of d's directory but "." and ".." into d->listed, in file-number
@@ -261,7 +296,7 @@ static int scan(DIR *d)
             sub[slash - name] = '\0';
             if (first_inside(sub) != (long)i)
                 continue;
-            entry(d, 500 + i, DT_DIR, rest, (size_t)(slash - rest));
+            entry(d, dir_ino(sub), DT_DIR, rest, (size_t)(slash - rest));
         }
         if (d->count == cap) {
             struct dirent *more;
@@ -293,13 +328,11 @@ struct dirent *readdir(DIR *d)
 
     if (d->next == 0) {
         d->next = 1;
-        long first = first_inside(d->path);
-        return entry(d, d->path[0] == '\0' ? CWD_INO : first < 0 ? TMP_INO : 500 + (unsigned long)first,
-                     DT_DIR, ".", 1);
+        return entry(d, dir_ino(d->path), DT_DIR, ".", 1);
     }
     if (d->next == 1) {
         d->next = 2;
-        return entry(d, PARENT_INO, DT_DIR, "..", 2);
+        return entry(d, parent_ino(d->path), DT_DIR, "..", 2);
     }
     if (d->count < 0) {
         if (scan(d) < 0)

@@ -250,26 +250,26 @@ static int fill_stat(int kind, const unsigned long info[3], struct stat *st)
     st->st_blksize = 4096;
     st->st_atime_sec = st->st_mtime_sec = st->st_ctime_sec = FIXED_TIME;
     if (kind == 1) {
-        st->st_dev = 0x801;
-        st->st_ino = 1000 + info[1];
+        st->st_dev = AUGUR_FIXED_DEV;
+        st->st_ino = AUGUR_FIXED_INO(info[1]);
         st->st_mode = S_IFREG | (unsigned int)info[2];
         st->st_size = (long)info[0];
         st->st_blocks = AUGUR_FIXED_BLOCKS(info[0]);
     } else if (kind == 5) {
-        st->st_dev = 0x801;
-        st->st_ino = 1000 + info[1];
+        st->st_dev = AUGUR_FIXED_DEV;
+        st->st_ino = AUGUR_FIXED_INO(info[1]);
         st->st_mode = (unsigned int)(info[0] | info[2]);
     } else if (kind == 4) {
         st->st_dev = 0xc; /* pipefs */
         st->st_ino = info[1];
         st->st_mode = S_IFIFO | 0600;
     } else if (kind == 3) {
-        st->st_dev = 0x801;
+        st->st_dev = AUGUR_FIXED_DEV;
         st->st_nlink = info[0];
         st->st_ino = info[1];
         st->st_mode = S_IFDIR | (unsigned int)info[2];
-        st->st_size = 4096;
-        st->st_blocks = 8;
+        st->st_size = AUGUR_FIXED_DIR_SIZE;
+        st->st_blocks = AUGUR_FIXED_DIR_BLOCKS;
     } else {
         st->st_dev = 6; /* devtmpfs */
         st->st_ino = 4;

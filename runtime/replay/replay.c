@@ -852,9 +852,11 @@ static int owned_file(int r, unsigned *uid, unsigned *gid) {
 }
 
 /* `name(params)` as glibc's, behind it, answers, with a file of the replaying user shown
- * as the model shows every file: the modelled user's, its times the fixed clock's and its
- * blocks the fixed volume's (`st` the answer, `times` what sets those). Both forms: programs built for large files
- * (coreutils) call the ...64 names. */
+ * as the model shows every file: the modelled user's, its times the fixed clock's, its
+ * device, blocks and (a directory's) size the fixed volume's; its inode number is the run's
+ * own volume's, numbered as the model numbers them (fixed_volume.h). `st` is the answer,
+ * `times` what sets those. Both forms: programs built for large files (coreutils) call
+ * the ...64 names. */
 #define MODELLED_STAT(name, params, args, uid, gid, times)                               \
   int name params {                                                                      \
     static int(*glibc) params;                                                           \
@@ -867,12 +869,15 @@ static int owned_file(int r, unsigned *uid, unsigned *gid) {
     }                                                                                    \
     return r;                                                                            \
   }
-#define FIXED_TIMES(st)                                                                    \
+#define FIXED_ATTRS(st)                                                                    \
   ((st)->st_atim.tv_sec = (st)->st_mtim.tv_sec = (st)->st_ctim.tv_sec = AUGUR_FIXED_TIME, \
    (st)->st_atim.tv_nsec = (st)->st_mtim.tv_nsec = (st)->st_ctim.tv_nsec = 0,             \
-   (st)->st_blocks = AUGUR_FIXED_BLOCKS((st)->st_size))
+   (st)->st_dev = AUGUR_FIXED_DEV,                                                        \
+   (st)->st_size = S_ISDIR((st)->st_mode) ? AUGUR_FIXED_DIR_SIZE : (st)->st_size,         \
+   (st)->st_blocks = S_ISDIR((st)->st_mode) ? AUGUR_FIXED_DIR_BLOCKS                      \
+                                           : AUGUR_FIXED_BLOCKS((st)->st_size))
 #define STAT_FORMS(name, params, args)                                                   \
-  MODELLED_STAT(name, params, args, st_uid, st_gid, FIXED_TIMES(st))
+  MODELLED_STAT(name, params, args, st_uid, st_gid, FIXED_ATTRS(st))
 STAT_FORMS(stat, (const char *path, struct stat *st), (path, st))
 STAT_FORMS(stat64, (const char *path, struct stat64 *st), (path, st))
 STAT_FORMS(lstat, (const char *path, struct stat *st), (path, st))
@@ -888,7 +893,10 @@ MODELLED_STAT(statx, (int dirfd, const char *path, int flags, unsigned mask, str
               (st->stx_atime.tv_sec = st->stx_mtime.tv_sec = st->stx_ctime.tv_sec =
                    AUGUR_FIXED_TIME,
                st->stx_atime.tv_nsec = st->stx_mtime.tv_nsec = st->stx_ctime.tv_nsec = 0,
-               st->stx_blocks = AUGUR_FIXED_BLOCKS(st->stx_size),
+               st->stx_dev_major = AUGUR_FIXED_DEV >> 8, st->stx_dev_minor = AUGUR_FIXED_DEV & 0xff,
+               st->stx_size = S_ISDIR(st->stx_mode) ? AUGUR_FIXED_DIR_SIZE : st->stx_size,
+               st->stx_blocks = S_ISDIR(st->stx_mode) ? AUGUR_FIXED_DIR_BLOCKS
+                                                      : AUGUR_FIXED_BLOCKS(st->stx_size),
                st->stx_mask &= STATX_BASIC_STATS, memset(&st->stx_btime, 0, sizeof st->stx_btime)))
 
 /* ---- The order of a directory's entries (runtime/libc/dir.c) -------------------------

@@ -198,10 +198,13 @@ pub fn mkdir(env: &mut EnvData, path: &str) -> Result<(), u32> {
     Ok(())
 }
 
-/// rmdir(path): remove an empty directory.
+/// rmdir(path): remove an empty directory. `/tmp` sits in `/`, which the analysed user
+/// may not write (EACCES, as for any user but root; native runs never run as root).
 pub fn rmdir(env: &mut EnvData, path: &str) -> Result<(), u32> {
     let name = match inside(env, path) {
-        Ok(n) if is_root(&n) => return Err(if path.ends_with('.') { EINVAL } else { EBUSY }),
+        Ok(n) if path.ends_with('.') && is_root(&n) => return Err(EINVAL),
+        Ok(n) if n == TMP_DIR => return Err(EACCES),
+        Ok(n) if is_root(&n) => return Err(EBUSY),
         Err(EACCES) => return Err(EBUSY),
         other => other?,
     };
@@ -230,6 +233,9 @@ pub fn forget(env: &mut EnvData, name: &str) {
 pub fn rename(env: &mut EnvData, from: &str, to: &str) -> Result<(), u32> {
     let old = inside(env, from)?;
     let new = inside(env, to).map_err(|e| if e == EACCES { EXDEV } else { e })?;
+    if old == TMP_DIR {
+        return Err(EACCES);
+    }
     if is_root(&old) || is_root(&new) {
         return Err(EBUSY);
     }
@@ -396,8 +402,8 @@ mod tests {
         assert_eq!(mkdir(&mut env, "/tmp/d"), Ok(()));
         assert_eq!(chdir(&mut env, "/tmp/d"), Ok(()));
         assert_eq!(cwd_path(&env), "/tmp/d");
-        assert_eq!(rmdir(&mut env, "/tmp"), Err(EBUSY));
-        assert_eq!(rename(&mut env, "/tmp", "x"), Err(EBUSY));
+        assert_eq!(rmdir(&mut env, "/tmp"), Err(EACCES));
+        assert_eq!(rename(&mut env, "/tmp", "x"), Err(EACCES));
         assert_eq!(chdir(&mut env, "/augur/work"), Ok(()));
         assert_eq!(cwd_path(&env), "/augur/work");
     }

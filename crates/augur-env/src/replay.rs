@@ -9,7 +9,9 @@
 pub mod environment;
 pub mod judge;
 pub mod native;
+mod private_root;
 mod sanitized_ir;
+mod unprivileged;
 
 pub use sanitized_ir::{sanitizable, Sanitizable};
 
@@ -311,6 +313,7 @@ impl NativeProgram {
             env: &env,
             timeout,
             revision,
+            env_files: &[],
         };
         native::run(&self.binary(), &spec)
     }

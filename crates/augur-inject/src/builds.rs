@@ -267,6 +267,7 @@ impl Build {
             env: &env,
             timeout: self.timeout,
             revision: None,
+            env_files: &[],
         };
         augur_env::run_native(&dir.path().join("program"), &spec)
     }

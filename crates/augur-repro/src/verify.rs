@@ -64,7 +64,7 @@ pub enum Verdict {
 
 /// One native run of `objects`, with the log substituted when `log` is given; None when
 /// the deadline has passed. The log is named to the recording runtime through the
-/// environment (`AUGUR_LOG_REPLAY`), which the child inherits.
+/// environment (`AUGUR_LOG_REPLAY`), a copy of it put where the program can see it.
 fn run_once(
     n: &Native,
     objects: &[(String, Vec<u8>)],
@@ -78,6 +78,7 @@ fn run_once(
         None => n.timeout,
     };
     let env = environment(objects);
+    let log_file = log.map(|l| ("AUGUR_LOG_REPLAY", l.as_path()));
     let spec = RunSpec {
         argv0: &n.argv0,
         args: &n.args,
@@ -85,14 +86,9 @@ fn run_once(
         env: &env,
         timeout,
         revision: None,
+        env_files: log_file.as_slice(),
     };
-    match log {
-        Some(l) => std::env::set_var("AUGUR_LOG_REPLAY", l),
-        None => std::env::remove_var("AUGUR_LOG_REPLAY"),
-    }
-    let run = run_native(&n.binary, &spec);
-    std::env::remove_var("AUGUR_LOG_REPLAY");
-    run.map(Some)
+    run_native(&n.binary, &spec).map(Some)
 }
 
 /// Does a native run show the crash of `report` with the frames `frames`? A sanitizer

@@ -2,12 +2,15 @@
 //! on one test's inputs in a scratch directory.
 
 use super::environment::{check_file_name, Environment};
+use super::private_root::{self, PrivateRoot};
+use super::unprivileged::{place_binary, Unprivileged};
 use augur_engine::KTest;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The flags of the native build: debug info, the same `long double` as analysis, and
@@ -153,6 +156,10 @@ pub struct RunSpec<'a> {
     pub timeout: Duration,
     /// The revision a hand-written meta program runs (`augur_meta`), if any.
     pub revision: Option<u32>,
+    /// Files of the host the program reads, each named by an environment variable (a
+    /// recording's log, `AUGUR_LOG_REPLAY`): the run gets a copy, in its scratch
+    /// directory, and the variable names the copy as the program sees it.
+    pub env_files: &'a [(&'a str, &'a Path)],
 }
 
 /// argv as the analysis laid it out, for the replay runtime's `main` (`runtime/replay/
@@ -173,8 +180,13 @@ fn argv_objects(spec: &RunSpec) -> KTest {
     }
 }
 
-/// Lay out the scratch directory `root`: `test.ktest`, `argv.ktest`, `stdin`, and `cwd/`
-/// holding the test's files. Returns the working directory.
+/// The name in the scratch directory of the copy of `RunSpec::env_files[i]`.
+fn env_file(i: usize) -> String {
+    format!("env-file{i}")
+}
+
+/// Lay out the scratch directory `root`: `test.ktest`, `argv.ktest`, `stdin`, copies of
+/// the environment's files, and `cwd/` holding the test's files. Returns the working directory.
 fn prepare(root: &Path, spec: &RunSpec) -> Result<PathBuf, String> {
     let io = |e: std::io::Error| format!("cannot prepare the test's directory: {e}");
     let ktest = KTest {
@@ -185,6 +197,9 @@ fn prepare(root: &Path, spec: &RunSpec) -> Result<PathBuf, String> {
     std::fs::write(root.join("test.ktest"), ktest.to_bytes()).map_err(io)?;
     std::fs::write(root.join("argv.ktest"), argv_objects(spec).to_bytes()).map_err(io)?;
     std::fs::write(root.join("stdin"), spec.env.stdin.as_deref().unwrap_or(&[])).map_err(io)?;
+    for (i, (_, file)) in spec.env_files.iter().enumerate() {
+        std::fs::copy(file, root.join(env_file(i))).map_err(io)?;
+    }
     let cwd = root.join("cwd");
     std::fs::create_dir(&cwd).map_err(io)?;
     // The modes the analysis gives files and directories (augur-env's modes.rs), whatever
@@ -228,50 +243,121 @@ fn wait(child: &mut std::process::Child, timeout: Duration) -> std::io::Result<S
     }
 }
 
-/// Run `binary` on one test in a fresh scratch directory.
+/// Whether native runs may still get a root of their own: cleared, with a warning, the
+/// first time the kernel refuses one (user namespaces switched off).
+static PRIVATE_ROOTS: AtomicBool = AtomicBool::new(true);
+
+/// Run `binary` on one test in a fresh scratch directory, in a root of its own
+/// (`private_root.rs`) and as `nobody` when augur runs as root (`unprivileged.rs`).
 pub fn run(binary: &Path, spec: &RunSpec) -> Result<NativeRun, String> {
     let root =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let cwd = prepare(root.path(), spec)?;
+    let user = Unprivileged::when_root();
+    if let Some(user) = user {
+        user.give_scratch(root.path())?;
+    }
+    let program = place_binary(root.path(), binary, user)?;
     let io = |e: std::io::Error| format!("cannot run {}: {e}", binary.display());
-    let out_path = root.path().join("stdout");
-    let err_path = root.path().join("stderr");
+    let jail = if PRIVATE_ROOTS.load(Ordering::Relaxed) {
+        let names: Vec<String> = spec.env.files.iter().map(|(n, _)| n.clone()).collect();
+        Some(PrivateRoot::prepare(root.path(), &names, user.map(|u| u.id())).map_err(io)?)
+    } else {
+        None
+    };
+    let files = Files {
+        scratch: root.path(),
+        cwd: &cwd,
+        program: &program,
+    };
+    let mut child = match command(spec, &files, jail.as_ref(), user)?.spawn() {
+        Err(e) if jail.is_some() => {
+            PRIVATE_ROOTS.store(false, Ordering::Relaxed);
+            tracing::warn!(
+                "native runs share this machine's root: the kernel refused one of their own ({e})"
+            );
+            command(spec, &files, None, user)?.spawn().map_err(io)?
+        }
+        spawned => spawned.map_err(io)?,
+    };
+    let status = wait(&mut child, spec.timeout).map_err(io)?;
+    if jail.is_some() {
+        PrivateRoot::leave(root.path());
+    }
+    let native_cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);
+    let as_modelled = |bytes: Vec<u8>| in_modelled_work_dir(bytes, &native_cwd);
+    let read = |name: &str| std::fs::read(root.path().join(name)).unwrap_or_default();
+    Ok(NativeRun {
+        status,
+        stdout: as_modelled(read("stdout")),
+        stderr: as_modelled(read("stderr")),
+        outputs: parse_outputs(&String::from_utf8_lossy(&read("outputs"))),
+    })
+}
+
+/// Where one run's files are, on the host.
+struct Files<'a> {
+    /// The scratch directory: `.ktest` files, stdin, stdout, stderr, outputs.
+    scratch: &'a Path,
+    /// The working directory, `scratch/cwd`.
+    cwd: &'a Path,
+    /// The binary, `scratch/program`.
+    program: &'a Path,
+}
+
+/// The command of one native run: in `jail` when given (the scratch directory's files then
+/// named as the program sees them there), else in the host's root as `user`.
+fn command(
+    spec: &RunSpec,
+    files: &Files,
+    jail: Option<&PrivateRoot>,
+    user: Option<Unprivileged>,
+) -> Result<Command, String> {
+    let io = |e: std::io::Error| format!("cannot run {}: {e}", files.program.display());
+    let seen = |name: &str| match jail {
+        Some(_) => Path::new(private_root::REPLAY).join(name),
+        None => files.scratch.join(name),
+    };
     let stdin = if spec.env.stdin.is_some() {
-        Stdio::from(std::fs::File::open(root.path().join("stdin")).map_err(io)?)
+        Stdio::from(std::fs::File::open(files.scratch.join("stdin")).map_err(io)?)
     } else {
         Stdio::null()
     };
-    let outputs_path = root.path().join("outputs");
-    let mut cmd = Command::new(binary);
+    let mut cmd = Command::new(seen("program"));
+    match jail {
+        Some(jail) => {
+            let jail = jail.clone();
+            // SAFETY: `enter` only makes system calls, as a child between fork and exec must.
+            unsafe { cmd.pre_exec(move || jail.enter()) };
+        }
+        None => {
+            cmd.current_dir(files.cwd);
+            if let Some(user) = user {
+                user.apply(&mut cmd);
+            }
+        }
+    }
     if let Some(r) = spec.revision {
         cmd.env("AUGUR_REVISION", r.to_string());
     }
-    let mut child = cmd
-        .arg0(spec.argv0)
+    for (i, (name, _)) in spec.env_files.iter().enumerate() {
+        cmd.env(name, seen(&env_file(i)));
+    }
+    let create = |name: &str| std::fs::File::create(files.scratch.join(name)).map_err(io);
+    cmd.arg0(spec.argv0)
         .args(spec.args)
         .args(spec.env.args().into_iter().map(std::ffi::OsStr::from_bytes))
-        .current_dir(&cwd)
-        .env("AUGUR_REPLAY_KTEST", root.path().join("test.ktest"))
-        .env("AUGUR_REPLAY_ARGV", root.path().join("argv.ktest"))
+        .env("AUGUR_REPLAY_KTEST", seen("test.ktest"))
+        .env("AUGUR_REPLAY_ARGV", seen("argv.ktest"))
         .env("ASAN_OPTIONS", "detect_leaks=0")
         // The libc models' world has only the C locale (setlocale(LC_ALL, "") gives "C"):
         // the native run must too, whatever the user's LANG.
         .env("LC_ALL", "C")
-        .env("AUGUR_OUTPUTS", &outputs_path)
+        .env("AUGUR_OUTPUTS", seen("outputs"))
         .stdin(stdin)
-        .stdout(std::fs::File::create(&out_path).map_err(io)?)
-        .stderr(std::fs::File::create(&err_path).map_err(io)?)
-        .spawn()
-        .map_err(io)?;
-    let status = wait(&mut child, spec.timeout).map_err(io)?;
-    let native_cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);
-    let as_modelled = |bytes: Vec<u8>| in_modelled_work_dir(bytes, &native_cwd);
-    Ok(NativeRun {
-        status,
-        stdout: as_modelled(std::fs::read(&out_path).unwrap_or_default()),
-        stderr: as_modelled(std::fs::read(&err_path).unwrap_or_default()),
-        outputs: parse_outputs(&std::fs::read_to_string(&outputs_path).unwrap_or_default()),
-    })
+        .stdout(create("stdout")?)
+        .stderr(create("stderr")?);
+    Ok(cmd)
 }
 
 /// `output` of a native run with the working directory's name (a fresh temporary
@@ -361,6 +447,7 @@ int main(void) {
                 env: &env,
                 timeout: Duration::from_secs(10),
                 revision: None,
+                env_files: &[],
             };
             run(&bin, &spec).unwrap()
         };
@@ -404,6 +491,7 @@ int main(void) {
             env: &env,
             timeout: Duration::from_secs(10),
             revision: None,
+            env_files: &[],
         };
         let r = run(&bin, &spec).unwrap();
         assert_eq!(

@@ -1,0 +1,27 @@
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Looks outside its working directory. In the analysis `/` cannot be listed or written,
+   `/tmp` is empty and the working directory is /augur/work: so it must be natively,
+   whoever runs augur replay and whatever the machine's `/` and `/tmp` hold. */
+int main(void) {
+  char cwd[64];
+  int fd = open("/augur-replay-probe", O_WRONLY | O_CREAT | O_EXCL, 0644);
+  printf("create in /: %s\n", fd < 0 ? strerror(errno) : "created");
+  printf("rmdir /tmp: %s\n", rmdir("/tmp") < 0 ? strerror(errno) : "removed");
+  DIR *d = opendir("/");
+  printf("list /: %s\n", d ? "listed" : strerror(errno));
+  int entries = 0;
+  d = opendir("/tmp");
+  while (d && readdir(d))
+    entries++;
+  printf("entries of /tmp: %d\n", entries);
+  FILE *f = fopen("/tmp/mine", "w");
+  printf("create in /tmp: %s\n", f ? "created" : strerror(errno));
+  printf("cwd: %s\n", getcwd(cwd, sizeof cwd));
+  return fd < 0 ? 1 : 0;
+}

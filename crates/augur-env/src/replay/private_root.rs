@@ -1,0 +1,403 @@
+//! The native run's own root: the world of the analysis, as far as Linux can show it.
+//!
+//! In the analysis the working directory is `/augur/work`, `/tmp` is empty, `/` cannot be
+//! listed and nothing else can be written. A native run in the host's root saw the host's
+//! instead: `ls /` listed it, `ls /tmp` listed other programs' files, and a test of
+//! `rm -r /usr` acted on `/usr`. So each native run gets a root of its own, in a private
+//! mount namespace made before the program starts:
+//! - `/augur` and `/tmp` are on a file system of the run's own (a tmpfs), made afresh:
+//!   `/augur/work` holds the test's files, made in the order the analysis made them, and
+//!   `/tmp` is empty (mode 1777). Such a volume numbers its inodes in the order they are
+//!   made: its root (not visible) 1, `/augur` 2, `/augur/work` 3, `/tmp` 4, then the test's
+//!   files and the files and directories the program makes, as the analysis numbers them
+//!   (`runtime/fixed_volume.h`), so `stat` and `ls -i` print the same numbers;
+//! - `/.augur-replay` holds the replay's own files (binary, `.ktest` files, outputs);
+//! - every other directory of the host's `/` is bound in, read-only where the kernel
+//!   allows it (its own mounts below stay as they are), except `/proc`, `/dev` and `/sys`,
+//!   bound as they are; the host's top-level symbolic links (`/bin` to `usr/bin`) are
+//!   copied, its top-level files left out;
+//! - `/` and `/augur` may be passed through, not listed (mode 0111), as in the analysis.
+//!
+//! Root makes the namespace directly and then runs the program as `nobody`
+//! ([`super::unprivileged`]); any other user makes it inside a user namespace of its own,
+//! where it is uid 1000, the analysis's user. Where the kernel allows neither (user
+//! namespaces switched off), the run falls back to the host's root, with a warning once.
+
+use std::ffi::{CString, OsStr};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+/// The working directory of a native run, as the analysis names it.
+pub const WORK: &str = crate::WORK_DIR;
+/// Where the replay's own files of a native run are (binary, `.ktest`, outputs).
+pub const REPLAY: &str = "/.augur-replay";
+/// The mode of `/` and `/augur`: passed through, never listed.
+const PASS_ONLY: u32 = 0o111;
+/// The host directories bound as they are: writable devices and the kernel's views.
+const BOUND_AS_THEY_ARE: &[&str] = &["proc", "dev", "sys"];
+
+/// One bind mount to make: `from` (a host path) on `to` (inside the new root).
+#[derive(Clone)]
+struct Bind {
+    from: CString,
+    to: CString,
+    /// With the mounts below `from` (the host's; not the replay's own directory).
+    recursive: bool,
+    /// Remount it read-only, with these flags kept (the kernel refuses, in a user
+    /// namespace, a remount that drops a flag such as nosuid).
+    read_only: Option<libc::c_ulong>,
+}
+
+/// One file or directory of the test, made in the new root's working directory.
+#[derive(Clone)]
+struct Made {
+    /// Its path in the new root (before the root is entered).
+    path: CString,
+    /// The host file to copy (in the scratch directory), or None for a directory.
+    source: Option<CString>,
+    mode: u32,
+}
+
+/// Everything the child does to enter its root, prepared by the parent: after fork the
+/// child may not allocate.
+#[derive(Clone)]
+pub struct PrivateRoot {
+    new_root: CString,
+    /// Where the run's own file system (a tmpfs) is mounted before the root is entered
+    /// (`scratch/volume`, out of the new root's sight).
+    volume: CString,
+    /// The directories the child makes on that volume first, in order, with their modes:
+    /// `augur`, `augur/work` and `tmp`, inode numbers 2, 3 and 4 (the volume's root is 1).
+    volume_dirs: Vec<(CString, u32)>,
+    /// The test's files and directories, made on the volume in this order.
+    made: Vec<Made>,
+    binds: Vec<Bind>,
+    /// The user namespace's maps (`/proc/self/uid_map`, `gid_map`), when not root.
+    maps: Option<(Vec<u8>, Vec<u8>)>,
+    /// Run as this uid and gid after entering (root's `nobody`).
+    become_id: Option<u32>,
+    root_dir: CString,
+    augur_dir: CString,
+    work_dir: CString,
+}
+
+/// A path as a C string (paths never hold a NUL).
+fn c_path(path: &Path) -> CString {
+    CString::new(path.as_os_str().as_bytes()).expect("a path without NUL")
+}
+
+/// The mount flags of `path`'s file system that a remount must keep.
+fn kept_flags(path: &Path) -> libc::c_ulong {
+    let c = c_path(path);
+    // SAFETY: `c` is a valid C string and `s` a valid out-parameter.
+    let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c.as_ptr(), &mut s) } != 0 {
+        return 0;
+    }
+    [
+        (libc::ST_NOSUID, libc::MS_NOSUID),
+        (libc::ST_NODEV, libc::MS_NODEV),
+        (libc::ST_NOEXEC, libc::MS_NOEXEC),
+        (libc::ST_NOATIME, libc::MS_NOATIME),
+        (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
+        (libc::ST_RELATIME, libc::MS_RELATIME),
+    ]
+    .into_iter()
+    .filter(|(st, _)| s.f_flag & st != 0)
+    .fold(0, |acc, (_, ms)| acc | ms)
+}
+
+impl PrivateRoot {
+    /// Lay out a new root in `scratch/root` (mount points for the host's directories and
+    /// the run's own volume, copies of the host's top-level links, `tmp`), for a run whose
+    /// files are `scratch`, its test's files `files` (names in the working directory, in
+    /// the order the analysis made them; copies in `scratch/cwd`). `become_id`: the id
+    /// root runs the program as.
+    pub fn prepare(
+        scratch: &Path,
+        files: &[String],
+        become_id: Option<u32>,
+    ) -> std::io::Result<Self> {
+        let root = scratch.join("root");
+        let dir = |p: &Path, mode: u32| -> std::io::Result<()> {
+            std::fs::create_dir(p)?;
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode))
+        };
+        dir(&root, 0o755)?;
+        for mount_point in ["tmp", "augur", &REPLAY[1..]] {
+            dir(&root.join(mount_point), 0o755)?;
+        }
+        let volume = scratch.join("volume");
+        dir(&volume, 0o755)?;
+        let volume_dirs = [
+            ("augur", 0o755),
+            ("augur/work", crate::modes::DIR_MODE),
+            ("tmp", 0o1777),
+        ]
+        .into_iter()
+        .map(|(name, mode)| (c_path(&volume.join(name)), mode))
+        .collect();
+        let made = made_in_order(&volume.join("augur/work"), &scratch.join("cwd"), files);
+        let bind = |from: &Path, to: &str| Bind {
+            from: c_path(from),
+            to: c_path(&root.join(to)),
+            recursive: false,
+            read_only: None,
+        };
+        let mut binds = vec![
+            bind(&volume.join("augur"), "augur"),
+            bind(&volume.join("tmp"), "tmp"),
+            bind(scratch, &REPLAY[1..]),
+        ];
+        for entry in std::fs::read_dir("/")? {
+            let entry = entry?;
+            let name = entry.file_name();
+            if [
+                OsStr::new("tmp"),
+                OsStr::new("augur"),
+                OsStr::new(&REPLAY[1..]),
+            ]
+            .contains(&name.as_os_str())
+            {
+                continue;
+            }
+            let host = Path::new("/").join(&name);
+            let kind = entry.file_type()?;
+            if kind.is_symlink() {
+                std::os::unix::fs::symlink(std::fs::read_link(&host)?, root.join(&name))?;
+            } else if kind.is_dir() {
+                dir(&root.join(&name), 0o755)?;
+                let as_is = BOUND_AS_THEY_ARE.iter().any(|d| OsStr::new(d) == name);
+                binds.push(Bind {
+                    from: c_path(&host),
+                    to: c_path(&root.join(&name)),
+                    recursive: true,
+                    read_only: (!as_is).then(|| kept_flags(&host)),
+                });
+            }
+        }
+        // SAFETY: geteuid and getegid cannot fail.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        let maps = (uid != 0).then(|| {
+            (
+                format!("1000 {uid} 1\n").into_bytes(),
+                format!("1000 {gid} 1\n").into_bytes(),
+            )
+        });
+        Ok(Self {
+            new_root: c_path(&root),
+            volume: c_path(&volume),
+            volume_dirs,
+            made,
+            binds,
+            maps,
+            become_id,
+            root_dir: CString::new("/").expect("no NUL"),
+            augur_dir: CString::new("/augur").expect("no NUL"),
+            work_dir: CString::new(WORK).expect("no NUL"),
+        })
+    }
+
+    /// Enter the new root: called in the child between fork and exec, so it only makes
+    /// system calls. Leaves the child in `/augur/work`, as `nobody` when root made it.
+    pub fn enter(&self) -> std::io::Result<()> {
+        let check = |r: libc::c_int| {
+            if r < 0 {
+                Err(std::io::Error::last_os_error())
+            } else {
+                Ok(())
+            }
+        };
+        // SAFETY: every pointer below is a valid NUL-terminated string or null where the
+        // call allows it; these calls touch no memory of this process besides their
+        // arguments.
+        unsafe {
+            match &self.maps {
+                Some((uid_map, gid_map)) => {
+                    check(libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS))?;
+                    write_file(c"/proc/self/setgroups", b"deny")?;
+                    write_file(c"/proc/self/uid_map", uid_map)?;
+                    write_file(c"/proc/self/gid_map", gid_map)?;
+                }
+                None => check(libc::unshare(libc::CLONE_NEWNS))?,
+            }
+            let none = std::ptr::null::<libc::c_char>();
+            check(libc::mount(
+                none,
+                self.root_dir.as_ptr(),
+                none,
+                libc::MS_REC | libc::MS_PRIVATE,
+                std::ptr::null(),
+            ))?;
+            let root = self.new_root.as_ptr();
+            check(libc::mount(
+                root,
+                root,
+                none,
+                libc::MS_BIND,
+                std::ptr::null(),
+            ))?;
+            check(libc::mount(
+                c"augur".as_ptr(),
+                self.volume.as_ptr(),
+                c"tmpfs".as_ptr(),
+                0,
+                c"mode=755".as_ptr().cast(),
+            ))?;
+            for (dir, mode) in &self.volume_dirs {
+                check(libc::mkdir(dir.as_ptr(), 0o700))?;
+                check(libc::chmod(dir.as_ptr(), *mode))?;
+                self.give(dir)?;
+            }
+            for m in &self.made {
+                match &m.source {
+                    Some(source) => copy_file(source, &m.path, m.mode)?,
+                    None => check(libc::mkdir(m.path.as_ptr(), 0o700))?,
+                }
+                check(libc::chmod(m.path.as_ptr(), m.mode))?;
+                self.give(&m.path)?;
+            }
+            for b in &self.binds {
+                let flags = libc::MS_BIND | if b.recursive { libc::MS_REC } else { 0 };
+                check(libc::mount(
+                    b.from.as_ptr(),
+                    b.to.as_ptr(),
+                    none,
+                    flags,
+                    std::ptr::null(),
+                ))?;
+                if let Some(kept) = b.read_only {
+                    // Best effort: a mount the kernel will not make read-only stays as it is.
+                    let flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | kept;
+                    libc::mount(none, b.to.as_ptr(), none, flags, std::ptr::null());
+                }
+            }
+            check(libc::chdir(root))?;
+            check(libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) as _)?;
+            check(libc::umount2(c".".as_ptr(), libc::MNT_DETACH))?;
+            check(libc::chmod(self.root_dir.as_ptr(), PASS_ONLY))?;
+            check(libc::chmod(self.augur_dir.as_ptr(), PASS_ONLY))?;
+            check(libc::chdir(self.work_dir.as_ptr()))?;
+            if let Some(id) = self.become_id {
+                check(libc::setgroups(0, std::ptr::null()))?;
+                check(libc::setgid(id))?;
+                check(libc::setuid(id))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Give `path` to the user root runs the program as, if any (only system calls).
+    fn give(&self, path: &CString) -> std::io::Result<()> {
+        match self.become_id {
+            // SAFETY: `path` is a valid C string.
+            Some(id) if unsafe { libc::lchown(path.as_ptr(), id, id) } < 0 => {
+                Err(std::io::Error::last_os_error())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// After the run: make the new root in `scratch` listable again, so that the scratch
+    /// directory can be removed (its owner may be the user who ran the program).
+    pub fn leave(scratch: &Path) {
+        for dir in ["root", "root/augur"] {
+            let _ =
+                std::fs::set_permissions(scratch.join(dir), std::fs::Permissions::from_mode(0o755));
+        }
+    }
+}
+
+/// The files and directories of a test whose files are `files`, to make in `work` in
+/// order: each file after the directories leading to it that are not made yet, its data
+/// copied from `from`. The volume numbers them in this order, as the analysis does.
+fn made_in_order(work: &Path, from: &Path, files: &[String]) -> Vec<Made> {
+    let mut made: Vec<Made> = Vec::new();
+    let mut dirs: Vec<&Path> = Vec::new();
+    for name in files {
+        let name = Path::new(name);
+        let parents: Vec<&Path> = name.ancestors().skip(1).collect();
+        for dir in parents
+            .into_iter()
+            .rev()
+            .filter(|d| !d.as_os_str().is_empty())
+        {
+            if !dirs.contains(&dir) {
+                dirs.push(dir);
+                made.push(Made {
+                    path: c_path(&work.join(dir)),
+                    source: None,
+                    mode: crate::modes::DIR_MODE,
+                });
+            }
+        }
+        made.push(Made {
+            path: c_path(&work.join(name)),
+            source: Some(c_path(&from.join(name))),
+            mode: crate::modes::FILE_MODE,
+        });
+    }
+    made
+}
+
+/// Copy the file `from` to the new file `to` with raw system calls.
+///
+/// # Safety
+/// Only system calls: fit for a child between fork and exec.
+unsafe fn copy_file(from: &CString, to: &CString, mode: u32) -> std::io::Result<()> {
+    let src = libc::open(from.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
+    if src < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC;
+    let dst = libc::open(to.as_ptr(), flags, mode);
+    let mut result = if dst < 0 {
+        Err(std::io::Error::last_os_error())
+    } else {
+        Ok(())
+    };
+    let mut buf = [0u8; 8192];
+    while result.is_ok() {
+        let n = libc::read(src, buf.as_mut_ptr().cast(), buf.len());
+        if n <= 0 {
+            if n < 0 {
+                result = Err(std::io::Error::last_os_error());
+            }
+            break;
+        }
+        let mut done = 0;
+        while done < n as usize {
+            let w = libc::write(dst, buf[done..].as_ptr().cast(), n as usize - done);
+            if w <= 0 {
+                result = Err(std::io::Error::last_os_error());
+                break;
+            }
+            done += w as usize;
+        }
+    }
+    libc::close(src);
+    if dst >= 0 {
+        libc::close(dst);
+    }
+    result
+}
+
+/// Write `bytes` to the file `path` (a `/proc` file) with raw system calls.
+///
+/// # Safety
+/// Only system calls: fit for a child between fork and exec.
+unsafe fn write_file(path: &std::ffi::CStr, bytes: &[u8]) -> std::io::Result<()> {
+    let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    let n = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
+    let err = std::io::Error::last_os_error();
+    libc::close(fd);
+    if n == bytes.len() as isize {
+        Ok(())
+    } else {
+        Err(err)
+    }
+}
