@@ -18,13 +18,14 @@
 #define AUGUR_FIXED_DEV 0x801
 /* Its inode numbers, given in the order files are made, as a fresh tmpfs gives them (the
  * replay's native runs have one: augur-env's replay/private_root.rs): its root, unseen, is
- * 1, /augur 2, the working directory /augur/work 3, /tmp 4, then each file and directory
- * the analysis knows, by its entry number `i` (the test's files in order, then each one
- * made, mkdir's included). */
-#define AUGUR_FIXED_INO_PARENT 2
-#define AUGUR_FIXED_INO_WORK 3
-#define AUGUR_FIXED_INO_TMP 4
-#define AUGUR_FIXED_INO(i) (5 + (unsigned long)(i))
+ * 1, standard input (when a file) 2, /augur 3, the working directory /augur/work 4, /tmp
+ * 5, then each file and directory the analysis knows, by its entry number `i` (the test's
+ * files in order, then each one made, mkdir's included). */
+#define AUGUR_FIXED_INO_STDIN 2
+#define AUGUR_FIXED_INO_PARENT 3
+#define AUGUR_FIXED_INO_WORK 4
+#define AUGUR_FIXED_INO_TMP 5
+#define AUGUR_FIXED_INO(i) (6 + (unsigned long)(i))
 /* The size and blocks of a directory, as ext4 gives an empty one (tmpfs's vary with the
  * entries; the replay shows its own directories so). */
 #define AUGUR_FIXED_DIR_SIZE 4096

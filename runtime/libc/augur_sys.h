@@ -24,6 +24,9 @@ int augur_sys_close(int fd);
 long augur_sys_lseek(int fd, long off, int whence);
 /* The lowest free descriptor >= min now refers to what fd does; -1 with errno. */
 int augur_sys_dup(int fd, int min);
+/* The number augur_sys_stat gives standard input when it is a file (augur-env's
+ * posix.rs, STREAM_NUMBERS); files are numbered from 0. */
+#define AUGUR_SYS_STDIN_NUMBER (1UL << 32)
 /* What path (when not NULL) or else fd is: 1 a regular file (out[0] its size,
  * out[1] its number), 2 /dev/null (an absent stdin), 3 a directory (fd only:
  * augur_sys_fd_dir names it; out untouched), 4 a pipe, 5 a FIFO or

@@ -251,7 +251,8 @@ static int fill_stat(int kind, const unsigned long info[3], struct stat *st)
     st->st_atime_sec = st->st_mtime_sec = st->st_ctime_sec = FIXED_TIME;
     if (kind == 1) {
         st->st_dev = AUGUR_FIXED_DEV;
-        st->st_ino = AUGUR_FIXED_INO(info[1]);
+        st->st_ino = info[1] == AUGUR_SYS_STDIN_NUMBER ? AUGUR_FIXED_INO_STDIN
+                                                       : AUGUR_FIXED_INO(info[1]);
         st->st_mode = S_IFREG | (unsigned int)info[2];
         st->st_size = (long)info[0];
         st->st_blocks = AUGUR_FIXED_BLOCKS(info[0]);

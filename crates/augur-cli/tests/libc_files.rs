@@ -229,17 +229,17 @@ fn inode_numbers_are_the_fixed_volumes_like_stat() {
     // order they are made, from the test's files on, as the native run's own volume (a
     // fresh tmpfs) does; both show the fixed volume's device, 8:1.
     let src = &program("libc_files/inode_numbers_are_the_fixed_volumes_like_stat.c");
-    let r = run_c(src, &["--sym-files", "2", "1"]);
+    let r = run_c(src, &["--sym-files", "2", "1", "--sym-stdin", "1"]);
     assert_eq!(r.status, 0, "{}", r.stderr);
-    let rest = "/tmp: 801 4 2\nA: 801 5 1\nB: 801 6 1\nd: 801 7 2\nd/new: 801 8 1\n\
-                /tmp/t: 801 9 1\nd/A2: 801 5 1\nentry . 7\nentry .. 3\nentry A2 5\n\
-                entry new 8\n";
+    let rest = "/tmp: 801 5 2\nA: 801 6 1\nB: 801 7 1\nd: 801 8 2\nd/new: 801 9 1\n\
+                /tmp/t: 801 10 1\nd/A2: 801 6 1\nentry . 8\nentry .. 4\nentry A2 6\n\
+                entry new 9\n";
     let mut got = r.exits_with_stdout();
     got.sort();
     assert_eq!(
         got,
         vec![
-            (0, format!(".: 801 3 2\n..: 801 2 3\n{rest}")),
+            (0, format!(".: 801 4 2\n..: 801 3 3\nstdin: 801 2\n{rest}")),
             (0, rest.to_string()),
         ],
         "{}",

@@ -364,7 +364,8 @@ fn dup(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
 }
 
 /// The number of standard input in `augur_sys_stat`'s answers (standard output and error
-/// follow it, then the pipes); files are numbered from 0 by their index.
+/// follow it, then the pipes); files are numbered from 0 by their index. The C library
+/// knows it as `AUGUR_SYS_STDIN_NUMBER` (runtime/libc/augur_sys.h).
 const STREAM_NUMBERS: u64 = 1 << 32;
 
 /// `augur_sys_stat(fd, path, out)`: what `path` (when not NULL) or else `fd` is: 1 a

@@ -261,7 +261,9 @@ pub fn run(binary: &Path, spec: &RunSpec) -> Result<NativeRun, String> {
     let io = |e: std::io::Error| format!("cannot run {}: {e}", binary.display());
     let jail = if PRIVATE_ROOTS.load(Ordering::Relaxed) {
         let names: Vec<String> = spec.env.files.iter().map(|(n, _)| n.clone()).collect();
-        Some(PrivateRoot::prepare(root.path(), &names, user.map(|u| u.id())).map_err(io)?)
+        let reads_stdin = spec.env.stdin.is_some();
+        let id = user.map(|u| u.id());
+        Some(PrivateRoot::prepare(root.path(), &names, reads_stdin, id).map_err(io)?)
     } else {
         None
     };

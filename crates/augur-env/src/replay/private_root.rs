@@ -8,8 +8,9 @@
 //! - `/augur` and `/tmp` are on a file system of the run's own (a tmpfs), made afresh:
 //!   `/augur/work` holds the test's files, made in the order the analysis made them, and
 //!   `/tmp` is empty (mode 1777). Such a volume numbers its inodes in the order they are
-//!   made: its root (not visible) 1, `/augur` 2, `/augur/work` 3, `/tmp` 4, then the test's
-//!   files and the files and directories the program makes, as the analysis numbers them
+//!   made: its root (not visible) 1, the file standard input reads (made whether or not
+//!   the test has one) 2, `/augur` 3, `/augur/work` 4, `/tmp` 5, then the test's files and
+//!   the files and directories the program makes, as the analysis numbers them
 //!   (`runtime/fixed_volume.h`), so `stat` and `ls -i` print the same numbers;
 //! - `/.augur-replay` holds the replay's own files (binary, `.ktest` files, outputs);
 //! - every other directory of the host's `/` is bound in, read-only where the kernel
@@ -67,9 +68,14 @@ pub struct PrivateRoot {
     /// Where the run's own file system (a tmpfs) is mounted before the root is entered
     /// (`scratch/volume`, out of the new root's sight).
     volume: CString,
-    /// The directories the child makes on that volume first, in order, with their modes:
-    /// `augur`, `augur/work` and `tmp`, inode numbers 2, 3 and 4 (the volume's root is 1).
-    volume_dirs: Vec<(CString, u32)>,
+    /// Standard input's file on that volume, made first (inode number 2; the volume's
+    /// root is 1) from the scratch directory's, and the descriptor 0 when `Some`.
+    stdin: Made,
+    /// Whether the program reads that file (else standard input is as the parent set it).
+    reads_stdin: bool,
+    /// The directories the child makes on that volume next, in order, with their modes:
+    /// `augur`, `augur/work` and `tmp`, inode numbers 3, 4 and 5.
+    volume_dirs: Vec<Made>,
     /// The test's files and directories, made on the volume in this order.
     made: Vec<Made>,
     binds: Vec<Bind>,
@@ -112,11 +118,12 @@ impl PrivateRoot {
     /// Lay out a new root in `scratch/root` (mount points for the host's directories and
     /// the run's own volume, copies of the host's top-level links, `tmp`), for a run whose
     /// files are `scratch`, its test's files `files` (names in the working directory, in
-    /// the order the analysis made them; copies in `scratch/cwd`). `become_id`: the id
-    /// root runs the program as.
+    /// the order the analysis made them; copies in `scratch/cwd`), standard input
+    /// `scratch/stdin` when `reads_stdin`. `become_id`: the id root runs the program as.
     pub fn prepare(
         scratch: &Path,
         files: &[String],
+        reads_stdin: bool,
         become_id: Option<u32>,
     ) -> std::io::Result<Self> {
         let root = scratch.join("root");
@@ -136,9 +143,18 @@ impl PrivateRoot {
             ("tmp", 0o1777),
         ]
         .into_iter()
-        .map(|(name, mode)| (c_path(&volume.join(name)), mode))
+        .map(|(name, mode)| Made {
+            path: c_path(&volume.join(name)),
+            source: None,
+            mode,
+        })
         .collect();
         let made = made_in_order(&volume.join("augur/work"), &scratch.join("cwd"), files);
+        let stdin = Made {
+            path: c_path(&volume.join("stdin")),
+            source: Some(c_path(&scratch.join("stdin"))),
+            mode: crate::modes::FILE_MODE,
+        };
         let bind = |from: &Path, to: &str| Bind {
             from: c_path(from),
             to: c_path(&root.join(to)),
@@ -188,6 +204,8 @@ impl PrivateRoot {
         Ok(Self {
             new_root: c_path(&root),
             volume: c_path(&volume),
+            stdin,
+            reads_stdin,
             volume_dirs,
             made,
             binds,
@@ -245,18 +263,15 @@ impl PrivateRoot {
                 0,
                 c"mode=755".as_ptr().cast(),
             ))?;
-            for (dir, mode) in &self.volume_dirs {
-                check(libc::mkdir(dir.as_ptr(), 0o700))?;
-                check(libc::chmod(dir.as_ptr(), *mode))?;
-                self.give(dir)?;
+            self.make(&self.stdin)?;
+            if self.reads_stdin {
+                let fd = libc::open(self.stdin.path.as_ptr(), libc::O_RDONLY);
+                check(fd)?;
+                check(libc::dup2(fd, 0))?;
+                check(libc::close(fd))?;
             }
-            for m in &self.made {
-                match &m.source {
-                    Some(source) => copy_file(source, &m.path, m.mode)?,
-                    None => check(libc::mkdir(m.path.as_ptr(), 0o700))?,
-                }
-                check(libc::chmod(m.path.as_ptr(), m.mode))?;
-                self.give(&m.path)?;
+            for m in self.volume_dirs.iter().chain(&self.made) {
+                self.make(m)?;
             }
             for b in &self.binds {
                 let flags = libc::MS_BIND | if b.recursive { libc::MS_REC } else { 0 };
@@ -286,6 +301,26 @@ impl PrivateRoot {
             }
         }
         Ok(())
+    }
+
+    /// Make the file or directory `m` (only system calls), the run's user's.
+    fn make(&self, m: &Made) -> std::io::Result<()> {
+        // SAFETY: the paths are valid C strings.
+        let made = unsafe {
+            match &m.source {
+                Some(source) => copy_file(source, &m.path, m.mode),
+                None if libc::mkdir(m.path.as_ptr(), 0o700) < 0 => {
+                    Err(std::io::Error::last_os_error())
+                }
+                None => Ok(()),
+            }
+        };
+        made?;
+        // SAFETY: as above.
+        if unsafe { libc::chmod(m.path.as_ptr(), m.mode) } < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        self.give(&m.path)
     }
 
     /// Give `path` to the user root runs the program as, if any (only system calls).

@@ -1,7 +1,7 @@
 /* stat and ls -i print inode numbers and devices: the model numbers files in the order
  * they are made, as the native run's own volume (a fresh tmpfs) does, and both show the
  * fixed volume's device. Files renamed keep their numbers; a directory mkdir made has its
- * own; readdir's numbers are stat's. */
+ * own; readdir's numbers are stat's; standard input, a file, has its own. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,6 +23,9 @@ int main(void) {
   if (read(fd, &c, 1) == 1 && c == 'x') { /* two paths */
     show(".");
     show("..");
+    struct stat in;
+    if (fstat(0, &in) == 0)
+      printf("stdin: %lx %lu\n", (unsigned long)in.st_dev, (unsigned long)in.st_ino);
   }
   close(fd);
   show("/tmp");
