@@ -576,19 +576,30 @@ static FILE *aligned(FILE *f, const char *mode) {
   return f;
 }
 
-FILE *fopen(const char *path, const char *mode) {
-  static FILE *(*glibc)(const char *, const char *);
-  if (!glibc)
-    glibc = (FILE * (*)(const char *, const char *)) real("fopen");
-  return aligned(glibc(path, mode), mode);
+/* Is `path` the kernel's table of mounted file systems? The fixed world has none (df:
+ * "cannot read table of mounted file systems"), and the native run's, its own mount
+ * namespace's, names the machine's directories. /etc/mtab is absent from the native run's
+ * root already. */
+static int mount_table(const char *path) {
+  return strcmp(path, "/proc/self/mountinfo") == 0 || strcmp(path, "/proc/self/mounts") == 0 ||
+         strcmp(path, "/proc/mounts") == 0;
 }
 
-FILE *fopen64(const char *path, const char *mode) {
-  static FILE *(*glibc)(const char *, const char *);
-  if (!glibc)
-    glibc = (FILE * (*)(const char *, const char *)) real("fopen64");
-  return aligned(glibc(path, mode), mode);
-}
+/* fopen and fopen64 as `name`, glibc's, behind them: the mount table absent, a stream
+ * buffered as the models buffer it. */
+#define MODELLED_FOPEN(name)                                                              \
+  FILE *name(const char *path, const char *mode) {                                       \
+    static FILE *(*glibc)(const char *, const char *);                                   \
+    if (!glibc)                                                                          \
+      glibc = (FILE * (*)(const char *, const char *)) real(#name);                      \
+    if (mount_table(path)) {                                                             \
+      errno = ENOENT;                                                                    \
+      return NULL;                                                                       \
+    }                                                                                    \
+    return aligned(glibc(path, mode), mode);                                             \
+  }
+MODELLED_FOPEN(fopen)
+MODELLED_FOPEN(fopen64)
 
 FILE *fdopen(int fd, const char *mode) {
   static FILE *(*glibc)(int, const char *);

@@ -13,10 +13,10 @@
 //!   the files and directories the program makes, as the analysis numbers them
 //!   (`runtime/fixed_volume.h`), so `stat` and `ls -i` print the same numbers;
 //! - `/.augur-replay` holds the replay's own files (binary, `.ktest` files, outputs);
-//! - every other directory of the host's `/` is bound in, read-only where the kernel
-//!   allows it (its own mounts below stay as they are), except `/proc`, `/dev` and `/sys`,
-//!   bound as they are; the host's top-level symbolic links (`/bin` to `usr/bin`) are
-//!   copied, its top-level files left out;
+//! - every other directory of the host's `/` but `/etc` (absent in the analysis) is bound
+//!   in, read-only where the kernel allows it (its own mounts below stay as they are),
+//!   except `/proc`, `/dev` and `/sys`, bound as they are; the host's top-level symbolic
+//!   links (`/bin` to `usr/bin`) are copied, its top-level files left out;
 //! - `/` and `/augur` may be passed through, not listed (mode 0111), as in the analysis.
 //!
 //! Root makes the namespace directly and then runs the program as `nobody`
@@ -35,6 +35,12 @@ pub const WORK: &str = crate::WORK_DIR;
 pub const REPLAY: &str = "/.augur-replay";
 /// The mode of `/` and `/augur`: passed through, never listed.
 const PASS_ONLY: u32 = 0o111;
+/// The host's top-level directories not bound: the new root's own, and `/etc`, which the
+/// analysis's world lacks (its users and groups are the replay runtime's answers, its
+/// time zone UTC, its mount table absent).
+const LEFT_OUT: &[&str] = &["tmp", "augur", REPLAY_NAME, "etc"];
+/// [`REPLAY`] without its slash: its name in the new root.
+const REPLAY_NAME: &str = ".augur-replay";
 /// The host directories bound as they are: writable devices and the kernel's views.
 const BOUND_AS_THEY_ARE: &[&str] = &["proc", "dev", "sys"];
 
@@ -132,7 +138,7 @@ impl PrivateRoot {
             std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode))
         };
         dir(&root, 0o755)?;
-        for mount_point in ["tmp", "augur", &REPLAY[1..]] {
+        for mount_point in ["tmp", "augur", REPLAY_NAME] {
             dir(&root.join(mount_point), 0o755)?;
         }
         let volume = scratch.join("volume");
@@ -164,18 +170,12 @@ impl PrivateRoot {
         let mut binds = vec![
             bind(&volume.join("augur"), "augur"),
             bind(&volume.join("tmp"), "tmp"),
-            bind(scratch, &REPLAY[1..]),
+            bind(scratch, REPLAY_NAME),
         ];
         for entry in std::fs::read_dir("/")? {
             let entry = entry?;
             let name = entry.file_name();
-            if [
-                OsStr::new("tmp"),
-                OsStr::new("augur"),
-                OsStr::new(&REPLAY[1..]),
-            ]
-            .contains(&name.as_os_str())
-            {
+            if LEFT_OUT.iter().any(|d| OsStr::new(d) == name) {
                 continue;
             }
             let host = Path::new("/").join(&name);

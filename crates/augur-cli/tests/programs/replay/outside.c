@@ -6,8 +6,9 @@
 #include <unistd.h>
 
 /* Looks outside its working directory. In the analysis `/` cannot be listed or written,
-   `/tmp` is empty and the working directory is /augur/work: so it must be natively,
-   whoever runs augur replay and whatever the machine's `/` and `/tmp` hold. */
+   `/tmp` is empty, the working directory is /augur/work, and there is neither a mount
+   table nor /etc: so it must be natively, whoever runs augur replay and whatever the
+   machine's `/` and `/tmp` hold. */
 int main(void) {
   char cwd[64];
   int fd = open("/augur-replay-probe", O_WRONLY | O_CREAT | O_EXCL, 0644);
@@ -23,5 +24,7 @@ int main(void) {
   FILE *f = fopen("/tmp/mine", "w");
   printf("create in /tmp: %s\n", f ? "created" : strerror(errno));
   printf("cwd: %s\n", getcwd(cwd, sizeof cwd));
+  printf("mount table: %s\n", fopen("/proc/self/mountinfo", "r") ? "read" : strerror(errno));
+  printf("/etc/passwd: %s\n", fopen("/etc/passwd", "r") ? "read" : strerror(errno));
   return fd < 0 ? 1 : 0;
 }
