@@ -576,23 +576,22 @@ static FILE *aligned(FILE *f, const char *mode) {
   return f;
 }
 
-/* Is `path` the kernel's table of mounted file systems? The fixed world has none (df:
- * "cannot read table of mounted file systems"), and the native run's, its own mount
- * namespace's, names the machine's directories. /etc/mtab is absent from the native run's
- * root already. */
-static int mount_table(const char *path) {
-  return strcmp(path, "/proc/self/mountinfo") == 0 || strcmp(path, "/proc/self/mounts") == 0 ||
-         strcmp(path, "/proc/mounts") == 0;
+/* Is `path` in /proc? The fixed world has no /proc: no mount table (df: "cannot read table
+ * of mounted file systems"), no /proc/uptime (uptime: "couldn't get boot time"). The
+ * native run keeps the kernel's, which the sanitizers read, but the program's own fopen
+ * finds nothing there. /etc is absent from the native run's root already. */
+static int in_proc(const char *path) {
+  return strncmp(path, "/proc", 5) == 0 && (path[5] == '\0' || path[5] == '/');
 }
 
-/* fopen and fopen64 as `name`, glibc's, behind them: the mount table absent, a stream
- * buffered as the models buffer it. */
+/* fopen and fopen64 as `name`, glibc's, behind them: nothing in /proc, a stream buffered
+ * as the models buffer it. */
 #define MODELLED_FOPEN(name)                                                              \
   FILE *name(const char *path, const char *mode) {                                       \
     static FILE *(*glibc)(const char *, const char *);                                   \
     if (!glibc)                                                                          \
       glibc = (FILE * (*)(const char *, const char *)) real(#name);                      \
-    if (mount_table(path)) {                                                             \
+    if (in_proc(path)) {                                                                 \
       errno = ENOENT;                                                                    \
       return NULL;                                                                       \
     }                                                                                    \

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 /* Looks outside its working directory. In the analysis `/` cannot be listed or written,
-   `/tmp` is empty, the working directory is /augur/work, and there is neither a mount
-   table nor /etc: so it must be natively, whoever runs augur replay and whatever the
+   `/tmp` is empty, the working directory is /augur/work, and there is neither /proc
+   (no mount table, no uptime) nor /etc: so it must be natively, whoever runs augur replay and whatever the
    machine's `/` and `/tmp` hold. */
 int main(void) {
   char cwd[64];
@@ -25,6 +25,7 @@ int main(void) {
   printf("create in /tmp: %s\n", f ? "created" : strerror(errno));
   printf("cwd: %s\n", getcwd(cwd, sizeof cwd));
   printf("mount table: %s\n", fopen("/proc/self/mountinfo", "r") ? "read" : strerror(errno));
+  printf("/proc/uptime: %s\n", fopen("/proc/uptime", "r") ? "read" : strerror(errno));
   printf("/etc/passwd: %s\n", fopen("/etc/passwd", "r") ? "read" : strerror(errno));
   return fd < 0 ? 1 : 0;
 }
