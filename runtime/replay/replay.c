@@ -753,6 +753,21 @@ int kill(pid_t pid, int sig) {
 
 __attribute__((constructor)) static void modelled_umask(void) { umask(022); }
 
+/* The analysis starts the program with every signal's default action and none blocked. A
+ * native run may inherit ignored signals and a mask (a shell runs a background job with
+ * SIGINT and SIGQUIT ignored): they are undone before main. Handlers installed by then
+ * (the sanitizers') stay. */
+__attribute__((constructor)) static void modelled_signals(void) {
+  sigset_t none;
+  for (int sig = 1; sig < NSIG; sig++) {
+    struct sigaction old;
+    if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+      signal(sig, SIG_DFL);
+  }
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 /* The analysis' user may keep a file's owner and group (each -1 or the user's). */
 static int other_owner(uid_t uid, gid_t gid) {
   return (uid != (uid_t)-1 && uid != AUGUR_USER_ID) || (gid != (gid_t)-1 && gid != AUGUR_USER_ID);

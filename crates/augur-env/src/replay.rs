@@ -11,6 +11,7 @@ pub mod judge;
 pub mod native;
 mod private_root;
 mod sanitized_ir;
+mod spawn;
 mod unprivileged;
 
 pub use sanitized_ir::{sanitizable, Sanitizable};

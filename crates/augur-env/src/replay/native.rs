@@ -5,9 +5,12 @@ use super::environment::{check_file_name, Environment};
 use super::private_root::{self, PrivateRoot};
 use super::unprivileged::{place_binary, Unprivileged};
 use augur_engine::KTest;
+use std::ffi::{CString, OsStr, OsString};
+use std::fs::File;
+use std::os::fd::AsRawFd;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -223,20 +226,25 @@ fn prepare(root: &Path, spec: &RunSpec) -> Result<PathBuf, String> {
     Ok(cwd)
 }
 
-/// Wait for `child` at most `timeout`; kill it after that.
-fn wait(child: &mut std::process::Child, timeout: Duration) -> std::io::Result<Status> {
+/// Wait for the child `pid` at most `timeout`; kill it after that. Reaps it.
+fn wait(pid: libc::pid_t, timeout: Duration) -> std::io::Result<Status> {
     let start = Instant::now();
     loop {
-        if let Some(s) = child.try_wait()? {
-            return Ok(match (s.code(), s.signal()) {
-                (Some(c), _) => Status::Exit(c),
-                (None, Some(sig)) => Status::Signal(sig),
-                (None, None) => Status::Exit(-1),
-            });
+        let mut status = 0;
+        // SAFETY: waitpid on this process's own child, writing `status`.
+        match unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) } {
+            r if r < 0 => return Err(std::io::Error::last_os_error()),
+            0 => {}
+            _ if libc::WIFEXITED(status) => return Ok(Status::Exit(libc::WEXITSTATUS(status))),
+            _ if libc::WIFSIGNALED(status) => return Ok(Status::Signal(libc::WTERMSIG(status))),
+            _ => return Ok(Status::Exit(-1)),
         }
         if start.elapsed() >= timeout {
-            let _ = child.kill();
-            let _ = child.wait();
+            // SAFETY: signalling and reaping this process's own child.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+                libc::waitpid(pid, std::ptr::null_mut(), 0);
+            }
             return Ok(Status::Timeout);
         }
         std::thread::sleep(Duration::from_millis(5));
@@ -269,23 +277,25 @@ pub fn run(binary: &Path, spec: &RunSpec) -> Result<NativeRun, String> {
     };
     let files = Files {
         scratch: root.path(),
-        cwd: &cwd,
         program: &program,
     };
-    let mut child = match command(spec, &files, jail.as_ref(), user)?.spawn() {
+    let started = match &jail {
+        Some(jail) => Invocation::new(spec, &files, true)?.spawn_in(jail),
+        None => Invocation::new(spec, &files, false)?.spawn(&cwd, user),
+    };
+    let pid = match started {
         Err(e) if jail.is_some() => {
             PRIVATE_ROOTS.store(false, Ordering::Relaxed);
             tracing::warn!(
                 "native runs share this machine's root: the kernel refused one of their own ({e})"
             );
-            command(spec, &files, None, user)?.spawn().map_err(io)?
+            Invocation::new(spec, &files, false)?
+                .spawn(&cwd, user)
+                .map_err(io)?
         }
-        spawned => spawned.map_err(io)?,
+        started => started.map_err(io)?,
     };
-    let status = wait(&mut child, spec.timeout).map_err(io)?;
-    if jail.is_some() {
-        PrivateRoot::leave(root.path());
-    }
+    let status = wait(pid, spec.timeout).map_err(io)?;
     let native_cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);
     let as_modelled = |bytes: Vec<u8>| in_modelled_work_dir(bytes, &native_cwd);
     let read = |name: &str| std::fs::read(root.path().join(name)).unwrap_or_default();
@@ -301,65 +311,109 @@ pub fn run(binary: &Path, spec: &RunSpec) -> Result<NativeRun, String> {
 struct Files<'a> {
     /// The scratch directory: `.ktest` files, stdin, stdout, stderr, outputs.
     scratch: &'a Path,
-    /// The working directory, `scratch/cwd`.
-    cwd: &'a Path,
     /// The binary, `scratch/program`.
     program: &'a Path,
 }
 
-/// The command of one native run: in `jail` when given (the scratch directory's files then
-/// named as the program sees them there), else in the host's root as `user`.
-fn command(
-    spec: &RunSpec,
-    files: &Files,
-    jail: Option<&PrivateRoot>,
-    user: Option<Unprivileged>,
-) -> Result<Command, String> {
-    let io = |e: std::io::Error| format!("cannot run {}: {e}", files.program.display());
-    let seen = |name: &str| match jail {
-        Some(_) => Path::new(private_root::REPLAY).join(name),
-        None => files.scratch.join(name),
-    };
-    let stdin = if spec.env.stdin.is_some() {
-        Stdio::from(std::fs::File::open(files.scratch.join("stdin")).map_err(io)?)
-    } else {
-        Stdio::null()
-    };
-    let mut cmd = Command::new(seen("program"));
-    match jail {
-        Some(jail) => {
-            let jail = jail.clone();
-            // SAFETY: `enter` only makes system calls, as a child between fork and exec must.
-            unsafe { cmd.pre_exec(move || jail.enter()) };
+/// What one native run starts: the program, its argv and the environment it adds, its
+/// standard streams' files, with the scratch directory's files named as the program sees
+/// them (in its own root when `jailed`).
+struct Invocation {
+    program: PathBuf,
+    argv: Vec<OsString>,
+    env: Vec<(OsString, OsString)>,
+    /// Standard input's file, or None for /dev/null.
+    stdin: Option<File>,
+    stdout: File,
+    stderr: File,
+}
+
+impl Invocation {
+    fn new(spec: &RunSpec, files: &Files, jailed: bool) -> Result<Self, String> {
+        let io = |e: std::io::Error| format!("cannot run {}: {e}", files.program.display());
+        let seen = |name: &str| match jailed {
+            true => Path::new(private_root::REPLAY).join(name),
+            false => files.scratch.join(name),
+        };
+        let mut env: Vec<(OsString, OsString)> = vec![
+            ("AUGUR_REPLAY_KTEST".into(), seen("test.ktest").into()),
+            ("AUGUR_REPLAY_ARGV".into(), seen("argv.ktest").into()),
+            ("ASAN_OPTIONS".into(), "detect_leaks=0".into()),
+            // The libc models' world has only the C locale (setlocale(LC_ALL, "") gives
+            // "C"): the native run must too, whatever the user's LANG.
+            ("LC_ALL".into(), "C".into()),
+            ("AUGUR_OUTPUTS".into(), seen("outputs").into()),
+        ];
+        if let Some(r) = spec.revision {
+            env.push(("AUGUR_REVISION".into(), r.to_string().into()));
         }
-        None => {
-            cmd.current_dir(files.cwd);
-            if let Some(user) = user {
-                user.apply(&mut cmd);
-            }
+        for (i, (name, _)) in spec.env_files.iter().enumerate() {
+            env.push(((*name).into(), seen(&env_file(i)).into()));
         }
+        let argv = std::iter::once(OsString::from(spec.argv0))
+            .chain(spec.args.iter().map(OsString::from))
+            .chain(
+                spec.env
+                    .args()
+                    .into_iter()
+                    .map(|a| OsStr::from_bytes(a).to_os_string()),
+            )
+            .collect();
+        let open = |name: &str| File::open(files.scratch.join(name)).map_err(io);
+        let create = |name: &str| File::create(files.scratch.join(name)).map_err(io);
+        Ok(Self {
+            program: seen("program"),
+            argv,
+            env,
+            stdin: spec
+                .env
+                .stdin
+                .is_some()
+                .then(|| open("stdin"))
+                .transpose()?,
+            stdout: create("stdout")?,
+            stderr: create("stderr")?,
+        })
     }
-    if let Some(r) = spec.revision {
-        cmd.env("AUGUR_REVISION", r.to_string());
+
+    /// Start it in the machine's root, in `cwd`, as `user` when given.
+    fn spawn(self, cwd: &Path, user: Option<Unprivileged>) -> std::io::Result<libc::pid_t> {
+        let mut cmd = Command::new(&self.program);
+        cmd.arg0(&self.argv[0])
+            .args(&self.argv[1..])
+            .envs(self.env)
+            .current_dir(cwd)
+            .stdin(self.stdin.map_or_else(Stdio::null, Stdio::from))
+            .stdout(self.stdout)
+            .stderr(self.stderr);
+        if let Some(user) = user {
+            user.apply(&mut cmd);
+        }
+        // Reaped by `wait`, by its pid.
+        Ok(cmd.spawn()?.id() as libc::pid_t)
     }
-    for (i, (name, _)) in spec.env_files.iter().enumerate() {
-        cmd.env(name, seen(&env_file(i)));
+
+    /// Start it in the root `jail` (`spawn.rs`).
+    fn spawn_in(self, jail: &PrivateRoot) -> std::io::Result<libc::pid_t> {
+        let c = |s: &OsStr| CString::new(s.as_bytes()).map_err(std::io::Error::other);
+        let mut env: Vec<(OsString, OsString)> = std::env::vars_os()
+            .filter(|(k, _)| !self.env.iter().any(|(set, _)| set == k))
+            .collect();
+        env.extend(self.env);
+        let envp = env
+            .iter()
+            .map(|(k, v)| c(&[k.as_os_str(), v.as_os_str()].join(OsStr::new("="))))
+            .collect::<std::io::Result<Vec<_>>>()?;
+        let argv = self
+            .argv
+            .iter()
+            .map(|a| c(a))
+            .collect::<std::io::Result<Vec<_>>>()?;
+        let null = File::open("/dev/null")?;
+        let stdin = self.stdin.as_ref().unwrap_or(&null);
+        let stdio = [stdin, &self.stdout, &self.stderr].map(|f| f.as_raw_fd());
+        super::spawn::launch(&c(self.program.as_os_str())?, &argv, &envp, stdio, jail)
     }
-    let create = |name: &str| std::fs::File::create(files.scratch.join(name)).map_err(io);
-    cmd.arg0(spec.argv0)
-        .args(spec.args)
-        .args(spec.env.args().into_iter().map(std::ffi::OsStr::from_bytes))
-        .env("AUGUR_REPLAY_KTEST", seen("test.ktest"))
-        .env("AUGUR_REPLAY_ARGV", seen("argv.ktest"))
-        .env("ASAN_OPTIONS", "detect_leaks=0")
-        // The libc models' world has only the C locale (setlocale(LC_ALL, "") gives "C"):
-        // the native run must too, whatever the user's LANG.
-        .env("LC_ALL", "C")
-        .env("AUGUR_OUTPUTS", seen("outputs"))
-        .stdin(stdin)
-        .stdout(create("stdout")?)
-        .stderr(create("stderr")?);
-    Ok(cmd)
 }
 
 /// `output` of a native run with the working directory's name (a fresh temporary

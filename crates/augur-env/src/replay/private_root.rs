@@ -19,15 +19,20 @@
 //!   links (`/bin` to `usr/bin`) are copied, its top-level files left out;
 //! - `/` and `/augur` may be passed through, not listed (mode 0111), as in the analysis.
 //!
+//! The root's unchanging part (its mount points and links) is made once per user and
+//! host layout, in `$TMPDIR/augur-root-UID-HASH`, and shared; each run mounts its own
+//! volume and binds in its own namespace. The child is started by `spawn.rs`.
+//!
 //! Root makes the namespace directly and then runs the program as `nobody`
 //! ([`super::unprivileged`]); any other user makes it inside a user namespace of its own,
 //! where it is uid 1000, the analysis's user. Where the kernel allows neither (user
 //! namespaces switched off), the run falls back to the host's root, with a warning once.
 
-use std::ffi::{CString, OsStr};
+use std::ffi::{CString, OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// The working directory of a native run, as the analysis names it.
 pub const WORK: &str = crate::WORK_DIR;
@@ -120,29 +125,146 @@ fn kept_flags(path: &Path) -> libc::c_ulong {
     .fold(0, |acc, (_, ms)| acc | ms)
 }
 
+/// The parts of every run's root that do not change, made once and shared by every run
+/// of every augur process of this user: making them for each run (some thirty
+/// directories) cost more than the run on a large ext4 volume, in its inode allocator.
+struct Skeleton {
+    /// The new root: mount points for the host's directories, `tmp`, `augur` and the
+    /// replay's own, and copies of the host's top-level links.
+    root: PathBuf,
+    /// The mount point of each run's own volume, outside the new root.
+    volume: PathBuf,
+    /// The host's directories bound into the root.
+    host_binds: Vec<Bind>,
+}
+
+/// This process's skeleton, or why it could not be made.
+static SKELETON: OnceLock<Result<Skeleton, String>> = OnceLock::new();
+
+/// A top-level entry of the host's `/` the new root has: a directory (bound) or a
+/// symbolic link (copied, with its target).
+type HostEntry = (OsString, Option<PathBuf>);
+
+/// The host's top-level directories and links the new root has, sorted by name.
+fn host_entries() -> std::io::Result<Vec<HostEntry>> {
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir("/")? {
+        let entry = entry?;
+        let name = entry.file_name();
+        if LEFT_OUT.iter().any(|d| OsStr::new(d) == name) {
+            continue;
+        }
+        let kind = entry.file_type()?;
+        if kind.is_symlink() {
+            entries.push((name, Some(std::fs::read_link(entry.path())?)));
+        } else if kind.is_dir() {
+            entries.push((name, None));
+        }
+    }
+    entries.sort();
+    Ok(entries)
+}
+
+/// Is `base` a skeleton this user may trust: a directory of its own that no one else may
+/// write?
+fn trusted(base: &Path, uid: u32) -> bool {
+    std::fs::symlink_metadata(base)
+        .is_ok_and(|m| m.is_dir() && m.uid() == uid && m.permissions().mode() & 0o022 == 0)
+}
+
+/// The skeleton for the host's entries `entries`: `$TMPDIR/augur-root-UID-HASH` (HASH of
+/// the entries, so a changed `/` gets a new one), made (in a directory of its own, then
+/// renamed into place) when absent.
+fn make_skeleton(entries: &[HostEntry]) -> std::io::Result<Skeleton> {
+    // SAFETY: geteuid cannot fail.
+    let uid = unsafe { libc::geteuid() };
+    // FNV-1a over the entries: stable across builds and runs.
+    let hash = entries
+        .iter()
+        .flat_map(|(name, target)| {
+            let target = target.as_deref().map(|t| t.as_os_str().as_bytes());
+            [name.as_bytes(), b"\0", target.unwrap_or(b"/"), b"\0"].concat()
+        })
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    let base = std::env::temp_dir().join(format!("augur-root-{uid}-{hash:016x}"));
+    if !trusted(&base, uid) {
+        let new = tempfile::Builder::new()
+            .prefix("augur-root-")
+            .tempdir_in(std::env::temp_dir())?;
+        let dir = |p: &Path| std::fs::create_dir(p);
+        dir(&new.path().join("volume"))?;
+        let root = new.path().join("root");
+        dir(&root)?;
+        std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o755))?;
+        for mount_point in ["tmp", "augur", REPLAY_NAME] {
+            dir(&root.join(mount_point))?;
+        }
+        for (name, target) in entries {
+            match target {
+                Some(target) => std::os::unix::fs::symlink(target, root.join(name))?,
+                None => dir(&root.join(name))?,
+            }
+        }
+        // Another process may have made it meanwhile: then theirs is used.
+        if std::fs::rename(new.path(), &base).is_ok() {
+            std::mem::forget(new);
+        } else if !trusted(&base, uid) {
+            return Err(std::io::Error::other(format!(
+                "{} is not this user's own",
+                base.display()
+            )));
+        }
+    }
+    let root = base.join("root");
+    let host_binds = entries
+        .iter()
+        .filter(|(_, target)| target.is_none())
+        .map(|(name, _)| {
+            let host = Path::new("/").join(name);
+            let as_is = BOUND_AS_THEY_ARE.iter().any(|d| OsStr::new(d) == name);
+            Bind {
+                from: c_path(&host),
+                to: c_path(&root.join(name)),
+                recursive: true,
+                read_only: (!as_is).then(|| kept_flags(&host)),
+            }
+        })
+        .collect();
+    Ok(Skeleton {
+        root,
+        volume: base.join("volume"),
+        host_binds,
+    })
+}
+
+/// This process's skeleton, made or found the first time.
+fn skeleton() -> std::io::Result<&'static Skeleton> {
+    SKELETON
+        .get_or_init(|| {
+            host_entries()
+                .and_then(|e| make_skeleton(&e))
+                .map_err(|e| format!("cannot make the native runs' root: {e}"))
+        })
+        .as_ref()
+        .map_err(|e| std::io::Error::other(e.clone()))
+}
+
 impl PrivateRoot {
-    /// Lay out a new root in `scratch/root` (mount points for the host's directories and
-    /// the run's own volume, copies of the host's top-level links, `tmp`), for a run whose
-    /// files are `scratch`, its test's files `files` (names in the working directory, in
-    /// the order the analysis made them; copies in `scratch/cwd`), standard input
-    /// `scratch/stdin` when `reads_stdin`. `become_id`: the id root runs the program as.
+    /// The root of a run whose files are `scratch`, its test's files `files` (names in the
+    /// working directory, in the order the analysis made them; copies in `scratch/cwd`),
+    /// standard input `scratch/stdin` when `reads_stdin`: the shared skeleton, with this
+    /// run's own volume and replay directory. `become_id`: the id root runs the program
+    /// as.
     pub fn prepare(
         scratch: &Path,
         files: &[String],
         reads_stdin: bool,
         become_id: Option<u32>,
     ) -> std::io::Result<Self> {
-        let root = scratch.join("root");
-        let dir = |p: &Path, mode: u32| -> std::io::Result<()> {
-            std::fs::create_dir(p)?;
-            std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode))
-        };
-        dir(&root, 0o755)?;
-        for mount_point in ["tmp", "augur", REPLAY_NAME] {
-            dir(&root.join(mount_point), 0o755)?;
-        }
-        let volume = scratch.join("volume");
-        dir(&volume, 0o755)?;
+        let skeleton = skeleton()?;
+        let (root, volume) = (&skeleton.root, &skeleton.volume);
         let volume_dirs = [
             ("augur", 0o755),
             ("augur/work", crate::modes::DIR_MODE),
@@ -172,27 +294,7 @@ impl PrivateRoot {
             bind(&volume.join("tmp"), "tmp"),
             bind(scratch, REPLAY_NAME),
         ];
-        for entry in std::fs::read_dir("/")? {
-            let entry = entry?;
-            let name = entry.file_name();
-            if LEFT_OUT.iter().any(|d| OsStr::new(d) == name) {
-                continue;
-            }
-            let host = Path::new("/").join(&name);
-            let kind = entry.file_type()?;
-            if kind.is_symlink() {
-                std::os::unix::fs::symlink(std::fs::read_link(&host)?, root.join(&name))?;
-            } else if kind.is_dir() {
-                dir(&root.join(&name), 0o755)?;
-                let as_is = BOUND_AS_THEY_ARE.iter().any(|d| OsStr::new(d) == name);
-                binds.push(Bind {
-                    from: c_path(&host),
-                    to: c_path(&root.join(&name)),
-                    recursive: true,
-                    read_only: (!as_is).then(|| kept_flags(&host)),
-                });
-            }
-        }
+        binds.extend(skeleton.host_binds.iter().cloned());
         // SAFETY: geteuid and getegid cannot fail.
         let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
         let maps = (uid != 0).then(|| {
@@ -202,8 +304,8 @@ impl PrivateRoot {
             )
         });
         Ok(Self {
-            new_root: c_path(&root),
-            volume: c_path(&volume),
+            new_root: c_path(root),
+            volume: c_path(volume),
             stdin,
             reads_stdin,
             volume_dirs,
@@ -331,15 +433,6 @@ impl PrivateRoot {
                 Err(std::io::Error::last_os_error())
             }
             _ => Ok(()),
-        }
-    }
-
-    /// After the run: make the new root in `scratch` listable again, so that the scratch
-    /// directory can be removed (its owner may be the user who ran the program).
-    pub fn leave(scratch: &Path) {
-        for dir in ["root", "root/augur"] {
-            let _ =
-                std::fs::set_permissions(scratch.join(dir), std::fs::Permissions::from_mode(0o755));
         }
     }
 }
