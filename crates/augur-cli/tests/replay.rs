@@ -318,7 +318,8 @@ fn a_program_nondeterministic_natively_is_reported_as_such() {
 
 /// A native run has a root of its own, as the analysis's world is: `/` can be neither
 /// listed nor written, `/tmp` is empty and writable, the working directory is
-/// /augur/work, there is no /proc (to the program's fopen) and no /etc; whatever the machine's `/` and `/tmp` hold, and whoever runs augur (CI
+/// /augur/work, standard output is the program's to touch, there is no /proc (to the
+/// program's fopen) and no /etc; whatever the machine's `/` and `/tmp` hold, and whoever runs augur (CI
 /// runs it as root: the program then runs as nobody, so a test of `rm -rf /` cannot
 /// remove the machine's files).
 #[test]
@@ -326,7 +327,7 @@ fn native_runs_have_a_root_of_their_own() {
     let r = run_c(include_str!("programs/replay/outside.c"), &[]);
     let world = "create in /: Permission denied\nrmdir /tmp: Permission denied\n\
                  list /: Permission denied\nentries of /tmp: 2\ncreate in /tmp: created\n\
-                 cwd: /augur/work\nmount table: No such file or directory\n\
+                 cwd: /augur/work\ntimes of stdout: set\nmount table: No such file or directory\n\
                  /proc/uptime: No such file or directory\n\
                  /etc/passwd: No such file or directory\n";
     assert_eq!(r.exits_with_stdout(), vec![(1, world.into())]);

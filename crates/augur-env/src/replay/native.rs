@@ -188,8 +188,8 @@ fn env_file(i: usize) -> String {
     format!("env-file{i}")
 }
 
-/// Lay out the scratch directory `root`: `test.ktest`, `argv.ktest`, `stdin`, copies of
-/// the environment's files, and `cwd/` holding the test's files. Returns the working directory.
+/// Lay out the scratch directory `root`: `test.ktest`, `argv.ktest`, `stdin`, `stdout`,
+/// `stderr`, copies of the environment's files, and `cwd/` holding the test's files. Returns the working directory.
 fn prepare(root: &Path, spec: &RunSpec) -> Result<PathBuf, String> {
     let io = |e: std::io::Error| format!("cannot prepare the test's directory: {e}");
     let ktest = KTest {
@@ -200,6 +200,11 @@ fn prepare(root: &Path, spec: &RunSpec) -> Result<PathBuf, String> {
     std::fs::write(root.join("test.ktest"), ktest.to_bytes()).map_err(io)?;
     std::fs::write(root.join("argv.ktest"), argv_objects(spec).to_bytes()).map_err(io)?;
     std::fs::write(root.join("stdin"), spec.env.stdin.as_deref().unwrap_or(&[])).map_err(io)?;
+    // Made here, before the directory is given to the run's user: the program may change
+    // its standard output's times or mode (`touch -`), as the analysis's user may.
+    for stream in ["stdout", "stderr"] {
+        std::fs::write(root.join(stream), b"").map_err(io)?;
+    }
     for (i, (_, file)) in spec.env_files.iter().enumerate() {
         std::fs::copy(file, root.join(env_file(i))).map_err(io)?;
     }
