@@ -335,3 +335,11 @@ fn native_runs_have_a_root_of_their_own() {
     assert!(!Path::new("/augur-replay-probe").exists());
     assert!(!Path::new("/tmp/mine").exists());
 }
+
+/// Heap memory read before it is written is zero in the analysis and natively alike.
+#[test]
+fn fresh_heap_memory_reads_as_zero_natively_too() {
+    let r = run_c(include_str!("programs/replay/fresh_heap.c"), &[]);
+    assert_eq!(r.exits_with_stdout(), vec![(0, "0 0 0 0\n0\n".into())]);
+    assert_all_pass(&r);
+}

@@ -343,7 +343,14 @@ impl Invocation {
         let mut env: Vec<(OsString, OsString)> = vec![
             ("AUGUR_REPLAY_KTEST".into(), seen("test.ktest").into()),
             ("AUGUR_REPLAY_ARGV".into(), seen("argv.ktest").into()),
-            ("ASAN_OPTIONS".into(), "detect_leaks=0".into()),
+            // Fresh heap memory reads as zero in the analysis (a program may read it
+            // before writing it: gnulib's randread seeds ISAAC from a partly filled
+            // buffer), so AddressSanitizer fills new blocks with zeros, not 0xbe, up to
+            // 256 MiB.
+            (
+                "ASAN_OPTIONS".into(),
+                "detect_leaks=0:malloc_fill_byte=0:max_malloc_fill_size=268435456".into(),
+            ),
             // The libc models' world has only the C locale (setlocale(LC_ALL, "") gives
             // "C"): the native run must too, whatever the user's LANG.
             ("LC_ALL".into(), "C".into()),
