@@ -529,3 +529,36 @@ unsafe fn write_file(path: &std::ffi::CStr, bytes: &[u8]) -> std::io::Result<()>
         Err(err)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The test's files are made in order, each after the directories leading to it, each
+    /// directory once: the order the volume numbers them in.
+    #[test]
+    fn files_are_made_after_their_directories_in_order() {
+        let files = ["A", "d/e/f", "d/g", "B"].map(String::from);
+        let made = made_in_order(Path::new("/v/work"), Path::new("/s/cwd"), &files);
+        let got: Vec<(String, Option<String>)> = made
+            .iter()
+            .map(|m| {
+                let text = |c: &CString| c.to_str().unwrap().to_string();
+                (text(&m.path), m.source.as_ref().map(text))
+            })
+            .collect();
+        let file = |n: &str| (format!("/v/work/{n}"), Some(format!("/s/cwd/{n}")));
+        let dir = |n: &str| (format!("/v/work/{n}"), None);
+        assert_eq!(
+            got,
+            vec![
+                file("A"),
+                dir("d"),
+                dir("d/e"),
+                file("d/e/f"),
+                file("d/g"),
+                file("B")
+            ]
+        );
+    }
+}
