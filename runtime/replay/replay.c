@@ -600,6 +600,19 @@ static int in_proc(const char *path) {
 MODELLED_FOPEN(fopen)
 MODELLED_FOPEN(fopen64)
 
+/* setmntent opens its file with glibc's own fopen, out of the wrappers' reach (BusyBox's df
+ * reads /proc/mounts so): the mount table is absent through it too. */
+FILE *setmntent(const char *path, const char *mode) {
+  static FILE *(*glibc)(const char *, const char *);
+  if (!glibc)
+    glibc = (FILE * (*)(const char *, const char *)) real("setmntent");
+  if (in_proc(path)) {
+    errno = ENOENT;
+    return NULL;
+  }
+  return glibc(path, mode);
+}
+
 FILE *fdopen(int fd, const char *mode) {
   static FILE *(*glibc)(int, const char *);
   if (!glibc)

@@ -328,6 +328,7 @@ fn native_runs_have_a_root_of_their_own() {
     let world = "create in /: Permission denied\nrmdir /tmp: Permission denied\n\
                  list /: Permission denied\nentries of /tmp: 2\ncreate in /tmp: created\n\
                  cwd: /augur/work\ntimes of stdout: set\nmount table: No such file or directory\n\
+                 setmntent: No such file or directory\n\
                  /proc/uptime: No such file or directory\n\
                  /etc/passwd: No such file or directory\n";
     assert_eq!(r.exits_with_stdout(), vec![(1, world.into())]);

@@ -1,6 +1,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <mntent.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <string.h>
@@ -27,6 +28,7 @@ int main(void) {
   printf("cwd: %s\n", getcwd(cwd, sizeof cwd));
   printf("times of stdout: %s\n", futimens(1, NULL) == 0 ? "set" : strerror(errno));
   printf("mount table: %s\n", fopen("/proc/self/mountinfo", "r") ? "read" : strerror(errno));
+  printf("setmntent: %s\n", setmntent("/proc/mounts", "r") ? "read" : strerror(errno));
   printf("/proc/uptime: %s\n", fopen("/proc/uptime", "r") ? "read" : strerror(errno));
   printf("/etc/passwd: %s\n", fopen("/etc/passwd", "r") ? "read" : strerror(errno));
   return fd < 0 ? 1 : 0;
