@@ -51,11 +51,12 @@ GCOV_TIMEOUT = 5
 GCOV_TIMEOUTS = 3
 
 
-def run_gcov(binary, applet, test):
+def run_gcov(binary, applet, test, gcov_env):
     """Run the gcov build on one test, argv[0] the applet, in a fresh directory, as nobody
-    when this is root (coreutils-report.py says why); False when it timed out."""
+    when this is root (coreutils-report.py says why), with GCOV_ENV; False when it timed
+    out."""
     argv, stdin, files = coreutils.environment(test["objects"])
-    env = dict(os.environ, LC_ALL="C")
+    env = dict(os.environ, LC_ALL="C", **gcov_env)
     with tempfile.TemporaryDirectory() as cwd:
         coreutils.write_files(cwd, files)
         try:
@@ -127,13 +128,14 @@ def row(work, applet, out):
             os.remove(gcda)
     binary = os.path.join(build, "busybox_unstripped")
     if os.path.exists(binary):
-        coreutils.give_to_nobody(build)
+        stage, staged, gcov_env = coreutils.gcov_stage(binary)
         timeouts = not_run = 0
         for test in tests:
             if timeouts >= GCOV_TIMEOUTS and test["outcome"].get("kind") == "partial":
                 not_run += 1
-            elif not run_gcov(binary, applet, test):
+            elif not run_gcov(staged, applet, test, gcov_env):
                 timeouts += 1
+        coreutils.gcov_collect(stage, build, objects)
         coverage = line_coverage(build, objects) if objects else "no .gcno"
         if timeouts:
             coverage += f" ({timeouts} tests timed out natively"

@@ -12,6 +12,7 @@ import json
 import os
 import re
 import subprocess
+import shutil
 import sys
 import tempfile
 
@@ -19,7 +20,8 @@ TIMEOUT = 10
 # A test may name any path (`rm -r /etc` fits in its ten bytes): harmless in augur's world,
 # where nothing exists outside the working directory, and not natively. As root, the
 # native runs are made as the unprivileged user nobody (uid and gid 65534), in a directory
-# it owns, on builds whose coverage files it may write (`give_to_nobody`). A gcov run of
+# it owns, from a copy of the gcov build whose coverage files go to a directory of its own
+# (`gcov_stage`, `gcov_collect`). A gcov run of
 # BusyBox's `rm` tests as root once deleted /etc from the machine it ran on.
 NOBODY = 65534
 # augur's stderr lines that are not a problem: warnings, progress, errors found with a test.
@@ -64,6 +66,38 @@ def give_to_nobody(tree):
             os.lchown(name, NOBODY, NOBODY)
 
 
+def gcov_stage(binary):
+    """Where to run the gcov build BINARY from: as root, a copy in a fresh directory that
+    nobody may pass through but not list (a test of `rm -rf /tmp` must not find it), with
+    the environment that sends its coverage files to a directory of nobody's inside it
+    (GCOV_PREFIX: the build may sit where nobody cannot go, as under /root); else BINARY
+    itself. Returns (stage directory or None, path to run, environment to add)."""
+    if os.geteuid() != 0:
+        return None, binary, {}
+    stage = tempfile.mkdtemp(prefix="augur-gcov-")
+    os.chmod(stage, 0o711)
+    copy = os.path.join(stage, os.path.basename(binary))
+    shutil.copy2(binary, copy)
+    os.chmod(copy, 0o755)
+    out = os.path.join(stage, "gcda")
+    os.mkdir(out)
+    give_to_nobody(out)
+    return stage, copy, {"GCOV_PREFIX": out, "GCOV_PREFIX_STRIP": "0"}
+
+
+def gcov_collect(stage, build, objects):
+    """Move the coverage files of OBJECTS (paths relative to BUILD) that the staged runs
+    wrote under STAGE into BUILD, and remove STAGE."""
+    if stage is None:
+        return
+    for obj in objects:
+        gcda = os.path.join(build, obj[: -len(".o")] + ".gcda")
+        staged = os.path.join(stage, "gcda", os.path.abspath(gcda).lstrip("/"))
+        if os.path.exists(staged):
+            shutil.move(staged, gcda)
+    shutil.rmtree(stage, ignore_errors=True)
+
+
 def write_files(cwd, files):
     """A test's files in the native run's directory CWD (nobody's when this is root)."""
     for name, data in files.items():
@@ -74,12 +108,12 @@ def write_files(cwd, files):
     give_to_nobody(cwd)
 
 
-def run_native(binary, test):
+def run_native(binary, test, extra_env=None):
     """Run a native build on one test in a fresh directory holding its files, as nobody
-    when this is root; returns (exit status, negative for a signal, or None on timeout;
-    stderr)."""
+    when this is root, with EXTRA_ENV; returns (exit status, negative for a signal, or None
+    on timeout; stderr)."""
     argv, stdin, files = environment(test["objects"])
-    env = dict(os.environ, LC_ALL="C", ASAN_OPTIONS="detect_leaks=0")
+    env = dict(os.environ, LC_ALL="C", ASAN_OPTIONS="detect_leaks=0", **(extra_env or {}))
     with tempfile.TemporaryDirectory() as cwd:
         write_files(cwd, files)
         try:
@@ -162,9 +196,10 @@ def main():
         gcda = os.path.join(build, found[0][: -len(".o")] + ".gcda")
         if os.path.exists(gcda):
             os.remove(gcda)
-    give_to_nobody(build)
+    stage, binary, gcov_env = gcov_stage(os.path.join(build, "src", prog))
     for _, test in tests:
-        run_native(os.path.join(build, "src", prog), test)
+        run_native(binary, test, gcov_env)
+    gcov_collect(stage, build, [found[0]] if found else [])
     unmodeled = sorted({m.group(1) for _, t in tests
                         if t["outcome"].get("error") == "unmodeled-external"
                         and (m := re.search(r"`([^`]+)`", t["outcome"].get("message", "")))})
