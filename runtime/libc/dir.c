@@ -13,8 +13,8 @@
  * ".", ".." and then its files and subdirectories in byte order of their names
  * (the native replay lists directories so too, whatever the file system's
  * order).  Directories have the modes chmod gives them (augur-env's
- * modes.rs; 0755 at first, 0700 for "..", 01777 for /tmp), inode numbers
- * of their own.  A stream holds a descriptor of its directory, as glibc's
+ * modes.rs; 0755 at first, 0111 for "..", 01777 for /tmp), inode numbers
+ * in the order they were made (fixed_volume.h).  A stream holds a descriptor of its directory, as glibc's
  * does: opendir opens one (and fstats it), fdopendir takes one, dirfd gives
  * it, closedir closes it; so `--max-fail` makes those system calls fail as
  * they do natively, and descriptors are numbered as they are natively.
@@ -91,23 +91,28 @@ static long first_inside(const char *dir)
     return -1;
 }
 
-/* The inode number of the directory dir (canonical: "" the working directory): a
- * directory mkdir made has its marker's number, one that is only the leading part of
- * file names that of its first file. */
+/* The inode number of the directory dir (canonical: "" the working directory), 0 when
+ * nothing is inside it (no such directory): a directory mkdir made has its marker's
+ * number, one that is only the leading part of file names that of its first file. One
+ * pass over the files: the first inside comes no later than the marker. */
 static unsigned long dir_ino(const char *dir)
 {
     char name[PATH_LEN];
     size_t len = strlen(dir);
-    long i, n;
+    long i, n, first = -1;
     if (len == 0)
         return CWD_INO;
     if (strcmp(dir, TMP_DIR) == 0)
         return TMP_INO;
     for (i = 0; (n = file_name((unsigned long)i, name)) >= 0; i++) {
-        if ((size_t)n == len + 1 && strncmp(name, dir, len) == 0 && name[len] == '/')
+        if (n == 0 || inside(name, dir) == NULL)
+            continue;
+        if ((size_t)n == len + 1) /* its marker */
             return AUGUR_FIXED_INO(i);
+        if (first < 0)
+            first = i;
     }
-    return AUGUR_FIXED_INO(first_inside(dir));
+    return first < 0 ? 0 : AUGUR_FIXED_INO(first);
 }
 
 /* The inode number of dir's parent (canonical, as dir_ino's). */
@@ -149,7 +154,7 @@ static unsigned long subdirectories(const char *dir)
 int __augur_directory(const char *path, unsigned long info[3])
 {
     char dir[PATH_LEN];
-    long first;
+    unsigned long ino;
     int c = path[0] == '\0' ? -1 : canonical(path, dir);
 
     if (c < 0)
@@ -160,18 +165,12 @@ int __augur_directory(const char *path, unsigned long info[3])
         info[2] = 0111; /* passed through, never listed (the replay makes it so) */
         return 1;
     }
-    first = first_inside(dir);
-    if (dir[0] == '/' && strcmp(dir, TMP_DIR) == 0) { /* always there, empty or not */
-        info[0] = 2 + subdirectories(dir);
-        info[1] = TMP_INO;
-        info[2] = 01777;
-        return 1;
-    }
-    if (dir[0] != '\0' && first < 0)
+    ino = dir_ino(dir); /* /tmp's and the working directory's: always there */
+    if (ino == 0)
         return 0;
     info[0] = 2 + subdirectories(dir);
-    info[1] = dir_ino(dir);
-    info[2] = (unsigned long)augur_sys_mode(-1, path);
+    info[1] = ino;
+    info[2] = strcmp(dir, TMP_DIR) == 0 ? 01777 : (unsigned long)augur_sys_mode(-1, path);
     return 1;
 }
 

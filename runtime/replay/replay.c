@@ -584,34 +584,26 @@ static int in_proc(const char *path) {
   return strncmp(path, "/proc", 5) == 0 && (path[5] == '\0' || path[5] == '/');
 }
 
-/* fopen and fopen64 as `name`, glibc's, behind them: nothing in /proc, a stream buffered
- * as the models buffer it. */
-#define MODELLED_FOPEN(name)                                                              \
+/* `name(path, mode)`, glibc's, behind it, finding nothing in /proc, its stream `done`
+ * (`f`, opened with `mode`). fopen and fopen64 buffer theirs as the models do. setmntent
+ * opens its file with glibc's own fopen, out of those wrappers' reach (BusyBox's df reads
+ * /proc/mounts so): it is wrapped too. */
+#define OPENED_OUT_OF_PROC(name, done)                                                   \
   FILE *name(const char *path, const char *mode) {                                       \
     static FILE *(*glibc)(const char *, const char *);                                   \
+    FILE *f;                                                                             \
     if (!glibc)                                                                          \
       glibc = (FILE * (*)(const char *, const char *)) real(#name);                      \
     if (in_proc(path)) {                                                                 \
       errno = ENOENT;                                                                    \
       return NULL;                                                                       \
     }                                                                                    \
-    return aligned(glibc(path, mode), mode);                                             \
+    f = glibc(path, mode);                                                               \
+    return done;                                                                         \
   }
-MODELLED_FOPEN(fopen)
-MODELLED_FOPEN(fopen64)
-
-/* setmntent opens its file with glibc's own fopen, out of the wrappers' reach (BusyBox's df
- * reads /proc/mounts so): the mount table is absent through it too. */
-FILE *setmntent(const char *path, const char *mode) {
-  static FILE *(*glibc)(const char *, const char *);
-  if (!glibc)
-    glibc = (FILE * (*)(const char *, const char *)) real("setmntent");
-  if (in_proc(path)) {
-    errno = ENOENT;
-    return NULL;
-  }
-  return glibc(path, mode);
-}
+OPENED_OUT_OF_PROC(fopen, aligned(f, mode))
+OPENED_OUT_OF_PROC(fopen64, aligned(f, mode))
+OPENED_OUT_OF_PROC(setmntent, f)
 
 FILE *fdopen(int fd, const char *mode) {
   static FILE *(*glibc)(int, const char *);

@@ -3,6 +3,7 @@
 
 use super::environment::{check_file_name, Environment};
 use super::private_root::{self, PrivateRoot};
+use super::spawn::LaunchError;
 use super::unprivileged::{place_binary, Unprivileged};
 use augur_engine::KTest;
 use std::ffi::{CString, OsStr, OsString};
@@ -189,7 +190,8 @@ fn env_file(i: usize) -> String {
 }
 
 /// Lay out the scratch directory `root`: `test.ktest`, `argv.ktest`, `stdin`, `stdout`,
-/// `stderr`, copies of the environment's files, and `cwd/` holding the test's files. Returns the working directory.
+/// `stderr`, copies of the environment's files, `program` (by the caller), and `cwd/`
+/// holding the test's files. Returns the working directory.
 fn prepare(root: &Path, spec: &RunSpec) -> Result<PathBuf, String> {
     let io = |e: std::io::Error| format!("cannot prepare the test's directory: {e}");
     let ktest = KTest {
@@ -270,35 +272,34 @@ pub fn run(binary: &Path, spec: &RunSpec) -> Result<NativeRun, String> {
     if let Some(user) = user {
         user.give_scratch(root.path())?;
     }
-    let program = place_binary(root.path(), binary, user)?;
+    place_binary(root.path(), binary, user)?;
     let io = |e: std::io::Error| format!("cannot run {}: {e}", binary.display());
     let jail = if PRIVATE_ROOTS.load(Ordering::Relaxed) {
-        let names: Vec<String> = spec.env.files.iter().map(|(n, _)| n.clone()).collect();
+        let names = spec.env.files.iter().map(|(n, _)| n.as_str());
         let reads_stdin = spec.env.stdin.is_some();
         let id = user.map(|u| u.id());
-        Some(PrivateRoot::prepare(root.path(), &names, reads_stdin, id).map_err(io)?)
+        Some(PrivateRoot::prepare(root.path(), names, reads_stdin, id).map_err(io)?)
     } else {
         None
     };
-    let files = Files {
-        scratch: root.path(),
-        program: &program,
+    let shared_root = || -> Result<libc::pid_t, String> {
+        let invocation = Invocation::new(spec, root.path(), false, binary)?;
+        invocation.spawn(&cwd, user).map_err(io)
     };
-    let started = match &jail {
-        Some(jail) => Invocation::new(spec, &files, true)?.spawn_in(jail),
-        None => Invocation::new(spec, &files, false)?.spawn(&cwd, user),
-    };
-    let pid = match started {
-        Err(e) if jail.is_some() => {
-            PRIVATE_ROOTS.store(false, Ordering::Relaxed);
-            tracing::warn!(
-                "native runs share this machine's root: the kernel refused one of their own ({e})"
-            );
-            Invocation::new(spec, &files, false)?
-                .spawn(&cwd, user)
-                .map_err(io)?
-        }
-        started => started.map_err(io)?,
+    let pid = match &jail {
+        Some(jail) => match Invocation::new(spec, root.path(), true, binary)?.spawn_in(jail) {
+            Err(LaunchError::Refused(e)) => {
+                PRIVATE_ROOTS.store(false, Ordering::Relaxed);
+                tracing::warn!(
+                    "native runs share this machine's root: the kernel refused one of their \
+                     own ({e})"
+                );
+                shared_root()?
+            }
+            Err(LaunchError::Failed(e)) => return Err(io(e)),
+            Ok(pid) => pid,
+        },
+        None => shared_root()?,
     };
     let status = wait(pid, spec.timeout).map_err(io)?;
     let native_cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);
@@ -310,14 +311,6 @@ pub fn run(binary: &Path, spec: &RunSpec) -> Result<NativeRun, String> {
         stderr: as_modelled(read("stderr")),
         outputs: parse_outputs(&String::from_utf8_lossy(&read("outputs"))),
     })
-}
-
-/// Where one run's files are, on the host.
-struct Files<'a> {
-    /// The scratch directory: `.ktest` files, stdin, stdout, stderr, outputs.
-    scratch: &'a Path,
-    /// The binary, `scratch/program`.
-    program: &'a Path,
 }
 
 /// What one native run starts: the program, its argv and the environment it adds, its
@@ -334,11 +327,12 @@ struct Invocation {
 }
 
 impl Invocation {
-    fn new(spec: &RunSpec, files: &Files, jailed: bool) -> Result<Self, String> {
-        let io = |e: std::io::Error| format!("cannot run {}: {e}", files.program.display());
+    /// The invocation of `binary`, whose run's scratch directory is `scratch`.
+    fn new(spec: &RunSpec, scratch: &Path, jailed: bool, binary: &Path) -> Result<Self, String> {
+        let io = |e: std::io::Error| format!("cannot run {}: {e}", binary.display());
         let seen = |name: &str| match jailed {
             true => Path::new(private_root::REPLAY).join(name),
-            false => files.scratch.join(name),
+            false => scratch.join(name),
         };
         let mut env: Vec<(OsString, OsString)> = vec![
             ("AUGUR_REPLAY_KTEST".into(), seen("test.ktest").into()),
@@ -371,8 +365,8 @@ impl Invocation {
                     .map(|a| OsStr::from_bytes(a).to_os_string()),
             )
             .collect();
-        let open = |name: &str| File::open(files.scratch.join(name)).map_err(io);
-        let create = |name: &str| File::create(files.scratch.join(name)).map_err(io);
+        let open = |name: &str| File::open(scratch.join(name)).map_err(io);
+        let create = |name: &str| File::create(scratch.join(name)).map_err(io);
         Ok(Self {
             program: seen("program"),
             argv,
@@ -406,8 +400,10 @@ impl Invocation {
     }
 
     /// Start it in the root `jail` (`spawn.rs`).
-    fn spawn_in(self, jail: &PrivateRoot) -> std::io::Result<libc::pid_t> {
-        let c = |s: &OsStr| CString::new(s.as_bytes()).map_err(std::io::Error::other);
+    fn spawn_in(self, jail: &PrivateRoot) -> Result<libc::pid_t, LaunchError> {
+        let c = |s: &OsStr| {
+            CString::new(s.as_bytes()).map_err(|e| LaunchError::Failed(std::io::Error::other(e)))
+        };
         let mut env: Vec<(OsString, OsString)> = std::env::vars_os()
             .filter(|(k, _)| !self.env.iter().any(|(set, _)| set == k))
             .collect();
@@ -415,13 +411,13 @@ impl Invocation {
         let envp = env
             .iter()
             .map(|(k, v)| c(&[k.as_os_str(), v.as_os_str()].join(OsStr::new("="))))
-            .collect::<std::io::Result<Vec<_>>>()?;
+            .collect::<Result<Vec<_>, _>>()?;
         let argv = self
             .argv
             .iter()
             .map(|a| c(a))
-            .collect::<std::io::Result<Vec<_>>>()?;
-        let null = File::open("/dev/null")?;
+            .collect::<Result<Vec<_>, _>>()?;
+        let null = File::open("/dev/null").map_err(LaunchError::Failed)?;
         let stdin = self.stdin.as_ref().unwrap_or(&null);
         let stdio = [stdin, &self.stdout, &self.stderr].map(|f| f.as_raw_fd());
         super::spawn::launch(&c(self.program.as_os_str())?, &argv, &envp, stdio, jail)

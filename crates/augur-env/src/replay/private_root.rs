@@ -34,8 +34,8 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// The working directory of a native run, as the analysis names it.
-pub const WORK: &str = crate::WORK_DIR;
+/// The working directory of a native run, as the analysis names it ([`crate::WORK_DIR`]).
+const WORK: &std::ffi::CStr = c"/augur/work";
 /// Where the replay's own files of a native run are (binary, `.ktest`, outputs).
 pub const REPLAY: &str = "/.augur-replay";
 /// The mode of `/` and `/augur`: passed through, never listed.
@@ -50,7 +50,6 @@ const REPLAY_NAME: &str = ".augur-replay";
 const BOUND_AS_THEY_ARE: &[&str] = &["proc", "dev", "sys"];
 
 /// One bind mount to make: `from` (a host path) on `to` (inside the new root).
-#[derive(Clone)]
 struct Bind {
     from: CString,
     to: CString,
@@ -61,42 +60,31 @@ struct Bind {
     read_only: Option<libc::c_ulong>,
 }
 
-/// One file or directory of the test, made in the new root's working directory.
-#[derive(Clone)]
+/// One file or directory made on the run's volume.
 struct Made {
-    /// Its path in the new root (before the root is entered).
+    /// Its path on the volume (before the root is entered).
     path: CString,
     /// The host file to copy (in the scratch directory), or None for a directory.
     source: Option<CString>,
     mode: u32,
 }
 
-/// Everything the child does to enter its root, prepared by the parent: after fork the
-/// child may not allocate.
-#[derive(Clone)]
+/// Everything the child does to enter its root, prepared by the parent: the child, which
+/// shares the parent's memory, may not allocate.
 pub struct PrivateRoot {
-    new_root: CString,
-    /// Where the run's own file system (a tmpfs) is mounted before the root is entered
-    /// (`scratch/volume`, out of the new root's sight).
-    volume: CString,
-    /// Standard input's file on that volume, made first (inode number 2; the volume's
-    /// root is 1) from the scratch directory's, and the descriptor 0 when `Some`.
+    /// What every run shares.
+    skeleton: &'static Skeleton,
+    /// Standard input's content (the scratch directory's `stdin`), copied to the
+    /// skeleton's file.
     stdin: Made,
     /// Whether the program reads that file (else standard input is as the parent set it).
     reads_stdin: bool,
-    /// The directories the child makes on that volume next, in order, with their modes:
-    /// `augur`, `augur/work` and `tmp`, inode numbers 3, 4 and 5.
-    volume_dirs: Vec<Made>,
     /// The test's files and directories, made on the volume in this order.
     made: Vec<Made>,
-    binds: Vec<Bind>,
-    /// The user namespace's maps (`/proc/self/uid_map`, `gid_map`), when not root.
-    maps: Option<(Vec<u8>, Vec<u8>)>,
+    /// The bind of this run's scratch directory on the root's replay directory.
+    replay: Bind,
     /// Run as this uid and gid after entering (root's `nobody`).
     become_id: Option<u32>,
-    root_dir: CString,
-    augur_dir: CString,
-    work_dir: CString,
 }
 
 /// A path as a C string (paths never hold a NUL).
@@ -128,14 +116,28 @@ fn kept_flags(path: &Path) -> libc::c_ulong {
 /// The parts of every run's root that do not change, made once and shared by every run
 /// of every augur process of this user: making them for each run (some thirty
 /// directories) cost more than the run on a large ext4 volume, in its inode allocator.
+/// What each child does with them is prepared here too, once.
 struct Skeleton {
     /// The new root: mount points for the host's directories, `tmp`, `augur` and the
     /// replay's own, and copies of the host's top-level links.
-    root: PathBuf,
-    /// The mount point of each run's own volume, outside the new root.
-    volume: PathBuf,
-    /// The host's directories bound into the root.
-    host_binds: Vec<Bind>,
+    root: CString,
+    /// The mount point of each run's own volume (a tmpfs), outside the new root.
+    volume: CString,
+    /// Standard input's file on that volume, made first (inode number 2; the volume's
+    /// root is 1), whether or not the program reads it.
+    stdin: CString,
+    /// The directories each child makes on that volume next, in order, with their modes:
+    /// `augur`, `augur/work` and `tmp`, inode numbers 3, 4 and 5.
+    volume_dirs: Vec<Made>,
+    /// The binds of every run: the volume's `augur` and `tmp`, then the host's
+    /// directories. Each run's replay directory is bound apart.
+    binds: Vec<Bind>,
+    /// The user namespace's maps (`/proc/self/uid_map`, `gid_map`), when not root.
+    maps: Option<(Vec<u8>, Vec<u8>)>,
+    /// The working directory on the volume, where each run makes its test's files.
+    work: PathBuf,
+    /// The root's replay directory, on which each run binds its scratch directory.
+    replay: PathBuf,
 }
 
 /// This process's skeleton, or why it could not be made.
@@ -217,25 +219,52 @@ fn make_skeleton(entries: &[HostEntry]) -> std::io::Result<Skeleton> {
             )));
         }
     }
-    let root = base.join("root");
-    let host_binds = entries
-        .iter()
-        .filter(|(_, target)| target.is_none())
-        .map(|(name, _)| {
-            let host = Path::new("/").join(name);
-            let as_is = BOUND_AS_THEY_ARE.iter().any(|d| OsStr::new(d) == name);
-            Bind {
-                from: c_path(&host),
-                to: c_path(&root.join(name)),
-                recursive: true,
-                read_only: (!as_is).then(|| kept_flags(&host)),
-            }
-        })
-        .collect();
+    let (root, volume) = (base.join("root"), base.join("volume"));
+    let bind = |from: &Path, to: &Path, recursive, read_only| Bind {
+        from: c_path(from),
+        to: c_path(to),
+        recursive,
+        read_only,
+    };
+    let mut binds = vec![
+        bind(&volume.join("augur"), &root.join("augur"), false, None),
+        bind(&volume.join("tmp"), &root.join("tmp"), false, None),
+    ];
+    for (name, _) in entries.iter().filter(|(_, target)| target.is_none()) {
+        let host = Path::new("/").join(name);
+        let as_is = BOUND_AS_THEY_ARE.iter().any(|d| OsStr::new(d) == name);
+        let read_only = (!as_is).then(|| kept_flags(&host));
+        binds.push(bind(&host, &root.join(name), true, read_only));
+    }
+    let volume_dirs = [
+        ("augur", 0o755),
+        ("augur/work", crate::modes::DIR_MODE),
+        ("tmp", 0o1777),
+    ]
+    .into_iter()
+    .map(|(name, mode)| Made {
+        path: c_path(&volume.join(name)),
+        source: None,
+        mode,
+    })
+    .collect();
+    // SAFETY: getegid cannot fail.
+    let gid = unsafe { libc::getegid() };
+    let maps = (uid != 0).then(|| {
+        (
+            format!("1000 {uid} 1\n").into_bytes(),
+            format!("1000 {gid} 1\n").into_bytes(),
+        )
+    });
     Ok(Skeleton {
-        root,
-        volume: base.join("volume"),
-        host_binds,
+        root: c_path(&root),
+        volume: c_path(&volume),
+        stdin: c_path(&volume.join("stdin")),
+        volume_dirs,
+        binds,
+        maps,
+        work: volume.join("augur/work"),
+        replay: root.join(REPLAY_NAME),
     })
 }
 
@@ -257,65 +286,29 @@ impl PrivateRoot {
     /// standard input `scratch/stdin` when `reads_stdin`: the shared skeleton, with this
     /// run's own volume and replay directory. `become_id`: the id root runs the program
     /// as.
-    pub fn prepare(
+    pub fn prepare<'a>(
         scratch: &Path,
-        files: &[String],
+        files: impl IntoIterator<Item = &'a str>,
         reads_stdin: bool,
         become_id: Option<u32>,
     ) -> std::io::Result<Self> {
         let skeleton = skeleton()?;
-        let (root, volume) = (&skeleton.root, &skeleton.volume);
-        let volume_dirs = [
-            ("augur", 0o755),
-            ("augur/work", crate::modes::DIR_MODE),
-            ("tmp", 0o1777),
-        ]
-        .into_iter()
-        .map(|(name, mode)| Made {
-            path: c_path(&volume.join(name)),
-            source: None,
-            mode,
-        })
-        .collect();
-        let made = made_in_order(&volume.join("augur/work"), &scratch.join("cwd"), files);
-        let stdin = Made {
-            path: c_path(&volume.join("stdin")),
-            source: Some(c_path(&scratch.join("stdin"))),
-            mode: crate::modes::FILE_MODE,
-        };
-        let bind = |from: &Path, to: &str| Bind {
-            from: c_path(from),
-            to: c_path(&root.join(to)),
-            recursive: false,
-            read_only: None,
-        };
-        let mut binds = vec![
-            bind(&volume.join("augur"), "augur"),
-            bind(&volume.join("tmp"), "tmp"),
-            bind(scratch, REPLAY_NAME),
-        ];
-        binds.extend(skeleton.host_binds.iter().cloned());
-        // SAFETY: geteuid and getegid cannot fail.
-        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
-        let maps = (uid != 0).then(|| {
-            (
-                format!("1000 {uid} 1\n").into_bytes(),
-                format!("1000 {gid} 1\n").into_bytes(),
-            )
-        });
         Ok(Self {
-            new_root: c_path(root),
-            volume: c_path(volume),
-            stdin,
+            skeleton,
+            stdin: Made {
+                path: skeleton.stdin.clone(),
+                source: Some(c_path(&scratch.join("stdin"))),
+                mode: crate::modes::FILE_MODE,
+            },
             reads_stdin,
-            volume_dirs,
-            made,
-            binds,
-            maps,
+            made: made_in_order(&skeleton.work, &scratch.join("cwd"), files),
+            replay: Bind {
+                from: c_path(scratch),
+                to: c_path(&skeleton.replay),
+                recursive: false,
+                read_only: None,
+            },
             become_id,
-            root_dir: CString::new("/").expect("no NUL"),
-            augur_dir: CString::new("/augur").expect("no NUL"),
-            work_dir: CString::new(WORK).expect("no NUL"),
         })
     }
 
@@ -333,7 +326,8 @@ impl PrivateRoot {
         // call allows it; these calls touch no memory of this process besides their
         // arguments.
         unsafe {
-            match &self.maps {
+            let skeleton = self.skeleton;
+            match &skeleton.maps {
                 Some((uid_map, gid_map)) => {
                     check(libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS))?;
                     write_file(c"/proc/self/setgroups", b"deny")?;
@@ -345,12 +339,12 @@ impl PrivateRoot {
             let none = std::ptr::null::<libc::c_char>();
             check(libc::mount(
                 none,
-                self.root_dir.as_ptr(),
+                c"/".as_ptr(),
                 none,
                 libc::MS_REC | libc::MS_PRIVATE,
                 std::ptr::null(),
             ))?;
-            let root = self.new_root.as_ptr();
+            let root = skeleton.root.as_ptr();
             check(libc::mount(
                 root,
                 root,
@@ -360,7 +354,7 @@ impl PrivateRoot {
             ))?;
             check(libc::mount(
                 c"augur".as_ptr(),
-                self.volume.as_ptr(),
+                skeleton.volume.as_ptr(),
                 c"tmpfs".as_ptr(),
                 0,
                 c"mode=755".as_ptr().cast(),
@@ -372,10 +366,10 @@ impl PrivateRoot {
                 check(libc::dup2(fd, 0))?;
                 check(libc::close(fd))?;
             }
-            for m in self.volume_dirs.iter().chain(&self.made) {
+            for m in skeleton.volume_dirs.iter().chain(&self.made) {
                 self.make(m)?;
             }
-            for b in &self.binds {
+            for b in skeleton.binds.iter().chain([&self.replay]) {
                 let flags = libc::MS_BIND | if b.recursive { libc::MS_REC } else { 0 };
                 check(libc::mount(
                     b.from.as_ptr(),
@@ -393,9 +387,9 @@ impl PrivateRoot {
             check(libc::chdir(root))?;
             check(libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) as _)?;
             check(libc::umount2(c".".as_ptr(), libc::MNT_DETACH))?;
-            check(libc::chmod(self.root_dir.as_ptr(), PASS_ONLY))?;
-            check(libc::chmod(self.augur_dir.as_ptr(), PASS_ONLY))?;
-            check(libc::chdir(self.work_dir.as_ptr()))?;
+            check(libc::chmod(c"/".as_ptr(), PASS_ONLY))?;
+            check(libc::chmod(c"/augur".as_ptr(), PASS_ONLY))?;
+            check(libc::chdir(WORK.as_ptr()))?;
             if let Some(id) = self.become_id {
                 check(libc::setgroups(0, std::ptr::null()))?;
                 check(libc::setgid(id))?;
@@ -440,7 +434,11 @@ impl PrivateRoot {
 /// The files and directories of a test whose files are `files`, to make in `work` in
 /// order: each file after the directories leading to it that are not made yet, its data
 /// copied from `from`. The volume numbers them in this order, as the analysis does.
-fn made_in_order(work: &Path, from: &Path, files: &[String]) -> Vec<Made> {
+fn made_in_order<'a>(
+    work: &Path,
+    from: &Path,
+    files: impl IntoIterator<Item = &'a str>,
+) -> Vec<Made> {
     let mut made: Vec<Made> = Vec::new();
     let mut dirs: Vec<&Path> = Vec::new();
     for name in files {
@@ -534,12 +532,18 @@ unsafe fn write_file(path: &std::ffi::CStr, bytes: &[u8]) -> std::io::Result<()>
 mod tests {
     use super::*;
 
+    /// The child enters the working directory the analysis names.
+    #[test]
+    fn the_work_directory_is_the_analysis_s() {
+        assert_eq!(WORK.to_str(), Ok(crate::WORK_DIR));
+    }
+
     /// The test's files are made in order, each after the directories leading to it, each
     /// directory once: the order the volume numbers them in.
     #[test]
     fn files_are_made_after_their_directories_in_order() {
-        let files = ["A", "d/e/f", "d/g", "B"].map(String::from);
-        let made = made_in_order(Path::new("/v/work"), Path::new("/s/cwd"), &files);
+        let files = ["A", "d/e/f", "d/g", "B"];
+        let made = made_in_order(Path::new("/v/work"), Path::new("/s/cwd"), files);
         let got: Vec<(String, Option<String>)> = made
             .iter()
             .map(|m| {

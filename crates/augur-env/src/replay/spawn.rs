@@ -11,10 +11,20 @@
 use super::private_root::PrivateRoot;
 use std::ffi::{CStr, CString};
 use std::os::fd::RawFd;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 /// The child's stack: `enter` and its file copies need a few KiB.
 const STACK_SIZE: usize = 256 * 1024;
+
+/// Why a run could not start.
+#[derive(Debug)]
+pub enum LaunchError {
+    /// The kernel refused the run its own root (unshare, the maps, a mount): runs can
+    /// share the machine's root instead.
+    Refused(std::io::Error),
+    /// Anything else (clone, the streams, exec).
+    Failed(std::io::Error),
+}
 
 /// What the child needs, prepared by the parent.
 struct Launch<'a> {
@@ -27,18 +37,19 @@ struct Launch<'a> {
     mask: libc::sigset_t,
     /// The errno of the step that failed, 0 while none has.
     error: AtomicI32,
+    /// Whether that step was entering the root.
+    refused: AtomicBool,
 }
 
 /// Start `program` with `argv` and `envp` (`NAME=value`), standard input, output and error
-/// `stdio`, in the root `jail`. Returns its pid, or the error of the step that failed
-/// (entering the root, or exec).
+/// `stdio`, in the root `jail`. Returns its pid, or the error of the step that failed.
 pub fn launch(
     program: &CStr,
     argv: &[CString],
     envp: &[CString],
     stdio: [RawFd; 3],
     jail: &PrivateRoot,
-) -> std::io::Result<libc::pid_t> {
+) -> Result<libc::pid_t, LaunchError> {
     let nul_ended = |v: &[CString]| {
         v.iter()
             .map(|s| s.as_ptr())
@@ -56,6 +67,7 @@ pub fn launch(
         // SAFETY: as above.
         mask: unsafe { std::mem::zeroed() },
         error: AtomicI32::new(0),
+        refused: AtomicBool::new(false),
     };
     let mut stack = vec![0u8; STACK_SIZE];
     // The stack grows down: its top, 16-byte aligned.
@@ -77,14 +89,18 @@ pub fn launch(
         pid
     };
     if pid < 0 {
-        return Err(std::io::Error::last_os_error());
+        return Err(LaunchError::Failed(std::io::Error::last_os_error()));
     }
     match launch.error.load(Ordering::SeqCst) {
         0 => Ok(pid),
         errno => {
             // SAFETY: reaping the child that failed.
             unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
-            Err(std::io::Error::from_raw_os_error(errno))
+            let e = std::io::Error::from_raw_os_error(errno);
+            match launch.refused.load(Ordering::SeqCst) {
+                true => Err(LaunchError::Refused(e)),
+                false => Err(LaunchError::Failed(e)),
+            }
         }
     }
 }
@@ -120,6 +136,7 @@ extern "C" fn child(data: *mut libc::c_void) -> libc::c_int {
             }
         }
         if let Err(e) = launch.jail.enter() {
+            launch.refused.store(true, Ordering::SeqCst);
             return fail(e);
         }
         libc::pthread_sigmask(libc::SIG_SETMASK, &launch.mask, std::ptr::null_mut());
