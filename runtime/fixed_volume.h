@@ -14,6 +14,10 @@
  * so, whatever its file system allocates. */
 #define AUGUR_FIXED_BLOCKS(size) ((((long)(size) + 4095) / 4096) * 8)
 
+/* The blocks of a symbolic link whose target is `len` bytes long: none for a target ext4
+ * keeps in the inode itself (a "fast" link, under 60 bytes), else one 4 KiB block. */
+#define AUGUR_FIXED_LINK_BLOCKS(len) ((long)(len) < 60 ? 0L : 8L)
+
 /* The volume's device (stat's st_dev): 8:1, a first disk's first partition. */
 #define AUGUR_FIXED_DEV 0x801
 /* Its inode numbers, given in the order files are made, as a fresh tmpfs gives them (the

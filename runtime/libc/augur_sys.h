@@ -38,8 +38,9 @@ int augur_sys_unlink(const char *path);
 /* Set the length of fd's file; -1 with errno (EBADF, EINVAL). */
 int augur_sys_truncate(int fd, long len);
 /* The name path gives inside the working directory (relative to it, "" for
- * itself), resolved from the current directory as Linux resolves paths, in
- * out (cap bytes): 0; 1 for the working directory's parent; -1 outside. */
+ * itself), resolved from the current directory as Linux resolves paths (symbolic
+ * links followed), in out (cap bytes): 0; 1 for the working directory's parent;
+ * -1 outside. */
 long augur_sys_path(const char *path, char *out, unsigned long cap);
 /* Make (with mode less the creation mask), remove, rename directories and
  * files, change the current directory: 0, or -1 with errno, as Linux's mkdir,
@@ -54,6 +55,12 @@ int augur_sys_chdir(const char *path);
  * device: EPERM, as for a user who is not root).  0, or -1 with errno, as
  * Linux's link and mknod. */
 int augur_sys_link(const char *from, const char *to);
+/* Symbolic links: a new link at path to target (not looked up; ENOENT when empty), 0 or -1
+ * with errno as Linux's symlink; the link path names (not followed): the length of its
+ * target, whose first cap bytes go to buf (no NUL), its file number in *number (numbered
+ * as augur_sys_stat's), or -1 with errno (EINVAL: not a link), as Linux's readlink. */
+int augur_sys_symlink(const char *target, const char *path);
+long augur_sys_readlink(const char *path, char *buf, unsigned long cap, unsigned long *number);
 int augur_sys_mknod(const char *path, unsigned mode);
 /* The current directory's absolute name in buf: its length with the NUL, or
  * -1 with ERANGE when size is too small. */

@@ -28,6 +28,7 @@
 #define O_CLOEXEC 02000000
 #define AT_FDCWD (-100)
 #define AT_EMPTY_PATH 0x1000
+#define AT_SYMLINK_NOFOLLOW 0x100
 #define ENOTDIR 20
 #define ENOTTY 25
 #define ENAMETOOLONG 36
@@ -234,12 +235,14 @@ long lseek64(int fd, long off, int whence) { return lseek(fd, off, whence); }
 #define S_IFCHR 0020000
 #define S_IFIFO 0010000
 #define S_IFREG 0100000
+#define S_IFLNK 0120000
+#define KIND_SYMLINK 6 /* fill_stat's */
 #define FIXED_TIME AUGUR_FIXED_TIME /* time.c's clock */
 
 /* Fill st for an object of `kind` (1 regular file: info its size, number and
  * permission bits, 2 /dev/null, 3 a directory: info from __augur_directory,
  * 4 a pipe, 5 a FIFO or socket mknod made: info its type bits, number and
- * permission bits). */
+ * permission bits, 6 a symbolic link: info its target's length and its number). */
 static int fill_stat(int kind, const unsigned long info[3], struct stat *st)
 {
     if (kind < 0)
@@ -260,6 +263,12 @@ static int fill_stat(int kind, const unsigned long info[3], struct stat *st)
         st->st_dev = AUGUR_FIXED_DEV;
         st->st_ino = AUGUR_FIXED_INO(info[1]);
         st->st_mode = (unsigned int)(info[0] | info[2]);
+    } else if (kind == 6) {
+        st->st_dev = AUGUR_FIXED_DEV;
+        st->st_ino = AUGUR_FIXED_INO(info[1]);
+        st->st_mode = S_IFLNK | 0777;
+        st->st_size = (long)info[0];
+        st->st_blocks = AUGUR_FIXED_LINK_BLOCKS(info[0]);
     } else if (kind == 4) {
         st->st_dev = 0xc; /* pipefs */
         st->st_ino = info[1];
@@ -320,7 +329,23 @@ int stat(const char *path, struct stat *st)
     return stat_path(path, st);
 }
 
-int lstat(const char *path, struct stat *st) { return stat(path, st); }
+/* stat of path's last component itself when it is a symbolic link, else stat_path's. */
+static int lstat_path(const char *path, struct stat *st)
+{
+    unsigned long info[3] = {0, 0, 0};
+    long n = augur_sys_readlink(path, NULL, 0, &info[1]);
+    if (n < 0)
+        return errno == EINVAL ? stat_path(path, st) : -1;
+    info[0] = (unsigned long)n;
+    return fill_stat(KIND_SYMLINK, info, st);
+}
+
+int lstat(const char *path, struct stat *st)
+{
+    if (injected(AUGUR_FAIL_STAT) < 0)
+        return -1;
+    return lstat_path(path, st);
+}
 
 int fstatat(int dirfd, const char *path, struct stat *st, int flag)
 {
@@ -331,12 +356,12 @@ int fstatat(int dirfd, const char *path, struct stat *st, int flag)
         return stat_fd(dirfd, st);
     if ((path = __augur_at(dirfd, path, buf)) == NULL)
         return -1;
-    return stat_path(path, st);
+    return (flag & AT_SYMLINK_NOFOLLOW) ? lstat_path(path, st) : stat_path(path, st);
 }
 
 int fstat64(int fd, struct stat *st) { return fstat(fd, st); }
 int stat64(const char *path, struct stat *st) { return stat(path, st); }
-int lstat64(const char *path, struct stat *st) { return stat(path, st); }
+int lstat64(const char *path, struct stat *st) { return lstat(path, st); }
 int fstatat64(int dirfd, const char *path, struct stat *st, int flag)
 {
     return fstatat(dirfd, path, st, flag);
@@ -358,7 +383,7 @@ int __xstat(int ver, const char *path, struct stat *st)
 int __lxstat(int ver, const char *path, struct stat *st)
 {
     (void)ver;
-    return stat(path, st);
+    return lstat(path, st);
 }
 
 int access(const char *path, int mode)

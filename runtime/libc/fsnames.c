@@ -1,7 +1,7 @@
 /*
  * fsnames.c - the calls that change names in the modelled file system: mkdir,
- * rmdir, rename, link, mknod, chdir, getcwd (and their *at and f* forms; musl's
- * link, mknod and mkfifo reach these through their system calls), over the engine's
+ * rmdir, rename, link, symlink, mknod, chdir, getcwd (and their *at and f* forms; musl's
+ * link, symlink, mknod and mkfifo reach these through their system calls), over the engine's
  * primitives (augur-env/src/namespace.rs), which resolve paths from the
  * current directory as Linux does.  The working directory's absolute name is
  * /augur/work (`augur replay` shows the native one by that name).  mkdir's
@@ -58,18 +58,59 @@ int renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned f
     return renameat(fromfd, from, tofd, to);
 }
 
-/* There are no symbolic links to follow; a descriptor's file cannot be linked by an
- * empty path without CAP_DAC_READ_SEARCH (the engine's empty path names nothing). */
+/* The working directory's absolute name (augur-env's namespace.rs). */
+#define WORK_DIR "/augur/work"
+
+/* The absolute name of what path names with its symbolic links followed (the last one
+ * too), in buf; path itself when it names nothing inside the working directory or /tmp
+ * (the call then fails on it as it would). */
+static const char *followed(const char *path, char *buf)
+{
+    char name[AUGUR_PATH_MAX];
+    size_t n;
+    if (augur_sys_path(path, name, sizeof name) != 0)
+        return path;
+    if (name[0] == '/')
+        n = 0;
+    else {
+        n = sizeof WORK_DIR - 1;
+        memcpy(buf, WORK_DIR, n);
+        if (name[0] != '\0')
+            buf[n++] = '/';
+    }
+    if (n + strlen(name) + 1 > AUGUR_PATH_MAX)
+        return path;
+    memcpy(buf + n, name, strlen(name) + 1);
+    return buf;
+}
+
+/* link() does not follow a symbolic link in `from`'s last place (Linux); AT_SYMLINK_FOLLOW
+ * does.  A descriptor's file cannot be linked by an empty path without
+ * CAP_DAC_READ_SEARCH (the engine's empty path names nothing). */
 int linkat(int fromfd, const char *from, int tofd, const char *to, int flags)
 {
+    char a[AUGUR_PATH_MAX], b[AUGUR_PATH_MAX], c[AUGUR_PATH_MAX];
     if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH)) {
         errno = EINVAL;
         return -1;
     }
-    char a[AUGUR_PATH_MAX], b[AUGUR_PATH_MAX];
     if ((from = __augur_at(fromfd, from, a)) == NULL || (to = __augur_at(tofd, to, b)) == NULL)
         return -1;
+    if (flags & AT_SYMLINK_FOLLOW)
+        from = followed(from, c);
     return augur_sys_link(from, to);
+}
+
+/* A symbolic link at path to target (any text; the link may dangle). */
+int symlinkat(const char *target, int dirfd, const char *path)
+{
+    char buf[AUGUR_PATH_MAX];
+    return (path = __augur_at(dirfd, path, buf)) ? augur_sys_symlink(target, path) : -1;
+}
+
+int symlink(const char *target, const char *path)
+{
+    return symlinkat(target, AT_FDCWD, path);
 }
 
 /* The device number matters to devices only, which the user may not make. */

@@ -81,6 +81,7 @@ int rename(const char *from, const char *to);
 int renameat(int fromfd, const char *from, int tofd, const char *to);
 int renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned flags);
 int linkat(int fromfd, const char *from, int tofd, const char *to, int flags);
+int symlinkat(const char *target, int dirfd, const char *path);
 int mknodat(int dirfd, const char *path, unsigned mode, unsigned long dev);
 int utimensat(int dirfd, const char *path, const void *times, int flags);
 int chdir(const char *path);
@@ -115,7 +116,7 @@ enum {
     SYS_getegid = 108, SYS_getppid = 110, SYS_setrlimit = 160, SYS_gettid = 186,
     SYS_time = 201, SYS_sched_getaffinity = 204, SYS_clock_gettime = 228,
     SYS_clock_nanosleep = 230, SYS_waitid = 247, SYS_openat = 257, SYS_mkdirat = 258, SYS_newfstatat = 262,
-    SYS_unlinkat = 263, SYS_renameat = 264, SYS_readlinkat = 267, SYS_renameat2 = 316, SYS_link = 86, SYS_linkat = 265, SYS_mknod = 133, SYS_mknodat = 259, SYS_utimensat = 280, SYS_faccessat = 269, SYS_dup3 = 292, SYS_pipe2 = 293,
+    SYS_unlinkat = 263, SYS_renameat = 264, SYS_readlinkat = 267, SYS_renameat2 = 316, SYS_link = 86, SYS_linkat = 265, SYS_symlink = 88, SYS_symlinkat = 266, SYS_mknod = 133, SYS_mknodat = 259, SYS_utimensat = 280, SYS_faccessat = 269, SYS_dup3 = 292, SYS_pipe2 = 293,
     SYS_prlimit64 = 302, SYS_getrandom = 318, SYS_execveat = 322, SYS_statx = 332,
     SYS_clone3 = 435, SYS_faccessat2 = 439, SYS_mmap = 9, SYS_mprotect = 10, SYS_munmap = 11,
     SYS_mincore = 27, SYS_madvise = 28, SYS_sigaltstack = 131,
@@ -447,6 +448,10 @@ long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
     case SYS_faccessat:
     case SYS_faccessat2:
         return kernel(faccessat((int)a, (const char *)b, (int)c, n == SYS_faccessat ? 0 : (int)d));
+    case SYS_symlink:
+        return kernel(symlinkat((const char *)a, AT_FDCWD, (const char *)b));
+    case SYS_symlinkat:
+        return kernel(symlinkat((const char *)a, (int)b, (const char *)c));
     case SYS_readlink:
         return kernel(readlinkat(AT_FDCWD, (const char *)a, (char *)b, (size_t)c));
     case SYS_readlinkat:

@@ -904,8 +904,9 @@ static int owned_file(int r, unsigned *uid, unsigned *gid) {
    (st)->st_atim.tv_nsec = (st)->st_mtim.tv_nsec = (st)->st_ctim.tv_nsec = 0,             \
    (st)->st_dev = AUGUR_FIXED_DEV,                                                        \
    (st)->st_size = S_ISDIR((st)->st_mode) ? AUGUR_FIXED_DIR_SIZE : (st)->st_size,         \
-   (st)->st_blocks = S_ISDIR((st)->st_mode) ? AUGUR_FIXED_DIR_BLOCKS                      \
-                                           : AUGUR_FIXED_BLOCKS((st)->st_size))
+   (st)->st_blocks = S_ISDIR((st)->st_mode)   ? AUGUR_FIXED_DIR_BLOCKS                    \
+                     : S_ISLNK((st)->st_mode) ? AUGUR_FIXED_LINK_BLOCKS((st)->st_size)     \
+                                              : AUGUR_FIXED_BLOCKS((st)->st_size))
 #define STAT_FORMS(name, params, args)                                                   \
   MODELLED_STAT(name, params, args, st_uid, st_gid, FIXED_ATTRS(st))
 STAT_FORMS(stat, (const char *path, struct stat *st), (path, st))
@@ -925,8 +926,9 @@ MODELLED_STAT(statx, (int dirfd, const char *path, int flags, unsigned mask, str
                st->stx_atime.tv_nsec = st->stx_mtime.tv_nsec = st->stx_ctime.tv_nsec = 0,
                st->stx_dev_major = AUGUR_FIXED_DEV >> 8, st->stx_dev_minor = AUGUR_FIXED_DEV & 0xff,
                st->stx_size = S_ISDIR(st->stx_mode) ? AUGUR_FIXED_DIR_SIZE : st->stx_size,
-               st->stx_blocks = S_ISDIR(st->stx_mode) ? AUGUR_FIXED_DIR_BLOCKS
-                                                      : AUGUR_FIXED_BLOCKS(st->stx_size),
+               st->stx_blocks = S_ISDIR(st->stx_mode)   ? AUGUR_FIXED_DIR_BLOCKS
+                                : S_ISLNK(st->stx_mode) ? AUGUR_FIXED_LINK_BLOCKS(st->stx_size)
+                                                        : AUGUR_FIXED_BLOCKS(st->stx_size),
                st->stx_mask &= STATX_BASIC_STATS, memset(&st->stx_btime, 0, sizeof st->stx_btime)))
 
 /* ---- The order of a directory's entries (runtime/libc/dir.c) -------------------------

@@ -75,3 +75,52 @@ fn directory_order_is_by_name_like_ls_f() {
     );
     r.assert_native_replay_passes();
 }
+
+/// Symbolic links as `ln -s`, `ls -l`, `readlink`, `cp -P` and `rm` use them: made (and
+/// refused: a taken name, an empty target), read, stat'ed through and as themselves
+/// (mode 0777, the target's length, ext4's blocks, a number of their own), followed by
+/// open, chdir and the `*at` calls from their own directory, listed as links, renamed,
+/// removed and hard-linked as themselves; a dangling link creates its target, a loop is
+/// ELOOP. The test replays natively, where the kernel's links give the same answers.
+#[test]
+fn symbolic_links_like_ln_s() {
+    let src = &program("libc_dirs/symbolic_links_like_ln_s.c");
+    let r = run_c(src, &[]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let expected = concat!(
+        "symlink: ok\n",
+        "symlink dir: ok\n",
+        "symlink dangling: ok\n",
+        "symlink again: EEXIST\n",
+        "symlink empty: ENOENT\n",
+        "symlinkat: ok\n",
+        "lf -> dir/file (lnk 1 mode 777 size 8 blocks 0 ino 8)\n",
+        "dir/back -> ../lf (lnk 1 mode 777 size 5 blocks 0 ino 11)\n",
+        "readlink dir/file: EINVAL\n",
+        "readlink missing: ENOENT\n",
+        "stat through: reg 1 size 6, same file 1, link differs 1\n",
+        "stat dangling: ENOENT, lstat dangling: ok\n",
+        "fstatat nofollow: lnk 1\n",
+        "read through two links: hello\n",
+        "open nofollow: ELOOP\n",
+        "open excl: EEXIST\n",
+        "create through dangling: ok, target now ok\n",
+        "symlink loop: ok ok\n",
+        "open loop: ELOOP\n",
+        "mkdir on link: EEXIST\n",
+        "rmdir on link: ENOTDIR\n",
+        "chdir ld: ok\n",
+        "cwd /augur/work/dir\n",
+        "stat ../lf: ok\n",
+        "stat ld/file: ok, ld/ is dir 1\n",
+        "dang:lnk dir:dir ld:lnk lf:lnk loop1:lnk loop2:lnk nowhere:reg \n",
+        "linkat follow: ok, reg 1\n",
+        "rename link: ok\n",
+        "lf2 -> dir/file (lnk 1 mode 777 size 8 blocks 0 ino 8)\n",
+        "unlink link: ok, target kept: ok\n",
+        "hard link to link: ok\n",
+        "ld2 -> dir (lnk 1 mode 777 size 3 blocks 0 ino 9)\n",
+    );
+    assert_eq!(r.exits_with_stdout(), vec![(0, expected.to_string())]);
+    r.assert_native_replay_passes();
+}

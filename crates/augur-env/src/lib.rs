@@ -23,6 +23,7 @@ pub mod project;
 mod replay;
 mod runtime;
 mod svcomp;
+mod symlinks;
 
 pub use entry::{start, EnvSpec};
 pub use failures::{KINDS as FAILURE_KINDS, OBJECT_PREFIX as FAILURE_PREFIX};

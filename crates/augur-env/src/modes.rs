@@ -96,10 +96,10 @@ fn mode_of(env: &EnvData, name: &str) -> Result<u32, u32> {
         .unwrap_or(default))
 }
 
-/// The name `path` gives inside the tree, or its errno (the working directory's parent
+/// The name `path` gives inside the tree (links followed), or its errno (the working directory's parent
 /// is not the user's to change: EPERM).
 fn named(env: &EnvData, path: &str) -> Result<String, u32> {
-    match namespace::resolve(&env.cwd, path) {
+    match namespace::resolve(&env.cwd, &crate::symlinks::follow(env, path, true)?) {
         _ if path.is_empty() => Err(ENOENT),
         Resolved::Inside(name) => Ok(name),
         Resolved::Parent => Err(EPERM),

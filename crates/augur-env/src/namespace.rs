@@ -16,6 +16,7 @@
 //! [`TMP_DIR`], where files and directories may be made as in the working directory.
 
 use crate::os_state::{Contents, EnvData};
+use crate::symlinks;
 
 /// The working directory's absolute name in the modelled world.
 pub const WORK_DIR: &str = "/augur/work";
@@ -170,9 +171,10 @@ pub fn creatable(env: &EnvData, name: &str) -> Result<(), u32> {
     Ok(())
 }
 
-/// The name `path` gives inside the tree, or the errno of a path naming nothing there.
-fn inside(env: &EnvData, path: &str) -> Result<String, u32> {
-    match resolve(&env.cwd, path) {
+/// The name `path` gives inside the tree (its symbolic links followed, the last one only
+/// when `follow_last`: symlinks.rs), or the errno of a path naming nothing there.
+fn inside(env: &EnvData, path: &str, follow_last: bool) -> Result<String, u32> {
+    match resolve(&env.cwd, &symlinks::follow(env, path, follow_last)?) {
         Resolved::Inside(name) => Ok(name),
         Resolved::Parent => Err(EACCES),
         Resolved::Outside => Err(ENOENT),
@@ -180,9 +182,10 @@ fn inside(env: &EnvData, path: &str) -> Result<String, u32> {
 }
 
 /// The name a new entry made at `path` takes, or the errno: the two roots and the working
-/// directory's parent exist already (EEXIST), as does any entry (see [`creatable`]).
-fn new_name(env: &EnvData, path: &str) -> Result<String, u32> {
-    let name = match inside(env, path) {
+/// directory's parent exist already (EEXIST), as does any entry, a symbolic link too
+/// (see [`creatable`]).
+pub(crate) fn new_name(env: &EnvData, path: &str) -> Result<String, u32> {
+    let name = match inside(env, path, false) {
         Ok(n) if is_root(&n) => return Err(EEXIST),
         Err(EACCES) => return Err(EEXIST),
         other => other?,
@@ -201,7 +204,7 @@ pub fn mkdir(env: &mut EnvData, path: &str) -> Result<(), u32> {
 /// rmdir(path): remove an empty directory. `/tmp` sits in `/`, which the analysed user
 /// may not write (EACCES, as for any user but root; native runs never run as root).
 pub fn rmdir(env: &mut EnvData, path: &str) -> Result<(), u32> {
-    let name = match inside(env, path) {
+    let name = match inside(env, path, false) {
         Ok(n) if path.ends_with('.') && is_root(&n) => return Err(EINVAL),
         Ok(n) if n == TMP_DIR => return Err(EACCES),
         Ok(n) if is_root(&n) => return Err(EBUSY),
@@ -231,8 +234,8 @@ pub fn forget(env: &mut EnvData, name: &str) {
 /// rename(from, to): a file or directory takes a new name, replacing a file (or an empty
 /// directory, for a directory) of that name.
 pub fn rename(env: &mut EnvData, from: &str, to: &str) -> Result<(), u32> {
-    let old = inside(env, from)?;
-    let new = inside(env, to).map_err(|e| if e == EACCES { EXDEV } else { e })?;
+    let old = inside(env, from, false)?;
+    let new = inside(env, to, false).map_err(|e| if e == EACCES { EXDEV } else { e })?;
     if old == TMP_DIR {
         return Err(EACCES);
     }
@@ -290,7 +293,7 @@ pub fn rename(env: &mut EnvData, from: &str, to: &str) -> Result<(), u32> {
 /// link(from, to): `to` becomes another name of the file `from` names (a hard link: the
 /// two names share contents and mode). Directories cannot be linked (EPERM).
 pub fn link(env: &mut EnvData, from: &str, to: &str) -> Result<(), u32> {
-    let old = inside(env, from).map_err(|e| if e == EACCES { EPERM } else { e })?;
+    let old = inside(env, from, false).map_err(|e| if e == EACCES { EPERM } else { e })?;
     let file = match env.file(&old) {
         Some(file) => file,
         None if is_dir(env, &old) => return Err(EPERM),
@@ -335,7 +338,7 @@ pub fn mknod(env: &mut EnvData, path: &str, mode: u32) -> Result<usize, u32> {
 
 /// chdir(path): the current directory becomes `path`'s.
 pub fn chdir(env: &mut EnvData, path: &str) -> Result<(), u32> {
-    let name = inside(env, path)?;
+    let name = inside(env, path, true)?;
     if is_file(env, &name) {
         return Err(ENOTDIR);
     }

@@ -83,6 +83,8 @@ pub struct EnvData {
     /// The file type (`S_IFMT` bits) of entries that are not regular files: the FIFOs
     /// and sockets mknod makes (nodes.rs).
     pub special: BTreeMap<usize, u32>,
+    /// The target of each entry that is a symbolic link (symlinks.rs).
+    pub symlinks: BTreeMap<usize, Rc<str>>,
 }
 
 /// Where a `longjmp` through the jmp_buf at `buf` resumes: the frame of its `setjmp`
@@ -119,6 +121,7 @@ impl EnvData {
             modes: BTreeMap::new(),
             links: BTreeMap::new(),
             special: BTreeMap::new(),
+            symlinks: BTreeMap::new(),
         }
     }
 

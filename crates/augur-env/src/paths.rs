@@ -1,13 +1,13 @@
 //! The primitives that name things in the modelled file system (`runtime/libc/augur_sys.h`):
-//! resolving a path, mkdir, rmdir, rename, link, mknod, chdir, getcwd and a directory
-//! descriptor's name, over
-//! `namespace.rs`.
+//! resolving a path, mkdir, rmdir, rename, link, symlink, readlink, mknod, chdir, getcwd and
+//! a directory descriptor's name, over `namespace.rs` and `symlinks.rs`.
 //! Each returns 0 (getcwd: the name's length with its NUL) or -1 with errno set.
 
 use crate::modes;
 use crate::namespace::{self, Resolved};
 use crate::os_state::{env, env_mut, Descriptor, EnvData};
 use crate::posix::{fail, ret, width};
+use crate::symlinks;
 use augur_engine::Param::{Int, Ptr};
 use augur_engine::{Byte, Call, Exec, Executor, HandlerTable, Signature, State, Value};
 
@@ -28,6 +28,12 @@ pub fn register(t: &mut HandlerTable) {
     t.add("augur_sys_chdir", Signature::of(&[Ptr]), chdir);
     t.add("augur_sys_rename", Signature::of(&[Ptr, Ptr]), rename);
     t.add("augur_sys_link", Signature::of(&[Ptr, Ptr]), link);
+    t.add("augur_sys_symlink", Signature::of(&[Ptr, Ptr]), symlink);
+    t.add(
+        "augur_sys_readlink",
+        Signature::of(&[Ptr, Ptr, Int, Ptr]),
+        readlink,
+    );
     t.add("augur_sys_mknod", Signature::of(&[Ptr, Int]), mknod);
     t.add("augur_sys_getcwd", Signature::of(&[Ptr, Int]), getcwd);
     t.add("augur_sys_fd_dir", Signature::of(&[Int, Ptr, Int]), fd_dir);
@@ -46,15 +52,17 @@ fn write_name(ex: &mut Executor, st: &mut State, buf: &Value, cap: u64, text: &s
 }
 
 /// `augur_sys_path(path, out, cap)`: 0 with the name `path` gives inside the working
-/// directory in `out` (`""` for the working directory itself), 1 for its parent, -1
-/// for a path outside (or a name longer than `cap`).
+/// directory in `out` (`""` for the working directory itself; symbolic links followed), 1
+/// for its parent, -1 for a path outside (or a name longer than `cap`, or a loop of links).
 fn path(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let path = ex.read_c_string(st, &c.args[0], PATH_MAX)?;
     let cap = ex.concretize(st, &c.args[2])? as u64;
-    Ok(match namespace::resolve(&env(st).cwd, &path) {
-        Resolved::Inside(name) if write_name(ex, st, &c.args[1], cap, &name)? => ret(0, w),
-        Resolved::Parent => ret(1, w),
+    let resolved = symlinks::follow(env(st), &path, true)
+        .map(|followed| namespace::resolve(&env(st).cwd, &followed));
+    Ok(match resolved {
+        Ok(Resolved::Inside(name)) if write_name(ex, st, &c.args[1], cap, &name)? => ret(0, w),
+        Ok(Resolved::Parent) => ret(1, w),
         _ => ret(-1, w),
     })
 }
@@ -119,6 +127,39 @@ fn rename(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
 
 fn link(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     change(ex, st, c, |e, p| namespace::link(e, &p[0], &p[1]), 2)
+}
+
+/// `augur_sys_symlink(target, path)`: a new symbolic link at `path` to `target`.
+fn symlink(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    change(
+        ex,
+        st,
+        c,
+        |e, p| symlinks::symlink(e, &p[0], &p[1]).map(drop),
+        2,
+    )
+}
+
+/// `augur_sys_readlink(path, buf, cap, number)`: the length of the target of the link
+/// `path` names (not followed), its first `cap` bytes in `buf` (no NUL), the link's entry
+/// number in `*number`; -1 with errno (EINVAL: not a link).
+fn readlink(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
+    let w = width(ex, c);
+    let path = ex.read_c_string(st, &c.args[0], PATH_MAX)?;
+    let cap = ex.concretize(st, &c.args[2])? as usize;
+    let (target, entry) = match symlinks::readlink(env(st), &path) {
+        Ok((target, entry)) => (target.as_bytes().to_vec(), entry as u64),
+        Err(errno) => return Ok(fail(st, errno as u128, w)),
+    };
+    let shown: Vec<Byte> = target.iter().take(cap).map(|&b| Byte::C(b)).collect();
+    if !shown.is_empty() {
+        let r = ex.resolve(st, &c.args[1], shown.len() as u64, true)?;
+        ex.write_bytes(st, &r, &shown);
+    }
+    let number: Vec<Byte> = entry.to_le_bytes().map(Byte::C).to_vec();
+    let r = ex.resolve(st, &c.args[3], 8, true)?;
+    ex.write_bytes(st, &r, &number);
+    Ok(ret(target.len() as i64, w))
 }
 
 /// `augur_sys_mknod(path, mode)`: a new regular file, FIFO or socket.

@@ -12,6 +12,7 @@
 
 use crate::namespace::{self, Resolved};
 use crate::os_state::{env, env_mut, Contents, Descriptor};
+use crate::symlinks;
 use augur_engine::Param::{Int, Ptr};
 use augur_engine::{Byte, ObjKind};
 use augur_engine::{Call, Exec, Executor, HandlerTable, Outcome, Signature, State, Value};
@@ -28,6 +29,7 @@ const EINVAL: u128 = 22;
 const EMFILE: u128 = 24;
 const EFBIG: u128 = 27;
 const ESPIPE: u128 = 29;
+const ELOOP: u128 = symlinks::ELOOP as u128;
 
 /// Linux open(2) flags the primitives interpret.
 const O_ACCMODE: u64 = 0o3;
@@ -35,6 +37,7 @@ const O_CREAT: u64 = 0o100;
 const O_EXCL: u64 = 0o200;
 const O_TRUNC: u64 = 0o1000;
 const O_DIRECTORY: u64 = 0o200000;
+const O_NOFOLLOW: u64 = 0o400000;
 
 /// What `augur_sys_stat` says a descriptor is: a regular file, `/dev/null`, a directory,
 /// a pipe.
@@ -218,7 +221,18 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         // Linux: the empty path names nothing, even with O_CREAT.
         return Ok(fail(st, ENOENT, w));
     }
+    // A link in the last place is not followed by O_NOFOLLOW (ELOOP) nor by an exclusive
+    // creation (EEXIST), as on Linux.
+    let exclusive = flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL;
+    let follow_last = flags & O_NOFOLLOW == 0 && !exclusive;
+    let path = match symlinks::follow(env(st), &path, follow_last) {
+        Ok(path) => path.into_owned(),
+        Err(errno) => return Ok(fail(st, errno as u128, w)),
+    };
     let name = match namespace::resolve(&env(st).cwd, &path) {
+        Resolved::Inside(name) if !follow_last && symlinks::target(env(st), &name).is_some() => {
+            return Ok(fail(st, if exclusive { EEXIST } else { ELOOP }, w));
+        }
         Resolved::Inside(name) => name,
         Resolved::Parent => return Ok(open_directory(st, &path, flags, w)),
         // Nothing outside the working directory can be opened or made.
@@ -382,8 +396,10 @@ fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let mut kind = REGULAR;
     let (size, number) = if by_path {
         let path = ex.read_c_string(st, &c.args[1], 4096)?;
-        let name = match namespace::resolve(&env(st).cwd, &path) {
-            Resolved::Inside(name) => name,
+        let followed = symlinks::follow(env(st), &path, true);
+        let name = match followed.map(|p| namespace::resolve(&env(st).cwd, &p)) {
+            Ok(Resolved::Inside(name)) => name,
+            Err(errno) => return Ok(fail(st, errno as u128, w)),
             _ => return Ok(fail(st, ENOENT, w)),
         };
         let e = env(st);
@@ -443,6 +459,10 @@ fn close(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
 fn unlink(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let path = ex.read_c_string(st, &c.args[0], 4096)?;
+    let path = match symlinks::follow(env(st), &path, false) {
+        Ok(path) => path.into_owned(),
+        Err(errno) => return Ok(fail(st, errno as u128, w)),
+    };
     match namespace::resolve(&env(st).cwd, &path) {
         Resolved::Inside(name) if namespace::is_file(env(st), &name) => {
             namespace::forget(env_mut(st), &name);

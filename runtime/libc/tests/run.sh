@@ -30,7 +30,7 @@ done
 "llvm-link-$llvm" "$out"/*.bc -o "$out/libc.bc" || status=1
 # The linked models may only reach the outside through the primitives (and musl's regex engine).
 undef=$("llvm-nm-$llvm" --undefined-only "$out/libc.bc" | awk '{print $2}' | LC_ALL=C sort | tr '\n' ' ')
-expected="__musl_regcomp __musl_regexec __musl_regfree _exit abort aligned_alloc augur_errno_location augur_sys_chdir augur_sys_chmod augur_sys_close augur_sys_dup augur_sys_fail augur_sys_fd_dir augur_sys_getcwd augur_sys_link augur_sys_lseek augur_sys_mkdir augur_sys_mknod augur_sys_mode augur_sys_name augur_sys_open augur_sys_path augur_sys_pipe augur_sys_read augur_sys_rename augur_sys_rmdir augur_sys_signalled augur_sys_stat augur_sys_truncate augur_sys_umask augur_sys_unlink augur_sys_unsupported augur_sys_write free malloc realloc "
+expected="__musl_regcomp __musl_regexec __musl_regfree _exit abort aligned_alloc augur_errno_location augur_sys_chdir augur_sys_chmod augur_sys_close augur_sys_dup augur_sys_fail augur_sys_fd_dir augur_sys_getcwd augur_sys_link augur_sys_lseek augur_sys_mkdir augur_sys_mknod augur_sys_mode augur_sys_name augur_sys_open augur_sys_path augur_sys_pipe augur_sys_read augur_sys_readlink augur_sys_rename augur_sys_rmdir augur_sys_signalled augur_sys_stat augur_sys_symlink augur_sys_truncate augur_sys_umask augur_sys_unlink augur_sys_unsupported augur_sys_write free malloc realloc "
 if [ "$undef" != "$expected" ]; then
     echo "unexpected undefined symbols in linked models: $undef"
     status=1

@@ -133,6 +133,24 @@ int augur_sys_link(const char *from, const char *to)
     return link(from, to);
 }
 
+int augur_sys_symlink(const char *target, const char *path)
+{
+    return symlink(target, path);
+}
+
+long augur_sys_readlink(const char *path, char *buf, unsigned long cap, unsigned long *number)
+{
+    char target[4096];
+    struct stat st;
+    long n;
+    if (lstat(path, &st) < 0 || (n = readlink(path, target, sizeof target)) < 0)
+        return -1;
+    if (cap > 0)
+        memcpy(buf, target, (unsigned long)n < cap ? (size_t)n : cap);
+    *number = (unsigned long)st.st_ino;
+    return n;
+}
+
 int augur_sys_mknod(const char *path, unsigned mode)
 {
     return mknod(path, mode, 0);

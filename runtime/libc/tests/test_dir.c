@@ -20,6 +20,7 @@ struct dirent *model_readdir(void *);
 int model_closedir(void *);
 void model_rewinddir(void *);
 int model_stat(const char *, struct stat *);
+int model_lstat(const char *, struct stat *);
 int model_statx(int, const char *, int, unsigned int, struct statx *);
 int model_euidaccess(const char *, int);
 int model_faccessat(int, const char *, int, int);
@@ -56,7 +57,7 @@ static void test_fnmatch(void)
             }
 }
 
-/* Device numbers, readlink without symbolic links, explicit_bzero. */
+/* Device numbers, readlink and lstat, explicit_bzero. */
 static void test_misc(void)
 {
     static const unsigned int nums[] = {0, 1, 3, 8, 255, 256, 4095, 4096, 1048575, 0x7fffffff};
@@ -71,15 +72,30 @@ static void test_misc(void)
         }
     }
     {
-        const char *paths[] = {"A", "sub", "missing"};
-        for (i = 0; i < 3; i++) {
-            int me, ge;
-            long mr, gr;
-            errno = 0; mr = model_readlink(paths[i], buf, sizeof buf); me = errno;
-            errno = 0; gr = readlink(paths[i], buf, sizeof buf); ge = errno;
-            CHECK(mr == gr && me == ge, "readlink('%s'): %ld %d vs %ld %d", paths[i], mr, me, gr,
-                  ge);
+        /* "L" is a link to "sub/B" (test_directories); a short buffer truncates. */
+        const char *paths[] = {"A", "sub", "missing", "L"};
+        const size_t sizes[] = {sizeof buf, 3, 0};
+        char mb[16], gb[16];
+        for (i = 0; i < 4; i++) {
+            for (j = 0; j < 3; j++) {
+                int me, ge;
+                long mr, gr;
+                errno = 0; mr = model_readlink(paths[i], mb, sizes[j]); me = errno;
+                errno = 0; gr = readlink(paths[i], gb, sizes[j]); ge = errno;
+                CHECK(mr == gr && (mr < 0 ? me == ge : memcmp(mb, gb, (size_t)mr) == 0),
+                      "readlink('%s', %zu): %ld %d vs %ld %d", paths[i], sizes[j], mr, me, gr,
+                      ge);
+            }
         }
+    }
+    {
+        struct stat ms, gs;
+        int mr = model_lstat("L", &ms), gr = lstat("L", &gs);
+        CHECK(mr == 0 && gr == 0 && ms.st_mode == gs.st_mode && ms.st_size == gs.st_size,
+              "lstat(link): %o %ld vs %o %ld", ms.st_mode, (long)ms.st_size, gs.st_mode,
+              (long)gs.st_size);
+        mr = model_stat("L", &ms);
+        CHECK(mr == 0 && S_ISREG(ms.st_mode) && ms.st_size == 2, "stat(link)");
     }
     model_explicit_bzero(buf, sizeof buf);
     for (i = 0; i < sizeof buf; i++)
@@ -198,9 +214,12 @@ void test_dir(void)
         CHECK(mr == -1 && errno == ENOENT, "statx(missing)");
     }
 
+    if (symlink("sub/B", "L") != 0) /* not among the names: made after the listings */
+        CHECK(0, "symlink");
     test_misc();
     test_fnmatch();
     shim_names = NULL;
+    unlink("L");
     for (i = 0; names[i] != NULL; i++)
         unlink(names[i]);
     rmdir("sub/deeper");
