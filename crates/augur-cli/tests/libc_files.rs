@@ -247,3 +247,25 @@ fn inode_numbers_are_the_fixed_volumes_like_stat() {
     );
     r.assert_native_replay_passes();
 }
+
+#[test]
+fn files_in_subdirectories_number_after_their_directories() {
+    // `--sym-file d/f:N` puts a file in a subdirectory: the native run makes `d`, then
+    // `d/f`; the model numbers them in that order, and a directory only named by a file's
+    // path (`d/e`) is numbered where the native run makes it, before that file.
+    let src = &program("libc_files/files_in_subdirectories_number_after_their_directories.c");
+    let files = [
+        "--sym-file",
+        "d/f:2",
+        "--sym-file",
+        "g:1",
+        "--sym-file",
+        "d/e/h:1",
+    ];
+    let r = run_c(src, &files);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let expected = "d 6 40755 nlink 3\nd/f 7 100644 nlink 1\ng 8 100644 nlink 1\n\
+                    d/e 9 40755 nlink 2\nd/e/h 10 100644 nlink 1\nmade 11 40755 nlink 2\n";
+    assert_eq!(r.exits_with_stdout(), vec![(0, expected.to_string())]);
+    r.assert_native_replay_passes();
+}

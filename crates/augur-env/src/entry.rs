@@ -93,6 +93,7 @@ pub fn prepare_env(
             )
         })
         .collect();
+    let files = crate::namespace::laid_out(files);
     st.ext_mut().insert(EnvData::new(Rc::from(stdin), files));
     crate::failures::prepare(ex, &mut st, spec.max_fail);
     // One case per combination of counts (the first group varying slowest).

@@ -194,6 +194,24 @@ pub(crate) fn new_name(env: &EnvData, path: &str) -> Result<String, u32> {
     Ok(name)
 }
 
+/// A test's files (names inside the working directory, `d/f` in a subdirectory) laid out
+/// as `augur replay` makes them natively (replay/private_root.rs): each file after a
+/// marker entry for each directory leading to it not laid out yet, so that entries, and
+/// with them inode numbers, come in the order the native volume numbers them.
+pub fn laid_out(files: Vec<(String, Contents)>) -> Vec<(String, Contents)> {
+    let mut out: Vec<(String, Contents)> = Vec::with_capacity(files.len());
+    for (name, contents) in files {
+        for (i, _) in name.match_indices('/').filter(|&(i, _)| i > 0) {
+            let dir = marker(&name[..i]);
+            if !out.iter().any(|(f, _)| *f == dir) {
+                out.push((dir, Contents::from(Vec::new())));
+            }
+        }
+        out.push((name, contents));
+    }
+    out
+}
+
 /// mkdir(path): a new, empty directory.
 pub fn mkdir(env: &mut EnvData, path: &str) -> Result<(), u32> {
     let name = new_name(env, path)?;
@@ -478,6 +496,19 @@ mod tests {
         assert_eq!(mknod(&mut env, "c", 0o040755), Err(EPERM));
         assert_eq!(mknod(&mut env, "c", 0o170644), Err(EINVAL));
         assert_eq!(names(&env), ["f", "p", "r"]);
+    }
+
+    #[test]
+    fn files_in_subdirectories_come_after_their_directories() {
+        let files = ["a/b/f", "g", "a/h", "c/i"]
+            .map(|n| (n.to_string(), Contents::from(Vec::new())))
+            .to_vec();
+        let env = EnvData::new(Contents::from(Vec::new()), laid_out(files));
+        assert_eq!(
+            names(&env),
+            ["a/", "a/b/", "a/b/f", "g", "a/h", "c/", "c/i"]
+        );
+        assert!(is_dir(&env, "a/b") && is_file(&env, "a/h"));
     }
 
     #[test]
