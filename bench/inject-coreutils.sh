@@ -6,8 +6,11 @@
 # (clang-14; `configured/`, with its generated headers and no objects), and for each
 # program (default: the 10 below) runs
 #   augur inject --project configured --build 'make CC="$CC" ... src/PROG' --program src/PROG
-# for BUGS (default 4) bugs, so every bug is verified on the six builds of the tree (augur
-# cc's bitcode replayed, clang and gcc -O0/-O2 with ASan+UBSan, clang MSan). Then each
+#     --pool out/PROG/pool
+# for BUGS (default 4) bugs, the pool being the program's invocations by coreutils' own test
+# suite that fit the symbolic inputs (bench/inject/coreutils_pool.py), so every bug is
+# verified on the six builds of the tree (augur cc's bitcode replayed, clang and gcc
+# -O0/-O2 with ASan+UBSan, clang MSan) and measured on the test suite's inputs. Then each
 # bug's patch goes into a tree built once by `augur cc` (`hunt/`), the program is rebuilt
 # and its bitcode extracted, and every tool hunts the bug for MINUTES: `augur run`, AFL++
 # when `afl-fuzz` is on PATH (a tree built by afl-clang-fast, argv and stdin from AFL's
@@ -33,9 +36,11 @@ budget=$((minutes * 60))
 work=${AUGUR_INJECT_COREUTILS_DIR:-$HOME/.cache/augur-inject-coreutils}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # The inputs of every tool: up to two arguments of up to 4 bytes, 8 bytes of stdin.
-opts=(--sym-args 0 2 4 --sym-stdin 8)
-afl_argv="-DAFL_ARGV=2 -DAFL_ARG_LEN=4"
-afl_len=17 # AFL++'s seed: zeros for the count byte, the two arguments and stdin
+max_args=2 arg_len=4 stdin_len=8
+opts=(--sym-args 0 "$max_args" "$arg_len" --sym-stdin "$stdin_len")
+afl_argv="-DAFL_ARGV=$max_args -DAFL_ARG_LEN=$arg_len"
+# AFL++'s seed: zeros for the count byte, the arguments and stdin
+afl_len=$((1 + max_args * arg_len + stdin_len))
 
 source "$here/coreutils-setup.sh" # fetch_deb_source, configure_off, ensure_augur
 fetch_deb_source coreutils configure
@@ -166,10 +171,15 @@ for prog in "${progs[@]}"; do
     else
         rm -rf "$out"
         mkdir -p "$out"
+        # The program's own test-suite invocations that fit the symbolic inputs.
+        python3 "$here/inject/coreutils_pool.py" "$work/src" "$prog" "$out/pool" \
+            "$max_args" "$arg_len" "$stdin_len"
+        pool=()
+        compgen -G "$out/pool/*.json" >/dev/null && pool=(--pool "$out/pool")
         echo "coreutils: $prog: augur inject ($bugs bugs; six builds of the tree)" >&2
         t0=$SECONDS
         "$augur" inject --project "$work/configured" --build "$build src/$prog" \
-            --program "src/$prog" "${opts[@]}" --bugs "$bugs" --explore-time "$explore" \
+            --program "src/$prog" "${opts[@]}" "${pool[@]}" --bugs "$bugs" --explore-time "$explore" \
             ${MAX_FIRE_RATE:+--max-fire-rate "$MAX_FIRE_RATE"} \
             --seed 1 -o "$out/corpus" >"$out/inject.txt" 2>"$out/inject.log" || {
             echo "coreutils: $prog: inject failed: $(grep error "$out/inject.log" | tail -1)" >&2
