@@ -25,6 +25,9 @@
 #define ENOTDIR 20
 #define EFAULT 14
 #define EINVAL 22
+#define EOPNOTSUPP 95
+#define S_IFMT 0170000
+#define S_IFLNK 0120000
 #define AT_FDCWD (-100)
 #define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_EMPTY_PATH 0x1000
@@ -45,6 +48,13 @@ int fchmod(int fd, unsigned mode)
     return augur_sys_chmod(fd, NULL, mode);
 }
 
+/* Is path's last component a symbolic link? */
+static int is_link(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK;
+}
+
 int fchmodat(int dirfd, const char *path, unsigned mode, int flags)
 {
     char buf[AUGUR_PATH_MAX];
@@ -52,8 +62,14 @@ int fchmodat(int dirfd, const char *path, unsigned mode, int flags)
         errno = EINVAL;
         return -1;
     }
-    /* There are no symbolic links: AT_SYMLINK_NOFOLLOW changes nothing. */
-    return (path = __augur_at(dirfd, path, buf)) ? chmod(path, mode) : -1;
+    if ((path = __augur_at(dirfd, path, buf)) == NULL)
+        return -1;
+    /* A link's own mode cannot be changed on Linux (glibc: EOPNOTSUPP). */
+    if ((flags & AT_SYMLINK_NOFOLLOW) && is_link(path)) {
+        errno = EOPNOTSUPP;
+        return -1;
+    }
+    return chmod(path, mode);
 }
 
 /* The user may keep the owner and group as they are (each -1 or the user's). */
@@ -72,7 +88,12 @@ int chown(const char *path, unsigned uid, unsigned gid)
     return stat(path, &st) < 0 ? -1 : owners(uid, gid);
 }
 
-int lchown(const char *path, unsigned uid, unsigned gid) { return chown(path, uid, gid); }
+/* The link itself (a dangling one too), not what it names. */
+int lchown(const char *path, unsigned uid, unsigned gid)
+{
+    struct stat st;
+    return lstat(path, &st) < 0 ? -1 : owners(uid, gid);
+}
 
 int fchown(int fd, unsigned uid, unsigned gid)
 {
@@ -89,7 +110,9 @@ int fchownat(int dirfd, const char *path, unsigned uid, unsigned gid, int flags)
     }
     if (path[0] == '\0' && (flags & AT_EMPTY_PATH))
         return fchown(dirfd, uid, gid);
-    return (path = __augur_at(dirfd, path, buf)) ? chown(path, uid, gid) : -1;
+    if ((path = __augur_at(dirfd, path, buf)) == NULL)
+        return -1;
+    return (flags & AT_SYMLINK_NOFOLLOW) ? lchown(path, uid, gid) : chown(path, uid, gid);
 }
 
 /* utimensat's special nanosecond values: the current time, or no change. */
@@ -124,7 +147,7 @@ int utimensat(int dirfd, const char *path, const struct utime_spec times[2], int
     }
     if (path == NULL || (path[0] == '\0' && (flags & AT_EMPTY_PATH)))
         return fstat(dirfd, &st);
-    return fstatat(dirfd, path, &st, 0);
+    return fstatat(dirfd, path, &st, flags & AT_SYMLINK_NOFOLLOW);
 }
 
 /* The kernel's struct statfs on x86-64 (glibc's and musl's). */

@@ -558,6 +558,7 @@ int rmdir(const char *path);
 long random(void);
 void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 int stat(const char *path, struct stat *st);
+int lstat(const char *path, struct stat *st);
 int fstatat(int dirfd, const char *path, struct stat *st, int flag);
 /* dir.c: is path one of the modelled directories (the working directory, its
  * parent, or a directory holding modelled files)?  If so, info = {links,

@@ -773,28 +773,31 @@ __attribute__((constructor)) static void modelled_signals(void) {
   sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-/* The analysis' user may keep a file's owner and group (each -1 or the user's). */
-static int other_owner(uid_t uid, gid_t gid) {
-  return (uid != (uid_t)-1 && uid != AUGUR_USER_ID) || (gid != (gid_t)-1 && gid != AUGUR_USER_ID);
+/* The analysis' user may keep a file's owner and group (each -1 or the user's): the
+ * answer of a chown whose lookup of the file (`found`, a stat's result) is done. */
+static int owners_kept(int found, uid_t uid, gid_t gid) {
+  if (found != 0)
+    return -1;
+  if ((uid != (uid_t)-1 && uid != AUGUR_USER_ID) || (gid != (gid_t)-1 && gid != AUGUR_USER_ID))
+    return refused(EPERM);
+  return 0;
 }
 int chown(const char *path, uid_t uid, gid_t gid) {
   struct stat st;
-  if (stat(path, &st) != 0)
-    return -1;
-  return other_owner(uid, gid) ? refused(EPERM) : 0;
+  return owners_kept(stat(path, &st), uid, gid);
 }
-int lchown(const char *path, uid_t uid, gid_t gid) { return chown(path, uid, gid); }
+/* The link itself, not what it names. */
+int lchown(const char *path, uid_t uid, gid_t gid) {
+  struct stat st;
+  return owners_kept(lstat(path, &st), uid, gid);
+}
 int fchown(int fd, uid_t uid, gid_t gid) {
   struct stat st;
-  if (fstat(fd, &st) != 0)
-    return -1;
-  return other_owner(uid, gid) ? refused(EPERM) : 0;
+  return owners_kept(fstat(fd, &st), uid, gid);
 }
 int fchownat(int dirfd, const char *path, uid_t uid, gid_t gid, int flags) {
   struct stat st;
-  if (fstatat(dirfd, path, &st, flags) != 0)
-    return -1;
-  return other_owner(uid, gid) ? refused(EPERM) : 0;
+  return owners_kept(fstatat(dirfd, path, &st, flags), uid, gid);
 }
 
 /* ---- Who the process is (runtime/libc/process.c) ----------------------------------

@@ -1,6 +1,7 @@
 /* Symbolic links as ln -s, ls -l, readlink, cp -P and rm use them: made, read, stat'ed
  * through and as themselves, listed, followed by open, chdir and the *at calls, renamed
- * and removed; dangling links, loops, O_NOFOLLOW and exclusive creation. */
+ * and removed; dangling links, loops, O_NOFOLLOW and exclusive creation; owners, times
+ * and modes of a link itself. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,7 @@ static const char *err(int r)
     case EINVAL: return "EINVAL";
     case ELOOP: return "ELOOP";
     case ENOTDIR: return "ENOTDIR";
+    case EOPNOTSUPP: return "EOPNOTSUPP";
     default: return "other";
     }
 }
@@ -89,6 +91,12 @@ int main(void)
     printf("open loop: %s\n", err(open("loop1", O_RDONLY)));
     printf("mkdir on link: %s\n", err(mkdir("ld", 0755)));
     printf("rmdir on link: %s\n", err(rmdir("ld")));
+    printf("chown loop: %s, lchown loop: %s\n", err(chown("loop1", -1, -1)),
+           err(lchown("loop1", -1, -1)));
+    printf("utimensat nofollow: %s, fchmodat nofollow: %s %s\n",
+           err(utimensat(AT_FDCWD, "loop1", NULL, AT_SYMLINK_NOFOLLOW)),
+           err(fchmodat(AT_FDCWD, "ld", 0700, AT_SYMLINK_NOFOLLOW)),
+           err(fchmodat(AT_FDCWD, "dir/file", 0600, AT_SYMLINK_NOFOLLOW)));
 
     printf("chdir ld: %s\n", err(chdir("ld")));
     printf("cwd %s\n", getcwd(buf, sizeof buf));
