@@ -209,6 +209,11 @@ fn one_program_holds_every_bug_and_each_trigger_fires_its_own() {
         assert_eq!(bug["verification"]["trigger_fires"], true);
     }
     assert!(!c.bugs().is_empty(), "{}", c.stderr);
+    // Exactly the emitted bugs: one refused at verification is taken out of the program.
+    let held = (1..=9)
+        .filter(|id| text.contains(&format!("int augur_bug{id};")))
+        .count();
+    assert_eq!(held, c.bugs().len(), "{}", c.stderr);
 }
 
 /// The harness: the buggy program's main run on all 65536 inputs natively, counting

@@ -407,34 +407,13 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
     });
     let names: Vec<String> = setup.sources.iter().map(|p| embed::file_name(p)).collect();
     if o.one_program {
-        let plans: Vec<BugPlan> = planned.iter().map(|p| p.plan.clone()).collect();
-        let buggy = embed::embed(&texts, &plans);
-        let (replay, independent) = build_buggy(&names, &texts, &buggy, setup, o)?;
-        let targets: Vec<Target> = planned.iter().map(|p| target(&p.plan, &names)).collect();
-        for (i, p) in planned.into_iter().enumerate() {
-            if o.time_up() {
-                out.failed.push((p.plan.id, out_of_time("verified")));
-                continue;
-            }
-            progress.message(&format!("bug {}: verifying", p.plan.id));
-            let b = Buggy {
-                replay: &replay,
-                independent: &independent,
-            };
-            let inputs = all_inputs(&p, o, &own);
-            let v = verify::verify(
-                &b,
-                &original,
-                i,
-                &targets,
-                &p.bug.trigger,
-                &inputs,
-                o.deadline,
-            )?;
-            finish(&mut out, o, p, v, Vec::new(), None);
-        }
-        out.program_patch = patch(setup, &texts, &buggy)?;
-        out.program = Some(changed(setup, &texts, buggy));
+        let subject = Subject {
+            setup,
+            texts: &texts,
+            names: &names,
+            original: &original,
+        };
+        one_program(&mut out, o, &subject, planned, &own, progress)?;
     } else {
         for p in planned {
             if o.time_up() {
@@ -512,29 +491,114 @@ fn finish(
     sources: Vec<(String, String)>,
     patch: Option<String>,
 ) {
-    let rates = Rates::of(&v);
-    if v.passed() && o.selects() && !rates.rare(o.max_fire_rate) {
-        out.failed.push((
-            p.plan.id,
-            format!(
-                "too common: fires on {} of the verification's inputs (--max-fire-rate {}); \
-                 its points: {}",
-                rates.describe(),
-                o.max_fire_rate,
-                p.bug.points_text()
-            ),
-        ));
-    } else if v.passed() {
-        out.bugs.push(Bug {
+    match refusal(o, &p, &v) {
+        Some(why) => out.failed.push((p.plan.id, why)),
+        None => out.bugs.push(Bug {
             verification: v,
             sources,
             patch,
             ..p.bug
-        });
-    } else {
-        out.failed
-            .push((p.plan.id, format!("verification failed: {}", v.summary())));
+        }),
     }
+}
+
+/// Why a verified bug is not emitted (its verification failed, or it fired on too many
+/// of the verification's inputs), or None.
+fn refusal(o: &InjectOptions, p: &Planned, v: &Verification) -> Option<String> {
+    let rates = Rates::of(v);
+    if !v.passed() {
+        Some(format!("verification failed: {}", v.summary()))
+    } else if o.selects() && !rates.rare(o.max_fire_rate) {
+        Some(format!(
+            "too common: fires on {} of the verification's inputs (--max-fire-rate {}); \
+             its points: {}",
+            rates.describe(),
+            o.max_fire_rate,
+            p.bug.points_text()
+        ))
+    } else {
+        None
+    }
+}
+
+/// The program the bugs go into: its setup, sources (texts and file names) and original
+/// build.
+struct Subject<'a> {
+    setup: &'a Setup,
+    texts: &'a [String],
+    names: &'a [String],
+    original: &'a Original,
+}
+
+/// `--one-program`: every planned bug in one program, verified there; a bug refused is
+/// taken out and the others are verified again without it, so the program written holds
+/// exactly the bugs emitted (none when time runs out before the program is verified).
+fn one_program(
+    out: &mut Outcome,
+    o: &InjectOptions,
+    subject: &Subject,
+    mut planned: Vec<Planned>,
+    own: &[Objects],
+    progress: &dyn Progress,
+) -> Result<(), String> {
+    let (setup, texts, names) = (subject.setup, subject.texts, subject.names);
+    while !planned.is_empty() {
+        let plans: Vec<BugPlan> = planned.iter().map(|p| p.plan.clone()).collect();
+        let buggy = embed::embed(texts, &plans);
+        let (replay, independent) = build_buggy(names, texts, &buggy, setup, o)?;
+        let targets: Vec<Target> = plans.iter().map(|p| target(p, names)).collect();
+        let b = Buggy {
+            replay: &replay,
+            independent: &independent,
+        };
+        let mut verified = Vec::with_capacity(planned.len());
+        for (i, p) in planned.iter().enumerate() {
+            if o.time_up() {
+                break;
+            }
+            progress.message(&format!("bug {}: verifying", p.plan.id));
+            let inputs = all_inputs(p, o, own);
+            let trigger = &p.bug.trigger;
+            let v = verify::verify(
+                &b,
+                subject.original,
+                i,
+                &targets,
+                trigger,
+                &inputs,
+                o.deadline,
+            );
+            verified.push(v?);
+        }
+        if verified.len() < planned.len() {
+            // Out of time: the program cannot be verified as a whole.
+            let late = planned.iter().map(|p| (p.plan.id, out_of_time("verified")));
+            out.failed.extend(late);
+            return Ok(());
+        }
+        let reasons: Vec<Option<String>> = (planned.iter().zip(&verified))
+            .map(|(p, v)| refusal(o, p, v))
+            .collect();
+        if reasons.iter().all(Option::is_none) {
+            for (p, v) in planned.into_iter().zip(verified) {
+                finish(out, o, p, v, Vec::new(), None);
+            }
+            out.program_patch = patch(setup, texts, &buggy)?;
+            out.program = Some(changed(setup, texts, buggy));
+            return Ok(());
+        }
+        let (kept, refused): (Vec<_>, Vec<_>) = planned
+            .into_iter()
+            .zip(reasons)
+            .partition(|(_, why)| why.is_none());
+        out.failed.extend(
+            refused
+                .into_iter()
+                .map(|(p, why)| (p.plan.id, why.expect("a refusal"))),
+        );
+        planned = kept.into_iter().map(|(p, _)| p).collect();
+    }
+    Ok(())
 }
 
 /// Where a planned bug must fire.
