@@ -6,25 +6,26 @@
 # (clang-14; `configured/`, with its generated headers and no objects), and for each
 # program (default: the 10 below) runs
 #   augur inject --project configured --build 'make CC="$CC" ... src/PROG' --program src/PROG
-#     --pool out/PROG/pool
+#     --pool out/PROG/pool --one-program
 # for BUGS (default 4) bugs, the pool being the program's invocations by coreutils' own test
-# suite that fit the symbolic inputs (bench/inject/coreutils_pool.py), so every bug is
-# verified on the six builds of the tree (augur cc's bitcode replayed, clang and gcc
-# -O0/-O2 with ASan+UBSan, clang MSan) and measured on the test suite's inputs. Then each
-# bug's patch goes into a tree built once by `augur cc` (`hunt/`), the program is rebuilt
-# and its bitcode extracted, and every tool hunts the bug for MINUTES: `augur run`, AFL++
-# when `afl-fuzz` is on PATH (a tree built by afl-clang-fast, argv and stdin from AFL's
-# bytes through bench/inject/afl_main.c), KLEE when `klee` is on PATH (on the same
-# bitcode; KLEE must read LLVM 14 bitcode). A tool finds a bug when one of its tests fails
-# at the bug's line with the bug's message. Prints the bugs emitted per program, per bug
-# the time each tool took, per tool the bugs found, the overlap and whether no tool finds
-# more than 1.5 times what another finds. Outputs stay in $work/out/PROG.
+# suite that fit the symbolic inputs (bench/inject/coreutils_pool.py): every bug is in one
+# program, as in Apocalypse's corpus, verified there on the six builds of the tree (augur
+# cc's bitcode replayed, clang and gcc -O0/-O2 with ASan+UBSan, clang MSan) and measured on
+# the test suite's inputs. Then the program's patch goes into a tree built by `augur cc`
+# (`hunt/`), the program is rebuilt and its bitcode extracted, and every tool hunts the
+# program for MINUTES: `augur run`, AFL++ when `afl-fuzz` is on PATH (a tree built by
+# afl-clang-fast, argv and stdin from AFL's bytes through bench/inject/afl_main.c), KLEE
+# when `klee` is on PATH (on the same bitcode; KLEE must read LLVM 14 bitcode). A tool
+# finds a bug when one of its tests fails at the bug's line with the bug's message. Prints
+# the bugs emitted per program, per bug the time each tool took to it, per tool the bugs
+# found, the overlap and whether no tool finds more than 1.5 times what another finds.
+# Outputs stay in $work/out/PROG.
 # Each inject builds the library once per build (six times): minutes per program.
 # AUGUR=BINARY uses that augur instead of building a release binary; BUGS=N bugs per
 # program; EXPLORE=S seconds of inject's exploration (default 60); MAX_FIRE_RATE=R inject's
 # --max-fire-rate (default inject's, 0.001; 1 selects nothing by rarity); KEEP=1 keeps the
-# corpus an earlier run injected into a program (only the hunts run again); NO_AFL=1 skips
-# AFL++.
+# corpus an earlier run injected into a program (one program holding every bug; only the
+# hunts run again); NO_AFL=1 skips AFL++.
 set -euo pipefail
 minutes=${1:-10}
 [ $# -gt 0 ] && shift
@@ -166,7 +167,8 @@ emitted=$work/emitted
 : >"$emitted"
 for prog in "${progs[@]}"; do
     out=$work/out/$prog
-    if [ -n "${KEEP:-}" ] && [ -f "$out/corpus/summary.json" ] && [ -f "$out/inject.seconds" ]; then
+    if [ -n "${KEEP:-}" ] && [ -f "$out/corpus/summary.json" ] && [ -f "$out/inject.seconds" ] &&
+        grep -q '"one_program": true' "$out/corpus/summary.json"; then
         echo "coreutils: $prog: keeping the corpus of an earlier run (KEEP=1)" >&2
     else
         rm -rf "$out"
@@ -179,8 +181,8 @@ for prog in "${progs[@]}"; do
         echo "coreutils: $prog: augur inject ($bugs bugs; six builds of the tree)" >&2
         t0=$SECONDS
         "$augur" inject --project "$work/configured" --build "$build src/$prog" \
-            --program "src/$prog" "${opts[@]}" "${pool[@]}" --bugs "$bugs" --explore-time "$explore" \
-            ${MAX_FIRE_RATE:+--max-fire-rate "$MAX_FIRE_RATE"} \
+            --program "src/$prog" "${opts[@]}" "${pool[@]}" --bugs "$bugs" --one-program \
+            --explore-time "$explore" ${MAX_FIRE_RATE:+--max-fire-rate "$MAX_FIRE_RATE"} \
             --seed 1 -o "$out/corpus" >"$out/inject.txt" 2>"$out/inject.log" || {
             echo "coreutils: $prog: inject failed: $(grep error "$out/inject.log" | tail -1)" >&2
             echo "$prog 0 $bugs -" >>"$emitted"
@@ -191,52 +193,61 @@ for prog in "${progs[@]}"; do
     echo "$prog $(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(s["emitted"], s["requested"])' \
         "$out/corpus/summary.json") $(cat "$out/inject.seconds")" >>"$emitted"
     cat "$out/inject.txt"
+    all=$out/corpus/program/program.patch
+    [ -f "$all" ] || { echo "coreutils: $prog: no bug emitted" >&2; continue; }
+    # The buggy program (every bug in it, as Apocalypse's corpus has them): its bitcode
+    # from the augur cc tree, hunted by each tool for MINUTES.
+    patch_in hunt "$all"
+    ok=yes
+    make_prog hunt "$prog" && "$augur" extract-bc "$work/hunt/src/$prog" \
+        -o "$out/$prog.bc" >/dev/null || ok=""
+    pristine hunt "$all"
+    [ -n "$ok" ] || { echo "coreutils: $prog: the patched tree does not build" >&2; continue; }
+    echo "coreutils: $prog: augur run for ${minutes} min" >&2
+    start_augur=$(date +%s.%N)
+    rm -rf "$out/run"
+    "$augur" run "$out/$prog.bc" "${opts[@]}" --max-time "$budget" --max-memory 4096 \
+        -o "$out/run" >/dev/null 2>&1 || true
+    afl_bin=""
+    if [ -n "$afl" ]; then
+        # The buggy program built by afl-clang-fast with the harness.
+        rm -f "$out/afl-bin"
+        patch_in afl "$all"
+        make_prog afl "$prog" && cp "$work/afl/src/$prog" "$out/afl-bin" || true
+        pristine afl "$all"
+        if [ -x "$out/afl-bin" ]; then
+            afl_bin=$out/afl-bin
+            rm -rf "$out/afl" "$out/afl-in"
+            mkdir -p "$out/afl-in"
+            head -c "$afl_len" /dev/zero >"$out/afl-in/zero"
+            echo "coreutils: $prog: AFL++ for ${minutes} min" >&2
+            timeout $((budget + 60)) nice -n 10 afl-fuzz -V "$budget" -i "$out/afl-in" \
+                -o "$out/afl" -- "$afl_bin" >"$out/afl.log" 2>&1 || true
+        else
+            echo "coreutils: $prog: the patched tree does not build with afl-clang-fast" >&2
+        fi
+    fi
+    if [ -n "$klee" ]; then
+        start_klee=$(date +%s.%N)
+        rm -rf "$out/klee"
+        klee --output-dir="$out/klee" --libc=uclibc --posix-runtime --max-time="${budget}s" \
+            "$out/$prog.bc" "${opts[@]}" >/dev/null 2>&1 || true
+    fi
     for bug in "$out"/corpus/bug*/; do
         [ -d "$bug" ] || continue
         id=$(basename "$bug")
         read -r file line < <(python3 -c \
             'import json,sys; b=json.load(open(sys.argv[1])); print(b["file"], b["line"])' \
             "$bug/bug.json")
-        # The buggy program's bitcode, from the augur cc tree with the patch in.
-        patch_in hunt "$bug/bug.patch"
-        ok=yes
-        make_prog hunt "$prog" && "$augur" extract-bc "$work/hunt/src/$prog" \
-            -o "$bug/$prog.bc" >/dev/null || ok=""
-        pristine hunt "$bug/bug.patch"
-        [ -n "$ok" ] || { echo "coreutils: $prog $id: the patched tree does not build" >&2; continue; }
-        echo "coreutils: $prog $id ($file:$line): augur run for ${minutes} min" >&2
-        start=$(date +%s.%N)
-        "$augur" run "$bug/$prog.bc" "${opts[@]}" --max-time "$budget" --max-memory 4096 \
-            -o "$bug/run" >/dev/null 2>&1 || true
-        t_augur=$(found_by_tests "$bug/run" "$file" "$line" "$start")
+        t_augur=$(found_by_tests "$out/run" "$file" "$line" "$start_augur")
         t_afl=n/a
         if [ -n "$afl" ]; then
-            # The buggy program built by afl-clang-fast with the harness; "err" when it
-            # does not build.
-            rm -f "$bug/afl-bin"
-            patch_in afl "$bug/bug.patch"
-            make_prog afl "$prog" && cp "$work/afl/src/$prog" "$bug/afl-bin" || true
-            pristine afl "$bug/bug.patch"
-            if [ -x "$bug/afl-bin" ]; then
-                rm -rf "$bug/afl" "$bug/afl-in"
-                mkdir -p "$bug/afl-in"
-                head -c "$afl_len" /dev/zero >"$bug/afl-in/zero"
-                echo "coreutils: $prog $id: AFL++ for ${minutes} min" >&2
-                timeout $((budget + 60)) nice -n 10 afl-fuzz -V "$budget" -i "$bug/afl-in" \
-                    -o "$bug/afl" -- "$bug/afl-bin" >"$bug/afl.log" 2>&1 || true
-                t_afl=$(afl_found "$bug/afl-bin" "$bug/afl/default/crashes" "$file" "$line" \
-                    "${id#bug}")
-            else
-                echo "coreutils: $prog $id: the patched tree does not build with afl-clang-fast" >&2
-                t_afl=err
-            fi
+            t_afl=err
+            [ -z "$afl_bin" ] ||
+                t_afl=$(afl_found "$afl_bin" "$out/afl/default/crashes" "$file" "$line" "${id#bug}")
         fi
         t_klee=n/a
-        if [ -n "$klee" ]; then
-            start=$(date +%s.%N)
-            klee --output-dir="$bug/klee" --libc=uclibc --posix-runtime --max-time="${budget}s" \
-                "$bug/$prog.bc" --sym-args 0 2 4 --sym-stdin 8 >/dev/null 2>&1 || true
-            t_klee=$(python3 - "$bug/klee" "$file" "$line" "$start" <<'PY'
+        [ -z "$klee" ] || t_klee=$(python3 - "$out/klee" "$file" "$line" "$start_klee" <<'PY'
 import glob, os, sys
 d, file, line, start = sys.argv[1], os.path.basename(sys.argv[2]), sys.argv[3], float(sys.argv[4])
 hits = [os.path.getmtime(f) - start for f in glob.glob(d + "/*.assert.err")
@@ -244,7 +255,6 @@ hits = [os.path.getmtime(f) - start for f in glob.glob(d + "/*.assert.err")
 print(f"{min(hits):.1f}" if hits else "-")
 PY
 )
-        fi
         echo "$prog $id $file:$line $t_augur $t_afl $t_klee" >>"$rows"
     done
 done
@@ -261,7 +271,7 @@ tools = ["augur run", "AFL++", "KLEE"]
 print(f"{'program':9} {'bug':7} {'at':22} {'augur run s':>11} {'AFL++ s':>8} {'KLEE s':>7}")
 for r in rows:
     print(f"{r[0]:9} {r[1]:7} {r[2]:22} {r[3]:>11} {r[4]:>8} {r[5]:>7}")
-print(f"{len(rows)} bugs, {sys.argv[2]} min per bug and tool")
+print(f"{len(rows)} bugs, {sys.argv[2]} min per program and tool")
 found = {}
 for i, t in enumerate(tools if rows else []):
     if all(r[3 + i] == "n/a" for r in rows):
