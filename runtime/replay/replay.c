@@ -23,12 +23,14 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -578,8 +580,8 @@ static FILE *aligned(FILE *f, const char *mode) {
 
 /* Is `path` in /proc? The fixed world has no /proc: no mount table (df: "cannot read table
  * of mounted file systems"), no /proc/uptime (uptime: "couldn't get boot time"). The
- * native run keeps the kernel's, which the sanitizers read, but the program's own fopen
- * finds nothing there. /etc is absent from the native run's root already. */
+ * native run keeps the kernel's, which the sanitizers read, but the program's own fopen,
+ * open and opendir find nothing there. /etc is absent from the native run's root already. */
 static int in_proc(const char *path) {
   return strncmp(path, "/proc", 5) == 0 && (path[5] == '\0' || path[5] == '/');
 }
@@ -604,6 +606,43 @@ static int in_proc(const char *path) {
 OPENED_OUT_OF_PROC(fopen, aligned(f, mode))
 OPENED_OUT_OF_PROC(fopen64, aligned(f, mode))
 OPENED_OUT_OF_PROC(setmntent, f)
+
+/* The body of an open of `path` (open, open64: dirfd AT_FDCWD) by glibc's `glibc_name`
+ * (openat, openat64), finding nothing in /proc; its mode is read only when it creates. */
+#define OPENED_BY_FD_OUT_OF_PROC(glibc_name, dirfd)                                      \
+  static int (*glibc)(int, const char *, int, ...);                                      \
+  mode_t mode = 0;                                                                       \
+  if (!glibc)                                                                            \
+    glibc = (int (*)(int, const char *, int, ...))real(glibc_name);                      \
+  if (flags & (O_CREAT | __O_TMPFILE)) {                                                 \
+    va_list ap;                                                                          \
+    va_start(ap, flags);                                                                 \
+    mode = va_arg(ap, mode_t);                                                           \
+    va_end(ap);                                                                          \
+  }                                                                                      \
+  if (in_proc(path)) {                                                                   \
+    errno = ENOENT;                                                                      \
+    return -1;                                                                           \
+  }                                                                                      \
+  return glibc(dirfd, path, flags, mode)
+int open(const char *path, int flags, ...) { OPENED_BY_FD_OUT_OF_PROC("openat", AT_FDCWD); }
+int open64(const char *path, int flags, ...) { OPENED_BY_FD_OUT_OF_PROC("openat64", AT_FDCWD); }
+int openat(int dirfd, const char *path, int flags, ...) {
+  OPENED_BY_FD_OUT_OF_PROC("openat", dirfd);
+}
+int openat64(int dirfd, const char *path, int flags, ...) {
+  OPENED_BY_FD_OUT_OF_PROC("openat64", dirfd);
+}
+DIR *opendir(const char *path) {
+  static DIR *(*glibc)(const char *);
+  if (!glibc)
+    glibc = (DIR * (*)(const char *)) real("opendir");
+  if (in_proc(path)) {
+    errno = ENOENT;
+    return NULL;
+  }
+  return glibc(path);
+}
 
 FILE *fdopen(int fd, const char *mode) {
   static FILE *(*glibc)(int, const char *);

@@ -330,7 +330,10 @@ fn native_runs_have_a_root_of_their_own() {
                  cwd: /augur/work\ntimes of stdout: set\nmount table: No such file or directory\n\
                  setmntent: No such file or directory\n\
                  /proc/uptime: No such file or directory\n\
-                 /etc/passwd: No such file or directory\n";
+                 /etc/passwd: No such file or directory\n\
+                 open /proc: No such file or directory\n\
+                 openat /proc: No such file or directory\n\
+                 list /proc: No such file or directory\n";
     assert_eq!(r.exits_with_stdout(), vec![(1, world.into())]);
     assert_all_pass(&r);
     assert!(!Path::new("/augur-replay-probe").exists());

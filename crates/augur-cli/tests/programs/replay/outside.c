@@ -31,5 +31,9 @@ int main(void) {
   printf("setmntent: %s\n", setmntent("/proc/mounts", "r") ? "read" : strerror(errno));
   printf("/proc/uptime: %s\n", fopen("/proc/uptime", "r") ? "read" : strerror(errno));
   printf("/etc/passwd: %s\n", fopen("/etc/passwd", "r") ? "read" : strerror(errno));
+  printf("open /proc: %s\n", open("/proc/self/status", O_RDONLY) >= 0 ? "read" : strerror(errno));
+  printf("openat /proc: %s\n",
+         openat(AT_FDCWD, "/proc/self/stat", O_RDONLY) >= 0 ? "read" : strerror(errno));
+  printf("list /proc: %s\n", opendir("/proc") ? "listed" : strerror(errno));
   return fd < 0 ? 1 : 0;
 }
