@@ -210,6 +210,7 @@ fn one_program_holds_every_bug_and_each_trigger_fires_its_own() {
     }
     assert!(!c.bugs().is_empty(), "{}", c.stderr);
     // Exactly the emitted bugs: one refused at verification is taken out of the program.
+    assert_eq!(c.bugs().len(), 2, "{}", c.stderr);
     let held = (1..=9)
         .filter(|id| text.contains(&format!("int augur_bug{id};")))
         .count();

@@ -79,6 +79,12 @@ impl InjectOptions {
         self.measure > 0 && self.max_fire_rate < 1.0
     }
 
+    /// Are several candidates synthesized for each bug, measured natively and one picked:
+    /// for rarity, or in one program, where each trigger must fire its own bug alone?
+    fn picks(&self) -> bool {
+        self.selects() || self.one_program
+    }
+
     /// The exploration's time: `--explore-time`, at most half the time left.
     fn explore_time(&self) -> Duration {
         match self.deadline {
@@ -366,13 +372,15 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
             out.failed.push((id, every_path_failed(&why)));
             continue;
         }
-        let pick = if o.selects() {
+        let pick = if o.picks() {
             progress.message(&format!(
                 "bug {id}/{}: measuring {} candidate(s) natively",
                 o.bugs,
                 found.len()
             ));
-            select(&ctx, &seeds, &found, &used_files, &mut measuring)
+            // In one program, its trigger must fire it alone among the bugs chosen so far.
+            let before: &[Planned] = if o.one_program { &planned } else { &[] };
+            select(&ctx, &seeds, &found, before, &used_files, &mut measuring)
         } else {
             Ok(0)
         };
@@ -889,7 +897,7 @@ fn candidates(
     rng: &mut Rng,
     progress: &dyn Progress,
 ) -> (Vec<Candidate>, Vec<String>) {
-    let (paths, variants) = if ctx.o.selects() {
+    let (paths, variants) = if ctx.o.picks() {
         (CANDIDATE_SEEDS, &VARIANTS[..])
     } else {
         (1, &VARIANTS[..1])
@@ -934,19 +942,36 @@ fn candidates(
 /// Which of `found` to emit: all embedded into one measuring build, measured on the
 /// pool and on fresh random inputs and mutations of the program's own inputs and of
 /// each trigger (from `rng`), and picked by
-/// [`rarity::pick`] (`used`: the sources holding earlier bugs' actions).
+/// [`rarity::pick`] (`used`: the sources holding earlier bugs' actions). The bugs
+/// `before` that will share the program (`--one-program`) are in the build too: a
+/// candidate whose trigger fires one of them, or is fired by one's trigger, is not picked.
 fn select(
     ctx: &Ctx,
     seeds: &[Seed],
     found: &[Candidate],
+    before: &[Planned],
     used: &FxHashSet<usize>,
     rng: &mut Rng,
 ) -> Result<usize, String> {
-    let plans: Vec<BugPlan> = found
+    let mut plans: Vec<BugPlan> = found
         .iter()
         .enumerate()
         .map(|(i, c)| c.plan(i + 1, ctx.o.kind))
         .collect();
+    let others: Vec<rarity::Candidate> = before
+        .iter()
+        .enumerate()
+        .map(|(j, p)| rarity::Candidate {
+            mark: found.len() + 1 + j,
+            trigger: &p.bug.trigger,
+        })
+        .collect();
+    for (p, other) in before.iter().zip(&others) {
+        plans.push(BugPlan {
+            id: other.mark,
+            ..p.plan.clone()
+        });
+    }
     let marked = embed::embed_marked(ctx.texts, &plans);
     let names: Vec<String> = ctx
         .setup
@@ -969,6 +994,7 @@ fn select(
         pool: &o.pool,
         own: ctx.own,
         n: o.measure,
+        others: &others,
     };
     let rates = rarity::measure(&build, &cands, &given, rng, o.deadline);
     let fresh: Vec<bool> = found

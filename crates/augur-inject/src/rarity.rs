@@ -14,7 +14,6 @@ use crate::embed::MARK;
 use crate::measure;
 use crate::verify::{Objects, Source, Tally, Verification};
 use augur_engine::Rng;
-use rustc_hash::FxHashSet;
 use std::time::Instant;
 
 /// How often one bug fired, per kind of measuring input.
@@ -24,6 +23,10 @@ pub struct Rates {
     pub trigger_fires: bool,
     /// Per kind (pool, random, mutated, near its trigger): inputs tried and fired.
     pub tallies: Vec<(Source, Tally)>,
+    /// In one program with bugs chosen before (`--one-program`): does one of them reach
+    /// its final state before this one on its trigger, or this one before theirs on one of
+    /// their triggers? Either trigger would then fire the other bug.
+    pub interferes: bool,
 }
 
 /// The kinds of input whose fire rate decides, in report order.
@@ -43,6 +46,7 @@ impl Rates {
         Rates {
             trigger_fires: v.trigger_fires,
             tallies: MEASURED.iter().map(|&s| (s, v.tally(s))).collect(),
+            interferes: false,
         }
     }
 
@@ -109,13 +113,20 @@ impl Rates {
     }
 }
 
-/// The bug numbers a run of a measuring build reported reaching their final state.
-fn marks(run: &augur_env::NativeRun) -> FxHashSet<usize> {
+/// The bug numbers a run of a measuring build reported reaching their final state, in
+/// the order they reached it.
+fn marks(run: &augur_env::NativeRun) -> Vec<usize> {
     run.outputs
         .iter()
         .filter(|(name, bytes)| name == MARK && bytes.len() == 4)
         .map(|(_, b)| i32::from_ne_bytes([b[0], b[1], b[2], b[3]]) as usize)
         .collect()
+}
+
+/// Of the bugs `a` and `b`, which reached its final state first in a run that reported
+/// `fired` (in order); in one program, that one fails and ends the run.
+fn first_of(fired: &[usize], a: usize, b: usize) -> Option<usize> {
+    fired.iter().copied().find(|&m| m == a || m == b)
 }
 
 /// One candidate bug in a measuring build: its number there and its trigger.
@@ -135,6 +146,9 @@ pub struct Inputs<'a> {
     /// Random and mutated inputs (`--measure`): half random, half mutations of `own`,
     /// and as many mutations of each trigger.
     pub n: usize,
+    /// The bugs chosen before that share the program (`--one-program`), embedded in the
+    /// measuring build too, with their triggers.
+    pub others: &'a [Candidate<'a>],
 }
 
 /// An input of a measuring run: its kind (none: a trigger) and the trigger it is or
@@ -184,6 +198,27 @@ pub fn measure(
                 .map(|m| (m, Some(Source::NearTrigger), Some(i))),
         );
     }
+    // In one program the first bug to reach its final state ends the run: a candidate
+    // reached before another bug on that bug's trigger, or after one on its own, would
+    // take or lose a trigger.
+    let overtaken = |fired: &[usize], c: usize| {
+        given
+            .others
+            .iter()
+            .any(|o| first_of(fired, c, o.mark).is_some_and(|m| m != c))
+    };
+    for other in given.others {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let Ok(run) = build.run(other.trigger) else {
+            continue;
+        };
+        let fired = marks(&run);
+        for (c, r) in cands.iter().zip(rates.iter_mut()) {
+            r.interferes |= first_of(&fired, c.mark, other.mark) == Some(c.mark);
+        }
+    }
     for (input, source, of) in &inputs {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
@@ -196,7 +231,10 @@ pub fn measure(
             let own = of.is_some_and(|i| triggers[i] == c.trigger);
             let hit = fired.contains(&c.mark);
             match source {
-                None if own => r.trigger_fires = hit,
+                None if own => {
+                    r.trigger_fires = hit;
+                    r.interferes |= overtaken(&fired, c.mark);
+                }
                 Some(Source::NearTrigger) if !own => {}
                 Some(s) => {
                     let t = r.tally_mut(*s);
@@ -227,7 +265,7 @@ pub struct Refusal {
 /// the rarest candidate's rates.
 pub fn pick(rates: &[Rates], fresh: &[bool], max: f64) -> Result<usize, Refusal> {
     let mut ok: Vec<usize> = (0..rates.len())
-        .filter(|&i| rates[i].trigger_fires && rates[i].rare(max))
+        .filter(|&i| rates[i].trigger_fires && !rates[i].interferes && rates[i].rare(max))
         .collect();
     ok.sort_by(|&a, &b| {
         fresh[b]
@@ -240,6 +278,21 @@ pub fn pick(rates: &[Rates], fresh: &[bool], max: f64) -> Result<usize, Refusal>
     }
     let firing: Vec<usize> = (0..rates.len())
         .filter(|&i| rates[i].trigger_fires)
+        .collect();
+    if !firing.is_empty() && firing.iter().all(|&i| rates[i].interferes) {
+        return Err(Refusal {
+            rarest: None,
+            why: format!(
+                "every candidate whose trigger fires it ({} of {}) shares an input with a \
+                 bug chosen before: one's trigger fires the other first",
+                firing.len(),
+                rates.len()
+            ),
+        });
+    }
+    let firing: Vec<usize> = firing
+        .into_iter()
+        .filter(|&i| !rates[i].interferes)
         .collect();
     let Some(&best) = firing
         .iter()
@@ -290,6 +343,7 @@ mod tests {
     ) -> Rates {
         Rates {
             trigger_fires: fires,
+            interferes: false,
             tallies: vec![
                 (Source::Mutated, tally(mutated)),
                 (Source::Random, tally(random)),
@@ -360,6 +414,21 @@ mod tests {
                 .rarest,
             Some(1)
         );
+    }
+
+    #[test]
+    fn in_one_program_a_candidate_sharing_a_trigger_with_a_chosen_bug_is_not_picked() {
+        let rare = rates(true, (0, 500), (0, 500));
+        let shared = Rates {
+            interferes: true,
+            ..rare.clone()
+        };
+        assert_eq!(pick(&[shared.clone(), rare], &[true, true], 0.001), Ok(1));
+        let refusal = pick(&[shared.clone(), shared], &[true, true], 0.001).unwrap_err();
+        assert_eq!(refusal.rarest, None);
+        assert!(refusal
+            .why
+            .contains("shares an input with a bug chosen before"));
     }
 
     #[test]
