@@ -50,11 +50,12 @@ int augur_sys_rmdir(const char *path);
 int augur_sys_rename(const char *from, const char *to);
 int augur_sys_chdir(const char *path);
 /* Hard links and special files: to becomes another name of the file from
- * names (directories: EPERM); a new regular file, FIFO or socket at path with
+ * names (a symbolic link at from's end itself, unless follow; directories:
+ * EPERM); a new regular file, FIFO or socket at path with
  * mode's type (S_IFMT bits) and permission bits less the creation mask (a
  * device: EPERM, as for a user who is not root).  0, or -1 with errno, as
  * Linux's link and mknod. */
-int augur_sys_link(const char *from, const char *to);
+int augur_sys_link(const char *from, const char *to, int follow);
 /* Symbolic links: a new link at path to target (not looked up; ENOENT when empty), 0 or -1
  * with errno as Linux's symlink; the link path names (not followed): the length of its
  * target, whose first cap bytes go to buf (no NUL), its file number in *number (numbered

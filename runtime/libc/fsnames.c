@@ -58,47 +58,19 @@ int renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned f
     return renameat(fromfd, from, tofd, to);
 }
 
-/* The working directory's absolute name (augur-env's namespace.rs). */
-#define WORK_DIR "/augur/work"
-
-/* The absolute name of what path names with its symbolic links followed (the last one
- * too), in buf; path itself when it names nothing inside the working directory or /tmp
- * (the call then fails on it as it would). */
-static const char *followed(const char *path, char *buf)
-{
-    char name[AUGUR_PATH_MAX];
-    size_t n;
-    if (augur_sys_path(path, name, sizeof name) != 0)
-        return path;
-    if (name[0] == '/')
-        n = 0;
-    else {
-        n = sizeof WORK_DIR - 1;
-        memcpy(buf, WORK_DIR, n);
-        if (name[0] != '\0')
-            buf[n++] = '/';
-    }
-    if (n + strlen(name) + 1 > AUGUR_PATH_MAX)
-        return path;
-    memcpy(buf + n, name, strlen(name) + 1);
-    return buf;
-}
-
 /* link() does not follow a symbolic link in `from`'s last place (Linux); AT_SYMLINK_FOLLOW
  * does.  A descriptor's file cannot be linked by an empty path without
  * CAP_DAC_READ_SEARCH (the engine's empty path names nothing). */
 int linkat(int fromfd, const char *from, int tofd, const char *to, int flags)
 {
-    char a[AUGUR_PATH_MAX], b[AUGUR_PATH_MAX], c[AUGUR_PATH_MAX];
+    char a[AUGUR_PATH_MAX], b[AUGUR_PATH_MAX];
     if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH)) {
         errno = EINVAL;
         return -1;
     }
     if ((from = __augur_at(fromfd, from, a)) == NULL || (to = __augur_at(tofd, to, b)) == NULL)
         return -1;
-    if (flags & AT_SYMLINK_FOLLOW)
-        from = followed(from, c);
-    return augur_sys_link(from, to);
+    return augur_sys_link(from, to, (flags & AT_SYMLINK_FOLLOW) != 0);
 }
 
 /* A symbolic link at path to target (any text; the link may dangle). */

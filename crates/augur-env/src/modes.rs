@@ -99,7 +99,7 @@ fn mode_of(env: &EnvData, name: &str) -> Result<u32, u32> {
 /// The name `path` gives inside the tree (links followed), or its errno (the working directory's parent
 /// is not the user's to change: EPERM).
 fn named(env: &EnvData, path: &str) -> Result<String, u32> {
-    match namespace::resolve(&env.cwd, &crate::symlinks::follow(env, path, true)?) {
+    match crate::symlinks::lookup(env, path, true)? {
         _ if path.is_empty() => Err(ENOENT),
         Resolved::Inside(name) => Ok(name),
         Resolved::Parent => Err(EPERM),

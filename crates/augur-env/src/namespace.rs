@@ -174,7 +174,7 @@ pub fn creatable(env: &EnvData, name: &str) -> Result<(), u32> {
 /// The name `path` gives inside the tree (its symbolic links followed, the last one only
 /// when `follow_last`: symlinks.rs), or the errno of a path naming nothing there.
 fn inside(env: &EnvData, path: &str, follow_last: bool) -> Result<String, u32> {
-    match resolve(&env.cwd, &symlinks::follow(env, path, follow_last)?) {
+    match symlinks::lookup(env, path, follow_last)? {
         Resolved::Inside(name) => Ok(name),
         Resolved::Parent => Err(EACCES),
         Resolved::Outside => Err(ENOENT),
@@ -309,9 +309,11 @@ pub fn rename(env: &mut EnvData, from: &str, to: &str) -> Result<(), u32> {
 }
 
 /// link(from, to): `to` becomes another name of the file `from` names (a hard link: the
-/// two names share contents and mode). Directories cannot be linked (EPERM).
-pub fn link(env: &mut EnvData, from: &str, to: &str) -> Result<(), u32> {
-    let old = inside(env, from, false).map_err(|e| if e == EACCES { EPERM } else { e })?;
+/// two names share contents and mode); a symbolic link in `from`'s last place is linked
+/// itself unless `follow` (linkat's AT_SYMLINK_FOLLOW). Directories cannot be linked
+/// (EPERM).
+pub fn link(env: &mut EnvData, from: &str, to: &str, follow: bool) -> Result<(), u32> {
+    let old = inside(env, from, follow).map_err(|e| if e == EACCES { EPERM } else { e })?;
     let file = match env.file(&old) {
         Some(file) => file,
         None if is_dir(env, &old) => return Err(EPERM),
@@ -469,13 +471,13 @@ mod tests {
     #[test]
     fn hard_links_name_one_file() {
         let mut env = world(&["f", "d/g"]);
-        assert_eq!(link(&mut env, "f", "d/h"), Ok(()));
+        assert_eq!(link(&mut env, "f", "d/h", false), Ok(()));
         assert_eq!(env.file("d/h"), env.file("f"));
-        assert_eq!(link(&mut env, "f", "d/h"), Err(EEXIST));
-        assert_eq!(link(&mut env, "d", "x"), Err(EPERM));
-        assert_eq!(link(&mut env, "..", "x"), Err(EPERM));
-        assert_eq!(link(&mut env, "nope", "x"), Err(ENOENT));
-        assert_eq!(link(&mut env, "f", "f/x"), Err(ENOTDIR));
+        assert_eq!(link(&mut env, "f", "d/h", false), Err(EEXIST));
+        assert_eq!(link(&mut env, "d", "x", false), Err(EPERM));
+        assert_eq!(link(&mut env, "..", "x", false), Err(EPERM));
+        assert_eq!(link(&mut env, "nope", "x", false), Err(ENOENT));
+        assert_eq!(link(&mut env, "f", "f/x", false), Err(ENOTDIR));
         assert_eq!(rename(&mut env, "f", "d/h"), Ok(()));
         assert_eq!(names(&env), ["f", "d/g", "d/h"]);
         assert_eq!(rename(&mut env, "d/h", "d/g"), Ok(()));

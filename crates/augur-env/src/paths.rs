@@ -27,7 +27,7 @@ pub fn register(t: &mut HandlerTable) {
     t.add("augur_sys_rmdir", Signature::of(&[Ptr]), rmdir);
     t.add("augur_sys_chdir", Signature::of(&[Ptr]), chdir);
     t.add("augur_sys_rename", Signature::of(&[Ptr, Ptr]), rename);
-    t.add("augur_sys_link", Signature::of(&[Ptr, Ptr]), link);
+    t.add("augur_sys_link", Signature::of(&[Ptr, Ptr, Int]), link);
     t.add("augur_sys_symlink", Signature::of(&[Ptr, Ptr]), symlink);
     t.add(
         "augur_sys_readlink",
@@ -58,9 +58,7 @@ fn path(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let path = ex.read_c_string(st, &c.args[0], PATH_MAX)?;
     let cap = ex.concretize(st, &c.args[2])? as u64;
-    let resolved = symlinks::follow(env(st), &path, true)
-        .map(|followed| namespace::resolve(&env(st).cwd, &followed));
-    Ok(match resolved {
+    Ok(match symlinks::lookup(env(st), &path, true) {
         Ok(Resolved::Inside(name)) if write_name(ex, st, &c.args[1], cap, &name)? => ret(0, w),
         Ok(Resolved::Parent) => ret(1, w),
         _ => ret(-1, w),
@@ -125,8 +123,17 @@ fn rename(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     change(ex, st, c, |e, p| namespace::rename(e, &p[0], &p[1]), 2)
 }
 
+/// `augur_sys_link(from, to, follow)`: a hard link, through a symbolic link at `from`
+/// when `follow`.
 fn link(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
-    change(ex, st, c, |e, p| namespace::link(e, &p[0], &p[1]), 2)
+    let follow = ex.concretize(st, &c.args[2])? != 0;
+    change(
+        ex,
+        st,
+        c,
+        |e, p| namespace::link(e, &p[0], &p[1], follow),
+        2,
+    )
 }
 
 /// `augur_sys_symlink(target, path)`: a new symbolic link at `path` to `target`.

@@ -396,8 +396,7 @@ fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let mut kind = REGULAR;
     let (size, number) = if by_path {
         let path = ex.read_c_string(st, &c.args[1], 4096)?;
-        let followed = symlinks::follow(env(st), &path, true);
-        let name = match followed.map(|p| namespace::resolve(&env(st).cwd, &p)) {
+        let name = match symlinks::lookup(env(st), &path, true) {
             Ok(Resolved::Inside(name)) => name,
             Err(errno) => return Ok(fail(st, errno as u128, w)),
             _ => return Ok(fail(st, ENOENT, w)),
@@ -459,16 +458,13 @@ fn close(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
 fn unlink(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let path = ex.read_c_string(st, &c.args[0], 4096)?;
-    let path = match symlinks::follow(env(st), &path, false) {
-        Ok(path) => path.into_owned(),
-        Err(errno) => return Ok(fail(st, errno as u128, w)),
-    };
-    match namespace::resolve(&env(st).cwd, &path) {
-        Resolved::Inside(name) if namespace::is_file(env(st), &name) => {
+    match symlinks::lookup(env(st), &path, false) {
+        Err(errno) => Ok(fail(st, errno as u128, w)),
+        Ok(Resolved::Inside(name)) if namespace::is_file(env(st), &name) => {
             namespace::forget(env_mut(st), &name);
             Ok(ret(0, w))
         }
-        Resolved::Inside(name) if namespace::is_dir(env(st), &name) => Ok(fail(st, EISDIR, w)),
+        Ok(Resolved::Inside(name)) if namespace::is_dir(env(st), &name) => Ok(fail(st, EISDIR, w)),
         _ => Ok(fail(st, ENOENT, w)),
     }
 }

@@ -68,6 +68,15 @@ pub fn follow<'a>(env: &EnvData, path: &'a str, follow_last: bool) -> Result<Cow
     Ok(Cow::Owned(format!("/{}", done.join("/"))))
 }
 
+/// What `path` names from the current directory, its links followed (the last one as
+/// [`follow`] says), or the errno of a loop of links.
+pub fn lookup(env: &EnvData, path: &str, follow_last: bool) -> Result<Resolved, u32> {
+    Ok(namespace::resolve(
+        &env.cwd,
+        &follow(env, path, follow_last)?,
+    ))
+}
+
 /// The non-empty components of `path`.
 fn split(path: &str) -> Vec<String> {
     path.split('/')
@@ -105,8 +114,7 @@ pub fn symlink(env: &mut EnvData, target: &str, path: &str) -> Result<usize, u32
 /// readlink(path): the target and entry number of the link `path` names (not followed);
 /// EINVAL for anything else that exists, else the lookup's errno.
 pub fn readlink<'e>(env: &'e EnvData, path: &str) -> Result<(&'e str, usize), u32> {
-    let path = follow(env, path, false)?;
-    let name = match namespace::resolve(&env.cwd, &path) {
+    let name = match lookup(env, path, false)? {
         _ if path.is_empty() => return Err(ENOENT),
         Resolved::Inside(name) => name,
         Resolved::Parent => return Err(EINVAL),

@@ -128,9 +128,9 @@ int augur_sys_unlink(const char *path)
     return unlink(path);
 }
 
-int augur_sys_link(const char *from, const char *to)
+int augur_sys_link(const char *from, const char *to, int follow)
 {
-    return link(from, to);
+    return linkat(AT_FDCWD, from, AT_FDCWD, to, follow ? AT_SYMLINK_FOLLOW : 0);
 }
 
 int augur_sys_symlink(const char *target, const char *path)
