@@ -50,6 +50,12 @@ impl Rates {
         }
     }
 
+    /// May it be picked at all: its trigger fires it, and in one program no other bug
+    /// first?
+    fn usable(&self) -> bool {
+        self.trigger_fires && !self.interferes
+    }
+
     /// The counts of kind `s`, creating them.
     fn tally_mut(&mut self, s: Source) -> &mut Tally {
         if let Some(i) = self.tallies.iter().position(|(x, _)| *x == s) {
@@ -265,7 +271,7 @@ pub struct Refusal {
 /// the rarest candidate's rates.
 pub fn pick(rates: &[Rates], fresh: &[bool], max: f64) -> Result<usize, Refusal> {
     let mut ok: Vec<usize> = (0..rates.len())
-        .filter(|&i| rates[i].trigger_fires && !rates[i].interferes && rates[i].rare(max))
+        .filter(|&i| rates[i].usable() && rates[i].rare(max))
         .collect();
     ok.sort_by(|&a, &b| {
         fresh[b]
@@ -276,35 +282,22 @@ pub fn pick(rates: &[Rates], fresh: &[bool], max: f64) -> Result<usize, Refusal>
     if let Some(&i) = ok.first() {
         return Ok(i);
     }
-    let firing: Vec<usize> = (0..rates.len())
-        .filter(|&i| rates[i].trigger_fires)
-        .collect();
-    if !firing.is_empty() && firing.iter().all(|&i| rates[i].interferes) {
-        return Err(Refusal {
-            rarest: None,
-            why: format!(
-                "every candidate whose trigger fires it ({} of {}) shares an input with a \
-                 bug chosen before: one's trigger fires the other first",
-                firing.len(),
+    let usable = (0..rates.len()).filter(|&i| rates[i].usable());
+    let Some(best) = usable.min_by(|&a, &b| rates[a].cmp_rarity(&rates[b])) else {
+        let firing = rates.iter().filter(|r| r.trigger_fires).count();
+        let why = if firing > 0 {
+            format!(
+                "every candidate whose trigger fires it ({firing} of {}) shares an input with \
+                 a bug chosen before: one's trigger fires the other first",
                 rates.len()
-            ),
-        });
-    }
-    let firing: Vec<usize> = firing
-        .into_iter()
-        .filter(|&i| !rates[i].interferes)
-        .collect();
-    let Some(&best) = firing
-        .iter()
-        .min_by(|&&a, &&b| rates[a].cmp_rarity(&rates[b]))
-    else {
-        return Err(Refusal {
-            rarest: None,
-            why: format!(
+            )
+        } else {
+            format!(
                 "no candidate's trigger fires it on the measuring build ({} candidate(s))",
                 rates.len()
-            ),
-        });
+            )
+        };
+        return Err(Refusal { rarest: None, why });
     };
     Err(Refusal {
         rarest: Some(best),
