@@ -578,12 +578,15 @@ static FILE *aligned(FILE *f, const char *mode) {
   return f;
 }
 
-/* Is `path` in /proc? The fixed world has no /proc: no mount table (df: "cannot read table
+/* Is `path` in /proc (then errno is ENOENT)? The fixed world has no /proc: no mount table (df: "cannot read table
  * of mounted file systems"), no /proc/uptime (uptime: "couldn't get boot time"). The
  * native run keeps the kernel's, which the sanitizers read, but the program's own fopen,
  * open and opendir find nothing there. /etc is absent from the native run's root already. */
 static int in_proc(const char *path) {
-  return strncmp(path, "/proc", 5) == 0 && (path[5] == '\0' || path[5] == '/');
+  if (strncmp(path, "/proc", 5) != 0 || (path[5] != '\0' && path[5] != '/'))
+    return 0;
+  errno = ENOENT;
+  return 1;
 }
 
 /* `name(path, mode)`, glibc's, behind it, finding nothing in /proc, its stream `done`
@@ -596,10 +599,8 @@ static int in_proc(const char *path) {
     FILE *f;                                                                             \
     if (!glibc)                                                                          \
       glibc = (FILE * (*)(const char *, const char *)) real(#name);                      \
-    if (in_proc(path)) {                                                                 \
-      errno = ENOENT;                                                                    \
+    if (in_proc(path))                                                                   \
       return NULL;                                                                       \
-    }                                                                                    \
     f = glibc(path, mode);                                                               \
     return done;                                                                         \
   }
@@ -620,10 +621,8 @@ OPENED_OUT_OF_PROC(setmntent, f)
     mode = va_arg(ap, mode_t);                                                           \
     va_end(ap);                                                                          \
   }                                                                                      \
-  if (in_proc(path)) {                                                                   \
-    errno = ENOENT;                                                                      \
+  if (in_proc(path))                                                                     \
     return -1;                                                                           \
-  }                                                                                      \
   return glibc(dirfd, path, flags, mode)
 int open(const char *path, int flags, ...) { OPENED_BY_FD_OUT_OF_PROC("openat", AT_FDCWD); }
 int open64(const char *path, int flags, ...) { OPENED_BY_FD_OUT_OF_PROC("openat64", AT_FDCWD); }
@@ -637,10 +636,8 @@ DIR *opendir(const char *path) {
   static DIR *(*glibc)(const char *);
   if (!glibc)
     glibc = (DIR * (*)(const char *)) real("opendir");
-  if (in_proc(path)) {
-    errno = ENOENT;
+  if (in_proc(path))
     return NULL;
-  }
   return glibc(path);
 }
 
@@ -941,14 +938,18 @@ static int owned_file(int r, unsigned *uid, unsigned *gid) {
     }                                                                                    \
     return r;                                                                            \
   }
+/* The blocks the fixed volume gives a file of `mode` and `size`: a directory's, a symbolic
+ * link's (its target's length), any other file's. */
+#define FIXED_BLOCKS(mode, size)                                                         \
+  (S_ISDIR(mode)   ? AUGUR_FIXED_DIR_BLOCKS                                              \
+   : S_ISLNK(mode) ? AUGUR_FIXED_LINK_BLOCKS(size)                                       \
+                   : AUGUR_FIXED_BLOCKS(size))
 #define FIXED_ATTRS(st)                                                                    \
   ((st)->st_atim.tv_sec = (st)->st_mtim.tv_sec = (st)->st_ctim.tv_sec = AUGUR_FIXED_TIME, \
    (st)->st_atim.tv_nsec = (st)->st_mtim.tv_nsec = (st)->st_ctim.tv_nsec = 0,             \
    (st)->st_dev = AUGUR_FIXED_DEV,                                                        \
    (st)->st_size = S_ISDIR((st)->st_mode) ? AUGUR_FIXED_DIR_SIZE : (st)->st_size,         \
-   (st)->st_blocks = S_ISDIR((st)->st_mode)   ? AUGUR_FIXED_DIR_BLOCKS                    \
-                     : S_ISLNK((st)->st_mode) ? AUGUR_FIXED_LINK_BLOCKS((st)->st_size)     \
-                                              : AUGUR_FIXED_BLOCKS((st)->st_size))
+   (st)->st_blocks = FIXED_BLOCKS((st)->st_mode, (st)->st_size))
 #define STAT_FORMS(name, params, args)                                                   \
   MODELLED_STAT(name, params, args, st_uid, st_gid, FIXED_ATTRS(st))
 STAT_FORMS(stat, (const char *path, struct stat *st), (path, st))
@@ -968,9 +969,7 @@ MODELLED_STAT(statx, (int dirfd, const char *path, int flags, unsigned mask, str
                st->stx_atime.tv_nsec = st->stx_mtime.tv_nsec = st->stx_ctime.tv_nsec = 0,
                st->stx_dev_major = AUGUR_FIXED_DEV >> 8, st->stx_dev_minor = AUGUR_FIXED_DEV & 0xff,
                st->stx_size = S_ISDIR(st->stx_mode) ? AUGUR_FIXED_DIR_SIZE : st->stx_size,
-               st->stx_blocks = S_ISDIR(st->stx_mode)   ? AUGUR_FIXED_DIR_BLOCKS
-                                : S_ISLNK(st->stx_mode) ? AUGUR_FIXED_LINK_BLOCKS(st->stx_size)
-                                                        : AUGUR_FIXED_BLOCKS(st->stx_size),
+               st->stx_blocks = FIXED_BLOCKS(st->stx_mode, st->stx_size),
                st->stx_mask &= STATX_BASIC_STATS, memset(&st->stx_btime, 0, sizeof st->stx_btime)))
 
 /* ---- The order of a directory's entries (runtime/libc/dir.c) -------------------------
