@@ -1,18 +1,33 @@
 /* fixed_machine.h: the machine of augur's fixed world, shared by the libc models
  * (libc/process.c: sysconf; libc/thread.c: the CPUs) and the native replay runtime, so
  * that a program asking about its machine gets the same answer under analysis and in
- * replay: one CPU, 1 GiB of memory in 4 KiB pages, the limits below, and its names:
- * Debian 12's kernel on x86-64, host "localhost". */
+ * replay: one CPU, 1 GiB of memory in 4 KiB pages, all of it free and no swap, up for an
+ * hour with no load and one process (sysinfo), the limits below, and its names: Debian
+ * 12's kernel on x86-64, host "localhost". */
 #ifndef AUGUR_FIXED_MACHINE_H
 #define AUGUR_FIXED_MACHINE_H
 
 #define AUGUR_PAGE_SIZE 4096L
 #define AUGUR_CPUS 1 /* CPU 0 only */
+#define AUGUR_MEMORY_BYTES (1L << 30)
+#define AUGUR_UPTIME 3600L /* seconds since the machine started */
+#define AUGUR_PROCESSES 1  /* the program's own */
 
 /* uname's six fields (sysname, nodename, release, version, machine, domainname) and the
  * host's name (gethostname: the nodename). */
 #define AUGUR_HOST_NAME "localhost"
 #define AUGUR_UNAME_FIELDS {"Linux", AUGUR_HOST_NAME, "6.1.0-augur", "#1 SMP", "x86_64", "(none)"}
+
+/* sysinfo(info) in this world, for the kernel's struct sysinfo as any C library declares
+ * it: up an hour, no load, all its memory free, no swap, one process. */
+#define AUGUR_FIXED_SYSINFO(info)                                                       \
+  do {                                                                                  \
+    memset((info), 0, sizeof *(info));                                                  \
+    (info)->uptime = AUGUR_UPTIME;                                                      \
+    (info)->totalram = (info)->freeram = AUGUR_MEMORY_BYTES;                            \
+    (info)->procs = AUGUR_PROCESSES;                                                    \
+    (info)->mem_unit = 1;                                                               \
+  } while (0)
 
 /* What sysconf answers for a name that is not this world's (the models fail with EINVAL;
  * replay lets glibc answer). */
@@ -53,7 +68,7 @@ AUGUR_UNINSTRUMENTED static inline long augur_fixed_sysconf(int name) {
     return AUGUR_CPUS;
   case 85: /* _SC_PHYS_PAGES: 1 GiB */
   case 86: /* _SC_AVPHYS_PAGES */
-    return (1L << 30) / AUGUR_PAGE_SIZE;
+    return AUGUR_MEMORY_BYTES / AUGUR_PAGE_SIZE;
   default:
     return AUGUR_SYSCONF_UNKNOWN;
   }

@@ -119,7 +119,7 @@ enum {
     SYS_unlinkat = 263, SYS_renameat = 264, SYS_readlinkat = 267, SYS_renameat2 = 316, SYS_link = 86, SYS_linkat = 265, SYS_symlink = 88, SYS_symlinkat = 266, SYS_mknod = 133, SYS_mknodat = 259, SYS_utimensat = 280, SYS_faccessat = 269, SYS_dup3 = 292, SYS_pipe2 = 293,
     SYS_prlimit64 = 302, SYS_getrandom = 318, SYS_execveat = 322, SYS_statx = 332,
     SYS_clone3 = 435, SYS_faccessat2 = 439, SYS_mmap = 9, SYS_mprotect = 10, SYS_munmap = 11,
-    SYS_mincore = 27, SYS_madvise = 28, SYS_sigaltstack = 131,
+    SYS_mincore = 27, SYS_madvise = 28, SYS_sigaltstack = 131, SYS_sysinfo = 99,
 };
 
 /* A model function's result as the kernel gives it: -errno for -1. */
@@ -199,6 +199,25 @@ static long uname_(char (*fields)[65])
         memcpy(fields[i], values[i], n + 1);
         memset(fields[i] + n + 1, 0, 65 - n - 1);
     }
+    return 0;
+}
+
+/* The kernel's struct sysinfo on x86-64 (glibc's and musl's are laid out so). */
+struct kernel_sysinfo {
+    long uptime;
+    unsigned long loads[3];
+    unsigned long totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+    unsigned short procs, pad;
+    unsigned long totalhigh, freehigh;
+    unsigned mem_unit;
+    char reserved[20 - 2 * sizeof(long) - sizeof(int)];
+};
+
+/* sysinfo(info): the machine of the models' world (../fixed_machine.h: up an hour, no
+ * load, all its memory free, no swap, one process; `augur replay` answers the same). */
+static long sysinfo_(struct kernel_sysinfo *info)
+{
+    AUGUR_FIXED_SYSINFO(info);
     return 0;
 }
 
@@ -569,6 +588,8 @@ long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
         return uname_((char (*)[65])a);
     case SYS_getgroups:
         return getgroups_(a, (unsigned *)b);
+    case SYS_sysinfo:
+        return sysinfo_((struct kernel_sysinfo *)a);
     case SYS_sendfile:
         return sendfile_((int)a, (int)b, (long *)c, (size_t)d);
     case SYS_rt_sigprocmask:

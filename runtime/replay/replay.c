@@ -45,6 +45,7 @@
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/utsname.h>
 #include <grp.h>
@@ -1093,7 +1094,8 @@ void rewinddir(DIR *d) {
 /* ---- The machine (runtime/fixed_machine.h) -------------------------------------------
  *
  * One CPU and 1 GiB of memory, and sysconf's other answers as the analysis gives them
- * (glibc answers the names the models do not); its names (uname, gethostname). */
+ * (glibc answers the names the models do not); its names (uname, gethostname); its
+ * uptime, load and memory (sysinfo). */
 
 /* glibc's own sysconf, under its other exported name (no dlsym: see below). */
 extern long __sysconf(int name);
@@ -1124,6 +1126,10 @@ int gethostname(char *name, size_t len) {
   return augur_fixed_hostname(name, len) == 0 ? 0 : refused(ENAMETOOLONG);
 }
 int get_nprocs_conf(void) { return AUGUR_CPUS; }
+int sysinfo(struct sysinfo *info) {
+  AUGUR_FIXED_SYSINFO(info);
+  return 0;
+}
 
 /* ---- The fixed clock (runtime/libc/time.c) -------------------------------------------
  *

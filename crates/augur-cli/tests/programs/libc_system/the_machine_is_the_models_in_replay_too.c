@@ -1,9 +1,11 @@
-/* One CPU and 1 GiB of memory in 4 KiB pages, the same limits and the same names, in
- * the analysis and in augur replay's native run alike, on any machine (coreutils' nproc
- * counts the CPUs with sched_getaffinity, then sysconf; uname prints the names). */
+/* One CPU and 1 GiB of memory in 4 KiB pages, the same limits and the same names, up an
+ * hour with no load, in the analysis and in augur replay's native run alike, on any
+ * machine (coreutils' nproc counts the CPUs with sched_getaffinity, then sysconf; uname
+ * prints the names; BusyBox's uptime, free and ps ask sysinfo). */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
+#include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -20,5 +22,12 @@ int main(void) {
   printf("%s %s %s %s %s\n", u.sysname, u.nodename, u.release, u.version, u.machine);
   printf("host %d %s, small %d\n", gethostname(host, sizeof host), host,
          gethostname(small, sizeof small));
+  struct sysinfo info;
+  int sr = sysinfo(&info);
+  printf("sysinfo %d: up %ld, load %lu %lu %lu, ram %lu free %lu shared %lu buffers %lu, "
+         "swap %lu free %lu, %u processes, high %lu free %lu, unit %u\n",
+         sr, info.uptime, info.loads[0], info.loads[1], info.loads[2], info.totalram,
+         info.freeram, info.sharedram, info.bufferram, info.totalswap, info.freeswap,
+         (unsigned)info.procs, info.totalhigh, info.freehigh, info.mem_unit);
   return 0;
 }
