@@ -8,7 +8,8 @@
  * malloc_trim), which have nothing to tune in the engine's allocator, and
  * strverscmp (musl's orders a digit before any other byte where the strings first
  * differ, "V" < "4.9"; glibc's compares the bytes there, "V" > "4.9": sed's `v`
- * command asks whether its argument is newer than its own version so).
+ * command asks whether its argument is newer than its own version so), and
+ * getloadavg (glibc's reads /proc/loadavg, musl's asks sysinfo).
  */
 #include "libc_internal.h"
 
@@ -208,4 +209,15 @@ int strverscmp(const char *s1, const char *s2)
     default:
         return diff;
     }
+}
+
+/* getloadavg(loads, n), as glibc's in the models' world: glibc reads /proc/loadavg,
+ * which that world lacks (and `augur replay` makes the native run's lack), so it fails
+ * as the open does: -1, ENOENT. */
+int getloadavg(double *loads, int n)
+{
+    (void)loads;
+    (void)n;
+    errno = ENOENT;
+    return -1;
 }

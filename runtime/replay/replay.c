@@ -1095,7 +1095,8 @@ void rewinddir(DIR *d) {
  *
  * One CPU and 1 GiB of memory, and sysconf's other answers as the analysis gives them
  * (glibc answers the names the models do not); its names (uname, gethostname); its
- * uptime, load and memory (sysinfo). */
+ * uptime, load and memory (sysinfo, get_phys_pages; getloadavg fails as glibc's does
+ * without /proc). */
 
 /* glibc's own sysconf, under its other exported name (no dlsym: see below). */
 extern long __sysconf(int name);
@@ -1129,6 +1130,15 @@ int get_nprocs_conf(void) { return AUGUR_CPUS; }
 int sysinfo(struct sysinfo *info) {
   AUGUR_FIXED_SYSINFO(info);
   return 0;
+}
+/* glibc asks these of its own sysinfo, and getloadavg opens /proc/loadavg with its own
+ * open: neither reaches the wrappers above. */
+long get_phys_pages(void) { return AUGUR_MEMORY_BYTES / AUGUR_PAGE_SIZE; }
+long get_avphys_pages(void) { return AUGUR_MEMORY_BYTES / AUGUR_PAGE_SIZE; }
+int getloadavg(double *loads, int n) {
+  (void)loads;
+  (void)n;
+  return refused(ENOENT);
 }
 
 /* ---- The fixed clock (runtime/libc/time.c) -------------------------------------------

@@ -124,7 +124,8 @@ fn the_machine_is_the_models_in_replay_too() {
         "affinity 0 1\ncpus 1 1\npages 262144 of 4096, open 1024, clock 100\n\
          Linux localhost 6.1.0-augur #1 SMP x86_64\nhost 0 localhost, small -1\n\
          sysinfo 0: up 3600, load 0 0 0, ram 1073741824 free 1073741824 shared 0 buffers 0, \
-         swap 0 free 0, 1 processes, high 0 free 0, unit 1\n",
+         swap 0 free 0, 1 processes, high 0 free 0, unit 1\n\
+         pages 262144 free 262144, load average -1 errno 2\n",
     );
 }
 

@@ -1,10 +1,13 @@
 /* One CPU and 1 GiB of memory in 4 KiB pages, the same limits and the same names, up an
  * hour with no load, in the analysis and in augur replay's native run alike, on any
  * machine (coreutils' nproc counts the CPUs with sched_getaffinity, then sysconf; uname
- * prints the names; BusyBox's uptime, free and ps ask sysinfo). */
+ * prints the names; BusyBox's uptime, free and ps ask sysinfo; glibc's getloadavg reads
+ * /proc, which neither world has). */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -29,5 +32,10 @@ int main(void) {
          sr, info.uptime, info.loads[0], info.loads[1], info.loads[2], info.totalram,
          info.freeram, info.sharedram, info.bufferram, info.totalswap, info.freeswap,
          (unsigned)info.procs, info.totalhigh, info.freehigh, info.mem_unit);
+  double loads[3];
+  errno = 0;
+  int lr = getloadavg(loads, 3);
+  printf("pages %ld free %ld, load average %d errno %d\n", get_phys_pages(),
+         get_avphys_pages(), lr, errno);
   return 0;
 }
