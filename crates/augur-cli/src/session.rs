@@ -41,7 +41,7 @@ pub struct ExploreArgs {
     #[arg(long, allow_hyphen_values = true, value_parser = numbers::at_least_one_u32)]
     pub max_depth: Option<u32>,
     /// Memory limit in MiB (heap in use): over it no path forks and states chosen at
-    /// random are stopped (partial paths, tests written).
+    /// random are stopped (partial paths, tests written) [default: 2000, as KLEE's].
     #[arg(long, allow_hyphen_values = true, value_parser = numbers::at_least_one)]
     pub max_memory: Option<u64>,
     /// Timeout of each solver query, in seconds [default: 10; `explain`'s implication
@@ -101,6 +101,10 @@ pub struct ExploreArgs {
 /// Seconds a solver query may take unless `--solver-timeout` says otherwise.
 const DEFAULT_SOLVER_TIMEOUT: f64 = 10.0;
 
+/// MiB of heap a run may hold unless `--max-memory` says otherwise: KLEE's default, so
+/// that a long run is bounded out of the box (without it `wc` held 9.7 GB at 60 s).
+const DEFAULT_MAX_MEMORY_MIB: u64 = 2000;
+
 /// `v` seconds as a duration, if positive (`name` names the option in the error).
 pub fn positive(name: &str, v: f64) -> Result<Duration, String> {
     if v.is_finite() && v > 0.0 {
@@ -147,7 +151,7 @@ impl ExploreArgs {
             max_instructions: self.max_instructions,
             max_forks: self.max_forks,
             max_depth: self.max_depth,
-            max_memory_mib: self.max_memory,
+            max_memory_mib: Some(self.max_memory.unwrap_or(DEFAULT_MAX_MEMORY_MIB)),
             solver: self.solver_config()?,
             seed: self.seed,
             externals: if self.externals == "havoc" {
@@ -373,5 +377,29 @@ impl ArgList {
         for v in vs {
             self.one(name, v);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ExploreArgs;
+    use clap::Parser;
+
+    /// A command line of exploration options alone.
+    #[derive(Parser)]
+    struct Line {
+        #[command(flatten)]
+        explore: ExploreArgs,
+    }
+
+    fn max_memory(args: &[&str]) -> Option<u64> {
+        let line = Line::try_parse_from(std::iter::once("augur").chain(args.iter().copied()));
+        line.unwrap().explore.options().unwrap().max_memory_mib
+    }
+
+    #[test]
+    fn memory_is_bounded_by_default_as_in_klee() {
+        assert_eq!(max_memory(&[]), Some(2000));
+        assert_eq!(max_memory(&["--max-memory", "64"]), Some(64));
     }
 }
