@@ -43,6 +43,7 @@
 mod byte_geps;
 mod globals;
 mod inline_asm;
+mod x87;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -158,15 +159,7 @@ pub(crate) fn rewrite(
 /// i.e. was it built with x87 `long double`s rather than augur's `-mlong-double-64`?
 pub fn uses_x87_long_double(path: &Path) -> Result<bool, IrError> {
     let module = LoadedModule::parse(path).map_err(|e| crate::compile::not_valid(path, &e))?;
-    // SAFETY: valid module; the printed text is ours to free (take_message).
-    let text = unsafe { take_message(LLVMPrintModuleToString(module.module)) };
-    // The type's keyword, not a name that contains it (`@x86_fp80_max`, `%x86_fp80`).
-    Ok(text.match_indices("x86_fp80").any(|(i, _)| {
-        let before = text[..i].chars().next_back();
-        let after = text[i + "x86_fp80".len()..].chars().next();
-        !matches!(before, Some('@' | '%' | '.' | '_') | Some('a'..='z' | 'A'..='Z' | '0'..='9'))
-            && !matches!(after, Some('_' | '.') | Some('a'..='z' | 'A'..='Z' | '0'..='9'))
-    }))
+    Ok(x87::uses_x87(&module))
 }
 
 // ------------------------------------------------------------------ memory-safe wrappers
@@ -280,6 +273,21 @@ fn path_cstring(path: &Path) -> Result<CString, String> {
     CString::new(path.as_os_str().as_encoded_bytes()).map_err(|_| "path contains NUL".into())
 }
 
+/// The items of one of LLVM's lists, from `first` on through `next`, up to the null that
+/// ends it.
+///
+/// # Safety
+/// `next` must be safe to call on every item of the list.
+unsafe fn linked<T>(first: *mut T, next: impl Fn(*mut T) -> *mut T) -> Vec<*mut T> {
+    let mut out = Vec::new();
+    let mut item = first;
+    while !item.is_null() {
+        out.push(item);
+        item = next(item);
+    }
+    out
+}
+
 /// A module parsed into its own context. Every `LLVMValueRef` handled by this pass comes
 /// from it and stays valid as long as it is alive.
 struct LoadedModule {
@@ -314,6 +322,34 @@ impl LoadedModule {
             }
         }
         Ok(LoadedModule { module, ctx })
+    }
+
+    /// Its functions, declarations included.
+    fn functions(&self) -> Vec<LLVMValueRef> {
+        // SAFETY: valid module; iteration over its own function list.
+        unsafe {
+            linked(LLVMGetFirstFunction(self.module), |f| {
+                LLVMGetNextFunction(f)
+            })
+        }
+    }
+
+    /// Its global variables.
+    fn globals(&self) -> Vec<LLVMValueRef> {
+        // SAFETY: valid module; iteration over its own global list.
+        unsafe { linked(LLVMGetFirstGlobal(self.module), |g| LLVMGetNextGlobal(g)) }
+    }
+
+    /// The blocks of its function `f` (none for a declaration).
+    fn blocks(&self, f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
+        // SAFETY: `f` is a function of the module (invariant); declarations have no blocks.
+        unsafe { linked(LLVMGetFirstBasicBlock(f), |bb| LLVMGetNextBasicBlock(bb)) }
+    }
+
+    /// The instructions of its block `bb`.
+    fn instructions(&self, bb: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
+        // SAFETY: `bb` is a block of the module (invariant).
+        unsafe { linked(LLVMGetFirstInstruction(bb), |i| LLVMGetNextInstruction(i)) }
     }
 
     fn verify(&self) -> Result<(), String> {
@@ -448,18 +484,18 @@ impl<'m> Rewriter<'m> {
             self.stats.byte_geps = geps.rewritten;
             self.stats.geps_left = geps.left;
         }
-        for f in self.functions() {
+        for f in self.module.functions() {
             let name = self.name_of(f);
-            for bb in self.blocks(f) {
+            for bb in self.module.blocks(f) {
                 // Snapshot first: rewriting inserts instructions.
-                for inst in self.instructions(bb) {
+                for inst in self.module.instructions(bb) {
                     if !self.rewrite_inline_asm(&name, inst) {
                         self.rewrite_instruction(inst);
                     }
                 }
             }
         }
-        for g in self.globals() {
+        for g in self.module.globals() {
             // SAFETY: `g` is a global variable of the module (invariant).
             let init = unsafe { LLVMGetInitializer(g) };
             if init.is_null() {
@@ -486,58 +522,6 @@ impl<'m> Rewriter<'m> {
             let p = LLVMGetValueName2(f, &mut len);
             String::from_utf8_lossy(std::slice::from_raw_parts(p.cast(), len)).into_owned()
         }
-    }
-
-    fn functions(&self) -> Vec<LLVMValueRef> {
-        let mut out = Vec::new();
-        // SAFETY: valid module; iteration over its own function list.
-        unsafe {
-            let mut f = LLVMGetFirstFunction(self.module.module);
-            while !f.is_null() {
-                out.push(f);
-                f = LLVMGetNextFunction(f);
-            }
-        }
-        out
-    }
-
-    fn globals(&self) -> Vec<LLVMValueRef> {
-        let mut out = Vec::new();
-        // SAFETY: valid module; iteration over its own global list.
-        unsafe {
-            let mut g = LLVMGetFirstGlobal(self.module.module);
-            while !g.is_null() {
-                out.push(g);
-                g = LLVMGetNextGlobal(g);
-            }
-        }
-        out
-    }
-
-    fn blocks(&self, f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
-        let mut out = Vec::new();
-        // SAFETY: `f` is a function of the module (invariant); declarations have no blocks.
-        unsafe {
-            let mut bb = LLVMGetFirstBasicBlock(f);
-            while !bb.is_null() {
-                out.push(bb);
-                bb = LLVMGetNextBasicBlock(bb);
-            }
-        }
-        out
-    }
-
-    fn instructions(&self, bb: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
-        let mut out = Vec::new();
-        // SAFETY: `bb` is a block of the module (invariant).
-        unsafe {
-            let mut i = LLVMGetFirstInstruction(bb);
-            while !i.is_null() {
-                out.push(i);
-                i = LLVMGetNextInstruction(i);
-            }
-        }
-        out
     }
 
     /// The 64-bit words of `v` if it is an integer constant wider than 64 bits.

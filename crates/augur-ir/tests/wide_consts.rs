@@ -167,7 +167,7 @@ fn wide_constants_from_clang_are_rebuilt_from_halves() {
 
     // Loading rewrites too, and the lowered program carries the full values.
     let p = load_program(&bc).unwrap();
-    assert!(bc.with_file_name("user.wide.bc").exists());
+    assert!(bc.with_extension("wide.bc").exists());
 
     let f = func(&p, "f");
     assert_eq!(eval(f, bin_rhs(f, IntOp::Add)), Some(ONE_100));

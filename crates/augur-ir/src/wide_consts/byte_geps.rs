@@ -63,9 +63,9 @@ impl Rewriter<'_> {
     fn innermost_geps(&self, left: &HashSet<LLVMValueRef>) -> Vec<LLVMValueRef> {
         let mut memo = HashMap::new();
         let mut out = Vec::new();
-        for f in self.functions() {
-            for bb in self.blocks(f) {
-                for inst in self.instructions(bb) {
+        for f in self.module.functions() {
+            for bb in self.module.blocks(f) {
+                for inst in self.module.instructions(bb) {
                     // SAFETY: `inst` is an instruction (a User) of the module.
                     let n = unsafe { LLVMGetNumOperands(inst).max(0) as u32 };
                     for i in 0..n {
@@ -76,7 +76,7 @@ impl Rewriter<'_> {
                 }
             }
         }
-        for g in self.globals() {
+        for g in self.module.globals() {
             // SAFETY: `g` is a global variable of the module.
             let init = unsafe { LLVMGetInitializer(g) };
             if !init.is_null() {

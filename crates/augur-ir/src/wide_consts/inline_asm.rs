@@ -38,12 +38,17 @@ impl Rewriter<'_> {
         // SAFETY: `inst` is an instruction of the module (invariant); the called value is
         // only asked of calls.
         let call = unsafe {
-            if LLVMIsACallInst(inst).is_null()
-                || LLVMIsAInlineAsm(LLVMGetCalledValue(inst)).is_null()
-            {
+            if LLVMIsACallInst(inst).is_null() {
                 return false;
             }
-            AsmCall::parse(&take_message(LLVMPrintValueToString(inst)))
+            let asm = LLVMGetCalledValue(inst);
+            if LLVMIsAInlineAsm(asm).is_null() {
+                return false;
+            }
+            // The assembly alone (`void ()* asm "..", ".."`), not the call: printing an
+            // instruction numbers the whole module's values and debug metadata first
+            // (BusyBox: seconds for its hundreds of calls).
+            AsmCall::parse(&take_message(LLVMPrintValueToString(asm)))
         };
         let Some(call) = call else {
             self.leave(func, "inline assembly is not supported".into());
