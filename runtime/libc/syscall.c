@@ -9,7 +9,8 @@
  *   descriptors, files and clock.
  * - The process is alone in a sandbox: it cannot make processes (fork, vfork and
  *   clone fail with EAGAIN, execve with EACCES; there is no child to wait for)
- *   nor sockets (EACCES); it may signal only itself. `augur replay` makes the
+ *   nor sockets (EACCES); it may signal only itself; it leads its own process group
+ *   and session; its user, not root, may not rename the host (EPERM). `augur replay` makes the
  *   native run's calls fail the same way (runtime/replay/replay.c).
  * - Memory: an anonymous mmap is zeroed memory from the engine's allocator, a
  *   private mapping of a file is a copy of its bytes (a shared writable one fails
@@ -120,6 +121,7 @@ enum {
     SYS_prlimit64 = 302, SYS_getrandom = 318, SYS_execveat = 322, SYS_statx = 332,
     SYS_clone3 = 435, SYS_faccessat2 = 439, SYS_mmap = 9, SYS_mprotect = 10, SYS_munmap = 11,
     SYS_mincore = 27, SYS_madvise = 28, SYS_sigaltstack = 131, SYS_sysinfo = 99,
+    SYS_getsid = 124, SYS_sethostname = 170, SYS_setdomainname = 171,
 };
 
 /* A model function's result as the kernel gives it: -errno for -1. */
@@ -608,8 +610,12 @@ long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
         return setpriority_(a, b, c);
     case SYS_setpgid:
         return setpgid_(a, b);
-    case SYS_getpgid:
+    case SYS_getpgid: /* the process leads its own group and session */
+    case SYS_getsid:
         return a == 0 || a == OWN_PID ? OWN_PID : -ESRCH;
+    case SYS_sethostname: /* the user is not root */
+    case SYS_setdomainname:
+        return -EPERM;
     case SYS_fork:
     case SYS_vfork:
     case SYS_clone:

@@ -1,7 +1,8 @@
 #define _GNU_SOURCE
-/* What nice, timeout, hostid and sync ask of the system: the nice value (raised, as any user
- * may), a process group of its own, the host id, glibc's canonicalize_file_name, and
- * sync (which cannot fail). */
+/* What nice, timeout, hostid, sync, pkill and hostname ask of the system: the nice value
+ * (raised, as any user may), a process group and session of its own, the host id,
+ * glibc's canonicalize_file_name, sync (which cannot fail), and renaming the host (which
+ * only root may). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,15 @@ int main(void) {
   int other = getpriority(PRIO_PROCESS, 77777);
   printf("other %d errno %d\n", other, errno);
   printf("setpgid %d\n", setpgid(0, 0));
+  errno = 0;
+  int none = getsid(77777);
+  printf("session %d, other %d errno %d\n", getsid(0) > 0, none, errno);
+  errno = 0;
+  int renamed = sethostname("x", 1);
+  printf("sethostname %d errno %d\n", renamed, errno);
+  errno = 0;
+  renamed = setdomainname("x", 1);
+  printf("setdomainname %d errno %d\n", renamed, errno);
   printf("hostid %08lx\n", gethostid() & 0xffffffffL);
   char *name = canonicalize_file_name(".");
   printf("canonical %s\n", name ? name : "(none)");
