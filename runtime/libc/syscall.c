@@ -10,8 +10,8 @@
  * - The process is alone in a sandbox: it cannot make processes (fork, vfork and
  *   clone fail with EAGAIN, execve with EACCES; there is no child to wait for)
  *   nor sockets (EACCES); it may signal only itself; it leads its own process group
- *   and session; its user, not root, may not rename the host (EPERM). `augur replay` makes the
- *   native run's calls fail the same way (runtime/replay/replay.c).
+ *   and session; its user, not root, may not rename the host (EPERM). `augur
+ *   replay` makes the native run's calls fail the same way (runtime/replay/replay.c).
  * - Memory: an anonymous mmap is zeroed memory from the engine's allocator, a
  *   private mapping of a file is a copy of its bytes (a shared writable one fails
  *   with ENODEV: writes through it would not reach the file); munmap of a whole
@@ -204,7 +204,8 @@ static long uname_(char (*fields)[65])
     return 0;
 }
 
-/* The kernel's struct sysinfo on x86-64 (glibc's and musl's are laid out so). */
+/* The kernel's struct sysinfo on x86-64 (glibc's and musl's are laid out so; its
+ * trailing padding field has no bytes on a 64-bit machine). */
 struct kernel_sysinfo {
     long uptime;
     unsigned long loads[3];
@@ -212,8 +213,8 @@ struct kernel_sysinfo {
     unsigned short procs, pad;
     unsigned long totalhigh, freehigh;
     unsigned mem_unit;
-    char reserved[20 - 2 * sizeof(long) - sizeof(int)];
 };
+_Static_assert(sizeof(struct kernel_sysinfo) == 112, "the kernel's struct sysinfo");
 
 /* sysinfo(info): the machine of the models' world (../fixed_machine.h: up an hour, no
  * load, all its memory free, no swap, one process; `augur replay` answers the same). */

@@ -1132,9 +1132,9 @@ int sysinfo(struct sysinfo *info) {
   return 0;
 }
 /* glibc asks these of its own sysinfo, and getloadavg opens /proc/loadavg with its own
- * open: neither reaches the wrappers above. */
-long get_phys_pages(void) { return AUGUR_MEMORY_BYTES / AUGUR_PAGE_SIZE; }
-long get_avphys_pages(void) { return AUGUR_MEMORY_BYTES / AUGUR_PAGE_SIZE; }
+ * open: neither reaches the wrappers above, so they go through them here. */
+long get_phys_pages(void) { return sysconf(_SC_PHYS_PAGES); }
+long get_avphys_pages(void) { return sysconf(_SC_AVPHYS_PAGES); }
 int getloadavg(double *loads, int n) {
   (void)loads;
   (void)n;

@@ -188,12 +188,11 @@ fn is_byte_gep(g: LLVMValueRef) -> bool {
 /// defining it, by name.
 pub(super) fn declared_sizes(module: &LoadedModule) -> HashMap<String, u64> {
     let mut out = HashMap::new();
-    // SAFETY: valid module; iteration over its own globals, whose value types and names
-    // belong to it; the data layout is the module's.
+    // SAFETY: valid module; its own globals, whose value types and names belong to it;
+    // the data layout is the module's.
     unsafe {
         let td = LLVMGetModuleDataLayout(module.module);
-        let mut g = LLVMGetFirstGlobal(module.module);
-        while !g.is_null() {
+        for g in module.globals() {
             if LLVMGetInitializer(g).is_null() {
                 let mut len = 0;
                 let name = LLVMGetValueName2(g, &mut len);
@@ -201,7 +200,6 @@ pub(super) fn declared_sizes(module: &LoadedModule) -> HashMap<String, u64> {
                 let size = LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
                 out.insert(String::from_utf8_lossy(bytes).into_owned(), size);
             }
-            g = LLVMGetNextGlobal(g);
         }
     }
     out
