@@ -579,39 +579,47 @@ static FILE *aligned(FILE *f, const char *mode) {
   return f;
 }
 
-/* Is `path` in /proc (then errno is ENOENT)? The fixed world has no /proc: no mount table (df: "cannot read table
- * of mounted file systems"), no /proc/uptime (uptime: "couldn't get boot time"). The
- * native run keeps the kernel's, which the sanitizers read, but the program's own fopen,
- * open and opendir find nothing there. /etc is absent from the native run's root already. */
-static int in_proc(const char *path) {
-  if (strncmp(path, "/proc", 5) != 0 || (path[5] != '\0' && path[5] != '/'))
-    return 0;
-  errno = ENOENT;
-  return 1;
+/* Is `path` in /proc or /sys, the kernel's views of the machine (then errno is ENOENT)?
+ * The fixed world has neither: no mount table (df: "cannot read table of mounted file
+ * systems"), no /proc/uptime (uptime: "couldn't get boot time"), no CPU list (BusyBox's
+ * `nproc --all` counts /sys/devices/system/cpu). The native run keeps the kernel's, which
+ * the sanitizers read, but the program's own fopen, open and opendir find nothing there.
+ * /etc is absent from the native run's root already. */
+static int in_kernel_view(const char *path) {
+  static const char *const views[] = {"/proc", "/sys"};
+  size_t i, n;
+  for (i = 0; i < sizeof views / sizeof *views; i++) {
+    n = strlen(views[i]);
+    if (strncmp(path, views[i], n) == 0 && (path[n] == '\0' || path[n] == '/')) {
+      errno = ENOENT;
+      return 1;
+    }
+  }
+  return 0;
 }
 
-/* `name(path, mode)`, glibc's, behind it, finding nothing in /proc, its stream `done`
+/* `name(path, mode)`, glibc's, behind it, finding nothing in /proc or /sys, its stream `done`
  * (`f`, opened with `mode`). fopen and fopen64 buffer theirs as the models do. setmntent
  * opens its file with glibc's own fopen, out of those wrappers' reach (BusyBox's df reads
  * /proc/mounts so): it is wrapped too. */
-#define OPENED_OUT_OF_PROC(name, done)                                                   \
+#define OPENED_OUT_OF_VIEWS(name, done)                                                  \
   FILE *name(const char *path, const char *mode) {                                       \
     static FILE *(*glibc)(const char *, const char *);                                   \
     FILE *f;                                                                             \
     if (!glibc)                                                                          \
       glibc = (FILE * (*)(const char *, const char *)) real(#name);                      \
-    if (in_proc(path))                                                                   \
+    if (in_kernel_view(path))                                                            \
       return NULL;                                                                       \
     f = glibc(path, mode);                                                               \
     return done;                                                                         \
   }
-OPENED_OUT_OF_PROC(fopen, aligned(f, mode))
-OPENED_OUT_OF_PROC(fopen64, aligned(f, mode))
-OPENED_OUT_OF_PROC(setmntent, f)
+OPENED_OUT_OF_VIEWS(fopen, aligned(f, mode))
+OPENED_OUT_OF_VIEWS(fopen64, aligned(f, mode))
+OPENED_OUT_OF_VIEWS(setmntent, f)
 
 /* The body of an open of `path` (open, open64: dirfd AT_FDCWD) by glibc's `glibc_name`
- * (openat, openat64), finding nothing in /proc; its mode is read only when it creates. */
-#define OPENED_BY_FD_OUT_OF_PROC(glibc_name, dirfd)                                      \
+ * (openat, openat64), finding nothing in /proc or /sys; its mode is read only when it creates. */
+#define OPENED_BY_FD_OUT_OF_VIEWS(glibc_name, dirfd)                                     \
   static int (*glibc)(int, const char *, int, ...);                                      \
   mode_t mode = 0;                                                                       \
   if (!glibc)                                                                            \
@@ -622,22 +630,24 @@ OPENED_OUT_OF_PROC(setmntent, f)
     mode = va_arg(ap, mode_t);                                                           \
     va_end(ap);                                                                          \
   }                                                                                      \
-  if (in_proc(path))                                                                     \
+  if (in_kernel_view(path))                                                              \
     return -1;                                                                           \
   return glibc(dirfd, path, flags, mode)
-int open(const char *path, int flags, ...) { OPENED_BY_FD_OUT_OF_PROC("openat", AT_FDCWD); }
-int open64(const char *path, int flags, ...) { OPENED_BY_FD_OUT_OF_PROC("openat64", AT_FDCWD); }
+int open(const char *path, int flags, ...) { OPENED_BY_FD_OUT_OF_VIEWS("openat", AT_FDCWD); }
+int open64(const char *path, int flags, ...) {
+  OPENED_BY_FD_OUT_OF_VIEWS("openat64", AT_FDCWD);
+}
 int openat(int dirfd, const char *path, int flags, ...) {
-  OPENED_BY_FD_OUT_OF_PROC("openat", dirfd);
+  OPENED_BY_FD_OUT_OF_VIEWS("openat", dirfd);
 }
 int openat64(int dirfd, const char *path, int flags, ...) {
-  OPENED_BY_FD_OUT_OF_PROC("openat64", dirfd);
+  OPENED_BY_FD_OUT_OF_VIEWS("openat64", dirfd);
 }
 DIR *opendir(const char *path) {
   static DIR *(*glibc)(const char *);
   if (!glibc)
     glibc = (DIR * (*)(const char *)) real("opendir");
-  if (in_proc(path))
+  if (in_kernel_view(path))
     return NULL;
   return glibc(path);
 }

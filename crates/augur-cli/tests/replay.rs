@@ -318,8 +318,8 @@ fn a_program_nondeterministic_natively_is_reported_as_such() {
 
 /// A native run has a root of its own, as the analysis's world is: `/` can be neither
 /// listed nor written, `/tmp` is empty and writable, the working directory is
-/// /augur/work, standard output is the program's to touch, there is no /proc (to the
-/// program's fopen) and no /etc; whatever the machine's `/` and `/tmp` hold, and whoever runs augur (CI
+/// /augur/work, standard output is the program's to touch, there is no /proc nor /sys
+/// (to the program's fopen, open and opendir) and no /etc; whatever the machine's `/` and `/tmp` hold, and whoever runs augur (CI
 /// runs it as root: the program then runs as nobody, so a test of `rm -rf /` cannot
 /// remove the machine's files).
 #[test]
@@ -333,7 +333,9 @@ fn native_runs_have_a_root_of_their_own() {
                  /etc/passwd: No such file or directory\n\
                  open /proc: No such file or directory\n\
                  openat /proc: No such file or directory\n\
-                 list /proc: No such file or directory\n";
+                 list /proc: No such file or directory\n\
+                 list /sys: No such file or directory\n\
+                 open /sys: No such file or directory\n";
     assert_eq!(r.exits_with_stdout(), vec![(1, world.into())]);
     assert_all_pass(&r);
     assert!(!Path::new("/augur-replay-probe").exists());

@@ -9,7 +9,7 @@
 
 /* Looks outside its working directory. In the analysis `/` cannot be listed or written,
    `/tmp` is empty, the working directory is /augur/work, and there is neither /proc
-   (no mount table, no uptime) nor /etc: so it must be natively, whoever runs augur replay and whatever the
+   (no mount table, no uptime) nor /sys (no CPU list) nor /etc: so it must be natively, whoever runs augur replay and whatever the
    machine's `/` and `/tmp` hold. */
 int main(void) {
   char cwd[64];
@@ -35,5 +35,9 @@ int main(void) {
   printf("openat /proc: %s\n",
          openat(AT_FDCWD, "/proc/self/stat", O_RDONLY) >= 0 ? "read" : strerror(errno));
   printf("list /proc: %s\n", opendir("/proc") ? "listed" : strerror(errno));
+  printf("list /sys: %s\n",
+         opendir("/sys/devices/system/cpu") ? "listed" : strerror(errno));
+  printf("open /sys: %s\n",
+         open("/sys/devices/system/cpu/online", O_RDONLY) >= 0 ? "read" : strerror(errno));
   return fd < 0 ? 1 : 0;
 }
