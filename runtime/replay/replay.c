@@ -778,6 +778,31 @@ int nice(int inc) {
 /* The host id of augur's world, musl's: 0 (glibc's derives one from the host's name). */
 long gethostid(void) { return 0; }
 
+/* The process leads its own group and session, as in the analysis; no other process
+ * exists for it (ESRCH). The native group is left alone, so the terminal's Ctrl-C still
+ * reaches the replayed program. Its user is not root, so naming the host or the domain is
+ * refused (EPERM) even when the replay runs as root, and never renames the machine the
+ * replay runs on. */
+static int is_own_pid(pid_t pid) { return pid == 0 || pid == getpid(); }
+pid_t getsid(pid_t pid) { return is_own_pid(pid) ? getpid() : refused(ESRCH); }
+pid_t getpgid(pid_t pid) { return is_own_pid(pid) ? getpid() : refused(ESRCH); }
+pid_t getpgrp(void) { return getpid(); }
+int setpgid(pid_t pid, pid_t pgid) {
+  if (pgid < 0)
+    return refused(EINVAL);
+  if (!is_own_pid(pid))
+    return refused(ESRCH);
+  return is_own_pid(pgid) ? 0 : refused(EPERM);
+}
+int sethostname(const char *name, size_t len) {
+  (void)name, (void)len;
+  return refused(EPERM);
+}
+int setdomainname(const char *name, size_t len) {
+  (void)name, (void)len;
+  return refused(EPERM);
+}
+
 int socket(int domain, int type, int protocol) {
   (void)domain, (void)type, (void)protocol;
   return refused(EACCES);

@@ -105,11 +105,38 @@ pub fn describe(run: &NativeRun, timeout_s: f64) -> String {
     }
 }
 
-/// Short text, for messages: escaped and cut at 60 characters.
-fn excerpt(s: &str) -> String {
-    let cut: String = s.chars().take(60).collect();
-    let more = if cut.len() < s.len() { "..." } else { "" };
-    format!("{:?}{more}", cut)
+/// Characters shown of each side of an output that differs.
+const EXCERPT_CHARS: usize = 60;
+/// Characters of common text kept before the first difference, for context.
+const EXCERPT_CONTEXT: usize = 20;
+
+/// Short text, for messages: `s` from character `from`, escaped and cut at
+/// `EXCERPT_CHARS` characters, with "..." where something was left out.
+fn excerpt(s: &str, from: usize) -> String {
+    let cut: String = s.chars().skip(from).take(EXCERPT_CHARS).collect();
+    let before = if from > 0 { "..." } else { "" };
+    let after = if from + cut.chars().count() < s.chars().count() {
+        "..."
+    } else {
+        ""
+    };
+    format!("{before}{cut:?}{after}")
+}
+
+/// How an expected output and a native one differ, for messages: both shown from a little
+/// before the first character where they part.
+fn stdout_difference(want: &str, got: &str) -> String {
+    let common = want
+        .chars()
+        .zip(got.chars())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let from = common.saturating_sub(EXCERPT_CONTEXT);
+    format!(
+        "expected stdout {}, got {}",
+        excerpt(want, from),
+        excerpt(got, from)
+    )
 }
 
 fn check_exit(
@@ -140,11 +167,7 @@ fn check_exit(
         Some(MAX_KEPT_OUTPUT as u64 + dropped)
     };
     if escape_bytes(shown) != s {
-        return Verdict::Failed(format!(
-            "expected stdout {}, got {}",
-            excerpt(s),
-            excerpt(&escape_bytes(shown))
-        ));
+        return Verdict::Failed(stdout_difference(s, &escape_bytes(shown)));
     }
     match total {
         Some(n) if run.stdout.len() as u64 != n => Verdict::Failed(format!(
@@ -253,6 +276,21 @@ mod tests {
             stdout: stdout.map(String::from),
             stdout_dropped: 0,
         }
+    }
+
+    #[test]
+    fn a_differing_stdout_is_shown_where_it_parts() {
+        let want = format!("{}session 1\\n", "line\\n".repeat(20));
+        let got = format!("{}session 0\\n", "line\\n".repeat(20));
+        assert_eq!(
+            stdout_difference(&want, &got),
+            "expected stdout ...\"line\\\\nline\\\\nsession 1\\\\n\", \
+             got ...\"line\\\\nline\\\\nsession 0\\\\n\""
+        );
+        assert_eq!(
+            stdout_difference("a", "b"),
+            "expected stdout \"a\", got \"b\""
+        );
     }
 
     #[test]

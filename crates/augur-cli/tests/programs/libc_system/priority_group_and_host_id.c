@@ -19,6 +19,10 @@ int main(void) {
   printf("other %d errno %d\n", other, errno);
   printf("setpgid %d\n", setpgid(0, 0));
   errno = 0;
+  int foreign = setpgid(0, 77777);
+  printf("group own %d, foreign %d errno %d\n", getpgrp() == getpid() && getpgid(0) == getpid(),
+         foreign, errno);
+  errno = 0;
   int none = getsid(77777);
   printf("session %d, other %d errno %d\n", getsid(0) > 0, none, errno);
   errno = 0;
