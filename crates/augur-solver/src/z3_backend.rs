@@ -13,7 +13,7 @@ use crate::watchdog::Watchdog;
 use crate::z3_solver::Z3Solver;
 use crate::z3_translate::{byte_var, Translator};
 use crate::{SatResult, Solver, SolverError};
-use augur_expr::{Assignment, CompiledQuery, Evaluator, ExprId, ExprPool};
+use augur_expr::{Assignment, CompiledQuery, Evaluator, ExprId, ExprKind, ExprPool};
 use std::cell::Cell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -26,9 +26,23 @@ pub(crate) const FIRST_TRY: Duration = Duration::from_millis(50);
 /// timeout should have stopped it by then).
 const GRACE: Duration = Duration::from_millis(100);
 
-/// The size (distinct expression nodes) from which a query is checked without scopes
-/// (see `assert_query`).
+/// The size (see [`z3_size`]) from which a query is checked without scopes (see
+/// `assert_query`).
 const LARGE_QUERY: usize = 20_000;
+
+/// The size of a query as Z3 receives it, from its distinct nodes `order`: a node each,
+/// and for a constant array one more per byte, each pinned by an equality of its own
+/// (see the translator). bzip2's block sort reads a 40,264-byte table at symbolic
+/// indices: a query of a few hundred nodes that Z3 worked on for minutes in `push`.
+fn z3_size(pool: &ExprPool, order: &[ExprId]) -> usize {
+    order
+        .iter()
+        .map(|&n| match pool.kind(n) {
+            ExprKind::ArrayConst(bytes) => 1 + bytes.len(),
+            _ => 1,
+        })
+        .sum()
+}
 
 /// The deepest query sent to Z3 (terms nested this deep, as a store chain over a buffer
 /// of tens of kilobytes makes them): Z3 recurses through them in work that no timeout or
@@ -314,7 +328,7 @@ impl Z3Backend {
         // A query's depth and expanded size grow from its size: most queries, small, are
         // measured by their size alone, on this hot path.
         let order = pool.post_order(constraints, |_| false);
-        let size = order.len();
+        let size = z3_size(pool, &order);
         let shape = (size >= SHAPED_FROM).then(|| shape(pool, &order));
         if shape.is_some_and(|s| s.depth > DEEPEST_QUERY) {
             let mut stats = self.stats.borrow_mut();
@@ -543,5 +557,45 @@ mod tests {
             asserted_whole(LARGE_QUERY + 1, None),
             "large, whatever its shape"
         );
+    }
+
+    /// A read at a symbolic index of a large constant table is a query of a few nodes
+    /// that Z3 receives with an equality per byte of the table: too large for scopes. The
+    /// same read of a small table is not. Asserted whole, the large table's query keeps
+    /// to its time limit (in scopes, bzip2's ran minutes past it, in `push`).
+    #[test]
+    fn a_large_table_read_at_a_symbolic_index_is_too_large_for_scopes() {
+        let mut p = ExprPool::new();
+        let (_, i) = var(&mut p, "index", 2);
+        let index = p.zext(i, 64);
+        let answer = |p: &mut ExprPool, len: usize| {
+            let bytes: Vec<u8> = (0..len).map(|k| (k % 251) as u8).collect();
+            let table = p.array_const(&bytes);
+            let read = p.select(table, index);
+            let want = p.constant(250, 8);
+            let small_index = p.constant(300, 64);
+            let query = [p.eq(read, want), p.ult(index, small_index)];
+            let order = p.post_order(&query, |_| false);
+            (query, z3_size(p, &order), order.len())
+        };
+        let (_, small, nodes) = answer(&mut p, 1_000);
+        assert_eq!(small, nodes + 1_000);
+        assert!(!asserted_whole(small, None));
+        let (query, large, nodes) = answer(&mut p, 40_264);
+        assert_eq!(large, nodes + 40_264);
+        assert!(asserted_whole(large, None));
+        let limit = Duration::from_secs(1);
+        let mut z3 = Z3Backend::new(Some(limit), Default::default());
+        // The path's first constraint, then both (in scopes, a second scope's `push`
+        // would work through the first's table).
+        for constraints in [&query[..1], &query[..]] {
+            let start = Instant::now();
+            match z3.check(&p, constraints) {
+                Ok(SatResult::Sat(model)) => assert!(satisfies(&p, constraints, &model)),
+                Ok(SatResult::Unsat) => panic!("index 250 holds 250"),
+                Err(e) => assert_eq!(e, SolverError::Timeout),
+            }
+            assert!(start.elapsed() < limit * 5, "{:?}", start.elapsed());
+        }
     }
 }
