@@ -4,6 +4,7 @@
 
 use crate::stats::SharedStats;
 use crate::z3_backend::limited_solver;
+use crate::z3_solver::one_check_at_a_time;
 use crate::z3_translate::Translator;
 use crate::{SatResult, Solver, SolverError};
 use augur_expr::{Evaluator, ExprId, ExprPool};
@@ -39,7 +40,11 @@ impl CrossCheck {
         for &c in constraints {
             solver.assert(self.translator.boolean(pool, c));
         }
-        match solver.check() {
+        let verdict = {
+            let _turn = one_check_at_a_time();
+            solver.check()
+        };
+        match verdict {
             z3::SatResult::Sat => Some(true),
             z3::SatResult::Unsat => Some(false),
             z3::SatResult::Unknown => None,

@@ -246,9 +246,8 @@ impl Z3Backend {
     /// too far off to be an instant, as with no timeout at all, is not watched).
     fn check_for(&self, limit: Duration) -> z3::SatResult {
         self.solver.set_timeout(Some(limit));
-        let deadline = Instant::now().checked_add(limit.saturating_add(GRACE));
-        let _watch = deadline.map(|d| self.watchdog.watch(self.solver.interrupter(), d));
-        self.solver.check()
+        self.solver
+            .check_watched(&self.watchdog, limit.saturating_add(GRACE))
     }
 
     /// The full byte vector of every array of `constraints` in the last check's model.

@@ -10,12 +10,30 @@
 //! harmless. The `z3` crate does not expose a solver's raw handle, so the few solver
 //! calls augur makes are made here through `z3-sys`; terms still come from the `z3` crate.
 
+use crate::watchdog::Watchdog;
 use std::cell::Cell;
 use std::ffi::{CStr, CString};
-use std::time::Duration;
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 use z3::ast::{Ast, Bool, BV};
 use z3::Context;
 use z3_sys::{Z3_context, Z3_solver};
+
+/// Held by every check that may run with a time limit. Z3 4.8.12 times its checks with
+/// threads from one pool shared by the whole process, and that pool is not safe for checks
+/// timed at once on several threads (its `work` flag is a plain int): two checks were
+/// handed the same timer, one of them then ran with none, was interrupted by the
+/// watchdog, and went on for 20 minutes hearing neither (unit tests running side by
+/// side on a loaded machine). augur checks on one thread, so in a run the lock is never
+/// waited for; threads of one test binary take turns.
+static CHECKING: Mutex<()> = Mutex::new(());
+
+/// The right to run a timed Z3 check, until dropped (see [`CHECKING`]).
+pub(crate) fn one_check_at_a_time() -> MutexGuard<'static, ()> {
+    CHECKING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// An incremental Z3 solver in this thread's context.
 pub(crate) struct Z3Solver {
@@ -141,8 +159,29 @@ impl Z3Solver {
         unsafe { z3_sys::Z3_solver_assert(self.c(), self.raw, b.get_z3_ast()) }
     }
 
-    /// Check the assertions.
+    /// Check the assertions (for tests; the backend's checks are watched).
+    #[cfg(test)]
     pub(crate) fn check(&self) -> z3::SatResult {
+        let _turn = one_check_at_a_time();
+        self.check_now()
+    }
+
+    /// Check the assertions, interrupted by `watchdog` if the check runs `watch_after`
+    /// (counted once the check has its turn: see [`CHECKING`]); a limit too far off to
+    /// be an instant is not watched.
+    pub(crate) fn check_watched(
+        &self,
+        watchdog: &Watchdog,
+        watch_after: Duration,
+    ) -> z3::SatResult {
+        let _turn = one_check_at_a_time();
+        let deadline = Instant::now().checked_add(watch_after);
+        let _watch = deadline.map(|d| watchdog.watch(self.interrupter(), d));
+        self.check_now()
+    }
+
+    /// The check itself, its turn taken.
+    fn check_now(&self) -> z3::SatResult {
         // SAFETY: valid context and solver.
         match unsafe { z3_sys::Z3_solver_check(self.c(), self.raw) } {
             z3_sys::Z3_L_TRUE => z3::SatResult::Sat,
