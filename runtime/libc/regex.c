@@ -15,6 +15,8 @@
 #define REG_STARTEND 4
 #define REG_NOMATCH 1
 #define REG_ESPACE 12
+#define REG_BADRPT 13
+#define REG_EXTENDED 1
 
 /* musl's regex_t and regmatch_t. */
 struct musl_regex {
@@ -45,10 +47,83 @@ struct glibc_match {
     int rm_so, rm_eo;
 };
 
+/* The end of the bracket expression opened at p[-1] ('['): just past its ']', or NULL
+ * when it is not closed (musl then reports it). */
+static const char *bracket_end(const char *p)
+{
+    if (*p == '^')
+        p++;
+    if (*p == ']')
+        p++;
+    for (; *p != '\0' && *p != ']'; p++) {
+        if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+            char kind = p[1];
+            for (p += 2; *p != '\0' && !(p[0] == kind && p[1] == ']'); p++)
+                ;
+            if (*p == '\0')
+                return NULL;
+            p++;
+        }
+    }
+    return *p == ']' ? p + 1 : NULL;
+}
+
+/* Whether the extended pattern has a repetition (*, +, ?, {) where glibc's regcomp wants
+ * an atom: at the start, after '(', '|' or an anchor ('^', '$'). glibc refuses it
+ * (REG_BADRPT: egrep '^*' fails), musl takes it as a literal; the program must see
+ * glibc's answer, which its native run gets. */
+static int repeats_nothing(const char *p)
+{
+    int want_atom = 1;
+    while (*p != '\0') {
+        char c = *p++;
+        switch (c) {
+        case '*':
+        case '+':
+        case '?':
+        case '{':
+            if (want_atom)
+                return 1;
+            if (c == '{') {
+                while (*p != '\0' && *p != '}')
+                    p++;
+                if (*p == '\0')
+                    return 0;
+                p++;
+            }
+            break;
+        case '(':
+        case '|':
+        case '^':
+        case '$':
+            want_atom = 1;
+            break;
+        case '[':
+            p = bracket_end(p);
+            if (p == NULL)
+                return 0;
+            want_atom = 0;
+            break;
+        case '\\':
+            if (*p == '\0')
+                return 0;
+            p++;
+            want_atom = 0;
+            break;
+        default:
+            want_atom = 0;
+        }
+    }
+    return 0;
+}
+
 int regcomp(struct glibc_regex *preg, const char *pattern, int cflags)
 {
-    struct musl_regex *m = malloc(sizeof *m);
+    struct musl_regex *m;
     int r;
+    if ((cflags & REG_EXTENDED) && repeats_nothing(pattern))
+        return REG_BADRPT;
+    m = malloc(sizeof *m);
     if (m == NULL)
         return REG_ESPACE;
     r = __musl_regcomp(m, pattern, cflags);

@@ -217,7 +217,9 @@ fn regular_expressions_have_glibcs_types() {
     exits_with_and_replays(
         "libc_system/regular_expressions_have_glibcs_types.c",
         "regcomp 0 nsub 2\nregexec 0: 2-8 2-5 6-8\nnomatch 1\nhigh byte 0\n\
-                    error 7 Unmatched [, [^, [:, [., or [=\n",
+                    error 7 Unmatched [, [^, [:, [., or [=\n\
+         ^* 13\n*a 13\na|+b 13\n(?:a) 13\na$* 13\n{1} 13\n\\(^*\\) 13\n\
+         a** 0\na*+ 0\n()* 0\n(^)* 0\n[*]+ 0\n\\* 0\nx{1}* 0\na\\|*b 0\n",
     );
 }
 

@@ -1,6 +1,8 @@
 /* regcomp/regexec with glibc's regex_t and int offsets, over musl's engine: the
  * offsets land in the program's 8-byte regmatch_t, bytes from 0x80 match as in
- * glibc's C locale, and the messages are glibc's. */
+ * glibc's C locale, and the messages are glibc's. An extended pattern repeating nothing
+ * (at the start, after '(', '|' or an anchor) is glibc's REG_BADRPT, which musl's engine
+ * would take. */
 #include <regex.h>
 #include <stdio.h>
 
@@ -21,5 +23,13 @@ int main(void) {
   r = regcomp(&re, "a[b", 0);
   regerror(r, &re, msg, sizeof msg);
   printf("error %d %s\n", r, msg);
+  const char *extended[] = {"^*", "*a", "a|+b", "(?:a)", "a$*", "{1}", "\\(^*\\)",
+                            "a**", "a*+", "()*", "(^)*", "[*]+", "\\*", "x{1}*", "a\\|*b"};
+  for (unsigned i = 0; i < sizeof extended / sizeof *extended; i++) {
+    r = regcomp(&re, extended[i], REG_EXTENDED);
+    printf("%s %d\n", extended[i], r);
+    if (r == 0)
+      regfree(&re);
+  }
   return 0;
 }
