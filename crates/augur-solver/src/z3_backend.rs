@@ -30,6 +30,24 @@ const GRACE: Duration = Duration::from_millis(100);
 /// `assert_query`).
 const LARGE_QUERY: usize = 20_000;
 
+/// The largest constant array a query may read at a symbolic index: Z3 4.8.12 works on
+/// a larger one's pinned bytes past its timeout and interrupts, whole or in scopes
+/// (bzip2's 40,264-byte table: 150 s past a 10 s --max-time in one check), and solved
+/// no read of one within a minute. A query reading a larger one is a timeout at once.
+const LARGEST_TABLE: usize = 32 * 1024;
+
+/// The size of the largest constant array among a query's nodes `order` (0: none).
+fn largest_table(pool: &ExprPool, order: &[ExprId]) -> usize {
+    order
+        .iter()
+        .map(|&n| match pool.kind(n) {
+            ExprKind::ArrayConst(bytes) => bytes.len(),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 /// The size of a query as Z3 receives it, from its distinct nodes `order`: a node each,
 /// and for a constant array one more per byte, each pinned by an equality of its own
 /// (see the translator). bzip2's block sort reads a 40,264-byte table at symbolic
@@ -329,7 +347,9 @@ impl Z3Backend {
         let order = pool.post_order(constraints, |_| false);
         let size = z3_size(pool, &order);
         let shape = (size >= SHAPED_FROM).then(|| shape(pool, &order));
-        if shape.is_some_and(|s| s.depth > DEEPEST_QUERY) {
+        if shape.is_some_and(|s| s.depth > DEEPEST_QUERY)
+            || largest_table(pool, &order) > LARGEST_TABLE
+        {
             let mut stats = self.stats.borrow_mut();
             stats.timeouts += 1;
             stats.time_s += start.elapsed().as_secs_f64();
@@ -560,8 +580,8 @@ mod tests {
 
     /// A read at a symbolic index of a large constant table is a query of a few nodes
     /// that Z3 receives with an equality per byte of the table: too large for scopes. The
-    /// same read of a small table is not. Asserted whole, the large table's query keeps
-    /// to its time limit (in scopes, bzip2's ran minutes past it, in `push`).
+    /// same read of a small table is not. A table past [`LARGEST_TABLE`] is a timeout at
+    /// once (in scopes, bzip2's ran minutes past its limit, in `push`; whole, in the check).
     #[test]
     fn a_large_table_read_at_a_symbolic_index_is_too_large_for_scopes() {
         let mut p = ExprPool::new();
@@ -583,18 +603,15 @@ mod tests {
         let (query, large, nodes) = answer(&mut p, 40_264);
         assert_eq!(large, nodes + 40_264);
         assert!(asserted_whole(large, None));
+        assert_eq!(largest_table(&p, &p.post_order(&query, |_| false)), 40_264);
         let limit = Duration::from_secs(1);
         let mut z3 = Z3Backend::new(Some(limit), Default::default());
         // The path's first constraint, then both (in scopes, a second scope's `push`
         // would work through the first's table).
         for constraints in [&query[..1], &query[..]] {
             let start = Instant::now();
-            match z3.check(&p, constraints) {
-                Ok(SatResult::Sat(model)) => assert!(satisfies(&p, constraints, &model)),
-                Ok(SatResult::Unsat) => panic!("index 250 holds 250"),
-                Err(e) => assert_eq!(e, SolverError::Timeout),
-            }
-            assert!(start.elapsed() < limit * 5, "{:?}", start.elapsed());
+            assert_eq!(z3.check(&p, constraints), Err(SolverError::Timeout));
+            assert!(start.elapsed() < limit, "{:?}", start.elapsed());
         }
     }
 }
