@@ -748,8 +748,11 @@ static int kernel_nice(void) {
 }
 __attribute__((constructor)) static void remember_start_nice(void) { start_nice = kernel_nice(); }
 static int own_nice(void) { return kernel_nice() - start_nice; }
+
+/* Whether `pid` names this process (0 does, as for the kernel). */
+static int is_own_pid(pid_t pid) { return pid == 0 || pid == getpid(); }
 static int is_self(int which, id_t who) {
-  return which == PRIO_PROCESS && (who == 0 || who == (id_t)getpid());
+  return which == PRIO_PROCESS && is_own_pid((pid_t)who);
 }
 int getpriority(__priority_which_t which, id_t who) {
   if ((int)which < 0 || (int)which > 2)
@@ -783,7 +786,6 @@ long gethostid(void) { return 0; }
  * reaches the replayed program. Its user is not root, so naming the host or the domain is
  * refused (EPERM) even when the replay runs as root, and never renames the machine the
  * replay runs on. */
-static int is_own_pid(pid_t pid) { return pid == 0 || pid == getpid(); }
 pid_t getsid(pid_t pid) { return is_own_pid(pid) ? getpid() : refused(ESRCH); }
 pid_t getpgid(pid_t pid) { return is_own_pid(pid) ? getpid() : refused(ESRCH); }
 pid_t getpgrp(void) { return getpid(); }

@@ -26,7 +26,7 @@ pub(crate) const FIRST_TRY: Duration = Duration::from_millis(50);
 /// timeout should have stopped it by then).
 const GRACE: Duration = Duration::from_millis(100);
 
-/// The size (see [`z3_size`]) from which a query is checked without scopes (see
+/// The size (see [`Size`]) from which a query is checked without scopes (see
 /// `assert_query`).
 const LARGE_QUERY: usize = 20_000;
 
@@ -36,30 +36,31 @@ const LARGE_QUERY: usize = 20_000;
 /// no read of one within a minute. A query reading a larger one is a timeout at once.
 const LARGEST_TABLE: usize = 32 * 1024;
 
-/// The size of the largest constant array among a query's nodes `order` (0: none).
-fn largest_table(pool: &ExprPool, order: &[ExprId]) -> usize {
-    order
-        .iter()
-        .map(|&n| match pool.kind(n) {
-            ExprKind::ArrayConst(bytes) => bytes.len(),
-            _ => 0,
-        })
-        .max()
-        .unwrap_or(0)
+/// A query's size as Z3 receives it, measured in one walk of its distinct nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Size {
+    /// A term per node, and for a constant array one more per byte, each pinned by an
+    /// equality of its own (see the translator). bzip2's block sort reads a 40,264-byte
+    /// table at symbolic indices: a query of a few hundred nodes that Z3 worked on for
+    /// minutes in `push`.
+    terms: usize,
+    /// The bytes of its largest constant array (0: none).
+    largest_table: usize,
 }
 
-/// The size of a query as Z3 receives it, from its distinct nodes `order`: a node each,
-/// and for a constant array one more per byte, each pinned by an equality of its own
-/// (see the translator). bzip2's block sort reads a 40,264-byte table at symbolic
-/// indices: a query of a few hundred nodes that Z3 worked on for minutes in `push`.
-fn z3_size(pool: &ExprPool, order: &[ExprId]) -> usize {
-    order
-        .iter()
-        .map(|&n| match pool.kind(n) {
-            ExprKind::ArrayConst(bytes) => 1 + bytes.len(),
-            _ => 1,
-        })
-        .sum()
+/// The [`Size`] of a query whose distinct nodes are `order`.
+fn z3_size(pool: &ExprPool, order: &[ExprId]) -> Size {
+    let mut size = Size {
+        terms: order.len(),
+        largest_table: 0,
+    };
+    for &n in order {
+        if let ExprKind::ArrayConst(bytes) = pool.kind(n) {
+            size.terms += bytes.len();
+            size.largest_table = size.largest_table.max(bytes.len());
+        }
+    }
+    size
 }
 
 /// The deepest query sent to Z3 (terms nested this deep, as a store chain over a buffer
@@ -345,11 +346,12 @@ impl Z3Backend {
         // A query's depth and expanded size grow from its size: most queries, small, are
         // measured by their size alone, on this hot path.
         let order = pool.post_order(constraints, |_| false);
-        let size = z3_size(pool, &order);
+        let Size {
+            terms: size,
+            largest_table,
+        } = z3_size(pool, &order);
         let shape = (size >= SHAPED_FROM).then(|| shape(pool, &order));
-        if shape.is_some_and(|s| s.depth > DEEPEST_QUERY)
-            || largest_table(pool, &order) > LARGEST_TABLE
-        {
+        if shape.is_some_and(|s| s.depth > DEEPEST_QUERY) || largest_table > LARGEST_TABLE {
             let mut stats = self.stats.borrow_mut();
             stats.timeouts += 1;
             stats.time_s += start.elapsed().as_secs_f64();
@@ -598,12 +600,23 @@ mod tests {
             (query, z3_size(p, &order), order.len())
         };
         let (_, small, nodes) = answer(&mut p, 1_000);
-        assert_eq!(small, nodes + 1_000);
-        assert!(!asserted_whole(small, None));
+        assert_eq!(
+            small,
+            Size {
+                terms: nodes + 1_000,
+                largest_table: 1_000
+            }
+        );
+        assert!(!asserted_whole(small.terms, None));
         let (query, large, nodes) = answer(&mut p, 40_264);
-        assert_eq!(large, nodes + 40_264);
-        assert!(asserted_whole(large, None));
-        assert_eq!(largest_table(&p, &p.post_order(&query, |_| false)), 40_264);
+        assert_eq!(
+            large,
+            Size {
+                terms: nodes + 40_264,
+                largest_table: 40_264
+            }
+        );
+        assert!(asserted_whole(large.terms, None));
         let limit = Duration::from_secs(1);
         let mut z3 = Z3Backend::new(Some(limit), Default::default());
         // The path's first constraint, then both (in scopes, a second scope's `push`
