@@ -84,6 +84,7 @@ pub fn summary_json(ex: &Executor) -> Json {
             "fast_path": solver.fast_path,
             "order_unsat": solver.order_unsat,
             "timeouts": solver.timeouts,
+            "abandoned": solver.abandoned,
             "sampled": solver.sampled,
             "wrong_models": solver.wrong_models,
             "cross_checks": solver.cross_checks,

@@ -3,7 +3,7 @@
 
 use crate::bits::{fold_bin, fold_cmp, mask, sign_extend};
 use crate::{BinOp, CmpOp, ExprId, ExprKind, ExprPool};
-use std::rc::Rc;
+use std::sync::Arc;
 
 impl ExprPool {
     /// The `width`-bit constant `value` (masked to `width`).
@@ -28,7 +28,7 @@ impl ExprPool {
     /// A constant array holding `bytes` (and 0 beyond them).
     pub fn array_const(&mut self, bytes: &[u8]) -> ExprId {
         let len = bytes.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
-        self.raw(ExprKind::ArrayConst(Rc::from(&bytes[..len])))
+        self.raw(ExprKind::ArrayConst(Arc::from(&bytes[..len])))
     }
 
     /// `array` with the byte at the 64-bit `index` set to the 8-bit `value`.

@@ -1,6 +1,6 @@
 //! The expression node types: ids, operators and [`ExprKind`].
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Handle of an interned expression in an [`ExprPool`](crate::ExprPool).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -177,7 +177,7 @@ pub enum ExprKind {
     /// Array-sorted: a symbolic input array itself.
     ArraySym(ArrayId),
     /// Array-sorted: a constant array; bytes beyond its length read 0.
-    ArrayConst(Rc<[u8]>),
+    ArrayConst(Arc<[u8]>),
     /// Array-sorted: `array` with the byte at `index` replaced by `value`.
     Store {
         /// Array-sorted expression being updated.
@@ -306,6 +306,83 @@ impl ExprKind {
         };
         ids.into_iter().take(n)
     }
+
+    /// This node with its children renamed by `expr` and its symbolic array by `array`:
+    /// the same node in another pool (interned there with [`crate::ExprPool::raw`]).
+    pub fn renamed(
+        &self,
+        mut expr: impl FnMut(ExprId) -> ExprId,
+        array: impl FnOnce(ArrayId) -> ArrayId,
+    ) -> ExprKind {
+        use ExprKind::*;
+        let mut e = |id: &ExprId| expr(*id);
+        match self {
+            Const { .. } | ArrayConst(_) => self.clone(),
+            ArraySym(a) => ArraySym(array(*a)),
+            Select { array, index } => Select {
+                array: e(array),
+                index: e(index),
+            },
+            Store {
+                array,
+                index,
+                value,
+            } => Store {
+                array: e(array),
+                index: e(index),
+                value: e(value),
+            },
+            Ite { cond, then, els } => Ite {
+                cond: e(cond),
+                then: e(then),
+                els: e(els),
+            },
+            Concat { hi, lo } => Concat {
+                hi: e(hi),
+                lo: e(lo),
+            },
+            Extract { expr, lo, width } => Extract {
+                expr: e(expr),
+                lo: *lo,
+                width: *width,
+            },
+            ZExt { expr, width } => ZExt {
+                expr: e(expr),
+                width: *width,
+            },
+            SExt { expr, width } => SExt {
+                expr: e(expr),
+                width: *width,
+            },
+            Not(x) => Not(e(x)),
+            Bin { op, lhs, rhs } => Bin {
+                op: *op,
+                lhs: e(lhs),
+                rhs: e(rhs),
+            },
+            Cmp { op, lhs, rhs } => Cmp {
+                op: op.clone(),
+                lhs: e(lhs),
+                rhs: e(rhs),
+            },
+            FpBin { op, lhs, rhs } => FpBin {
+                op: *op,
+                lhs: e(lhs),
+                rhs: e(rhs),
+            },
+            FpCmp { op, lhs, rhs } => FpCmp {
+                op: *op,
+                lhs: e(lhs),
+                rhs: e(rhs),
+            },
+            FpSqrt(x) => FpSqrt(e(x)),
+            FpConv { op, expr, width } => FpConv {
+                op: *op,
+                expr: e(expr),
+                width: *width,
+            },
+        }
+    }
 }
 
 #[cfg(test)]
@@ -325,6 +402,39 @@ mod tests {
         );
         assert_eq!(ExprKind::Not(ExprId(7)).children().count(), 1);
         assert_eq!(ExprKind::Const { width: 8, value: 1 }.children().count(), 0);
+    }
+
+    #[test]
+    fn renaming_changes_ids_only() {
+        let store = ExprKind::Store {
+            array: ExprId(1),
+            index: ExprId(2),
+            value: ExprId(3),
+        };
+        let moved = store.renamed(|e| ExprId(e.0 + 10), |a| a);
+        assert_eq!(
+            moved,
+            ExprKind::Store {
+                array: ExprId(11),
+                index: ExprId(12),
+                value: ExprId(13),
+            }
+        );
+        let sym = ExprKind::ArraySym(ArrayId(4)).renamed(|e| e, |_| ArrayId(0));
+        assert_eq!(sym, ExprKind::ArraySym(ArrayId(0)));
+        let extract = ExprKind::Extract {
+            expr: ExprId(5),
+            lo: 3,
+            width: 2,
+        };
+        assert_eq!(
+            extract.renamed(|_| ExprId(0), |a| a),
+            ExprKind::Extract {
+                expr: ExprId(0),
+                lo: 3,
+                width: 2
+            }
+        );
     }
 
     #[test]

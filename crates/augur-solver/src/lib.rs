@@ -25,9 +25,11 @@ mod stats;
 mod test_util;
 mod watchdog;
 mod z3_backend;
+mod z3_core;
 mod z3_float;
 mod z3_solver;
 mod z3_translate;
+mod z3_worker;
 
 pub use chain::SolverChain;
 pub use config::{Layer, Layers, SolverConfig};

@@ -22,6 +22,9 @@ pub struct SolverStats {
     pub sampled: u64,
     /// Z3 calls that ran out of time.
     pub timeouts: u64,
+    /// Z3 checks that kept on past their time limit, deaf to Z3's timeout and to
+    /// interrupts, left on a thread of their own (each also counted in `timeouts`).
+    pub abandoned: u64,
     /// Z3 answers whose model violated the query (each asked again of a fresh solver);
     /// always 0 unless Z3 misbehaves.
     pub wrong_models: u64,

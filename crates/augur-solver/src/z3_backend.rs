@@ -1,19 +1,22 @@
-//! Layer 5: Z3. One persistent, incremental Z3 solver: each constraint in its own scope,
-//! scopes kept while consecutive queries share a prefix of constraints (measured on small
-//! bit-vector queries: 0.9 ms per query against 13 ms for a fresh solver, whose set-up
-//! dominates); a persistent term cache, an optional per-query time limit and byte-wise
-//! model extraction. A query Z3 has not answered in its first try ([`FIRST_TRY`] by default) is given the rest of its
-//! time with a model search beside it ([`race`]). Queries the incremental kernel works on
-//! past any limit (floating point, very large, very shared) go whole to a one-shot
-//! solver instead ([`Z3Backend::assert_query`]).
+//! Layer 5: Z3. What to ask of Z3 and for how long: each query measured first (a query
+//! Z3 is known to work on past any limit is a timeout at once, one too large or too
+//! shared for scopes is asserted whole), its time cut at the run's deadline, then
+//! checked by [`crate::z3_core`]'s incremental solver; every model is checked by the
+//! evaluator.
+//!
+//! Where a query is checked: a small one ([`ON_THE_SOLVER_THREAD`]) on the engine's
+//! thread, stopped by Z3's timeout and else by the watchdog's interrupts; any other on
+//! the solver's own thread ([`Worker`]), abandoned if it keeps on past its limit deaf to
+//! both. Every query Z3 was seen working on past both was large, deep, shared or
+//! floating-point (gzip's window, bzip2's table, b2sum's rounds, `(double)x / 70.0`);
+//! a hand-off to another thread costs a query about half a millisecond more (sort.c's
+//! 5,132 small queries: 25% more solver time), so small ones stay where they are.
 
-use crate::race::race;
 use crate::stats::SharedStats;
-use crate::watchdog::Watchdog;
-use crate::z3_solver::Z3Solver;
-use crate::z3_translate::{byte_var, Translator};
+use crate::z3_core::{Outcome, Plan, Verdict, Z3Core, GRACE};
+use crate::z3_worker::Worker;
 use crate::{SatResult, Solver, SolverError};
-use augur_expr::{Assignment, CompiledQuery, Evaluator, ExprId, ExprKind, ExprPool};
+use augur_expr::{Assignment, Evaluator, ExprId, ExprKind, ExprPool};
 use std::cell::Cell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -22,9 +25,10 @@ use std::time::{Duration, Instant};
 /// a model search beside it (most queries take a few milliseconds).
 pub(crate) const FIRST_TRY: Duration = Duration::from_millis(50);
 
-/// How long past its limit a check may run before the watchdog interrupts it (Z3's own
-/// timeout should have stopped it by then).
-const GRACE: Duration = Duration::from_millis(100);
+/// How long past its limit, and past the watchdog's interrupts, a query is waited for
+/// before its thread is abandoned (see [`crate::z3_worker`]): an interrupted check
+/// returns within milliseconds when it hears the interrupt at all.
+const ABANDONED_AFTER: Duration = Duration::from_millis(400);
 
 /// The size (see [`Size`]) from which a query is checked without scopes (see
 /// `assert_query`).
@@ -72,6 +76,10 @@ const DEEPEST_QUERY: usize = 10_000;
 /// The size from which a query's [`Shape`] is measured: a smaller one is neither deep
 /// nor shared enough to matter.
 const SHAPED_FROM: usize = 256;
+
+/// The size from which a query is checked on the solver's own thread, which can be
+/// abandoned (see the module's doc); floating point goes there whatever its size.
+const ON_THE_SOLVER_THREAD: usize = SHAPED_FROM;
 
 /// The largest expanded size (see [`Shape`]) of a query checked in scopes. Written out
 /// without sharing, the rounds of a hash over symbolic bytes (md5sum, b2sum) reach
@@ -147,36 +155,34 @@ pub(crate) fn limited_solver(timeout: Option<Duration>) -> z3::Solver {
 
 /// The solver at the end of the chain.
 pub(crate) struct Z3Backend {
-    translator: Translator,
-    solver: Z3Solver,
-    /// The constraints asserted in the solver's open scopes, one scope each.
-    asserted: Vec<ExprId>,
-    /// Whether the solver holds a query with floating point, asserted without scopes
-    /// (see [`Z3Backend::assert_query`]): the next query needs a fresh solver.
-    flat: bool,
+    /// Checks small queries on the engine's thread.
+    here: Z3Core,
+    /// Checks the others on a thread of their own.
+    worker: Worker,
     timeout: Option<Duration>,
     deadline: SharedDeadline,
-    /// The last model Z3 found: the model search starts from it.
-    last_model: Option<Assignment>,
     /// How long Z3 works alone on a query before a model search joins it.
     search_after: Duration,
-    watchdog: Watchdog,
+    /// Whether the next query starts on a fresh solver (the last model was wrong).
+    fresh: bool,
     stats: SharedStats,
 }
 
 impl Z3Backend {
     /// A backend giving each query at most `timeout` (None: no limit).
     pub(crate) fn new(timeout: Option<Duration>, stats: SharedStats) -> Self {
+        Self::on(Worker::new(), timeout, stats)
+    }
+
+    /// A backend asking `worker`, giving each query at most `timeout`.
+    fn on(worker: Worker, timeout: Option<Duration>, stats: SharedStats) -> Self {
         Z3Backend {
-            translator: Translator::default(),
-            solver: Z3Solver::new(None),
-            asserted: Vec::new(),
-            flat: false,
+            here: Z3Core::new(),
+            worker,
             timeout,
             deadline: SharedDeadline::default(),
-            last_model: None,
             search_after: FIRST_TRY,
-            watchdog: Watchdog::new(),
+            fresh: false,
             stats,
         }
     }
@@ -193,60 +199,6 @@ impl Z3Backend {
         self
     }
 
-    /// A fresh solver, with no scopes, after a check stopped from outside (by the model
-    /// search or the watchdog) or a model Z3 got wrong: an incremental solver that was
-    /// interrupted answered later queries unsat for satisfiable sets (Z3 4.8.12).
-    fn restart(&mut self) {
-        self.solver = Z3Solver::new(None);
-        self.asserted.clear();
-        self.flat = false;
-    }
-
-    /// Make the solver hold exactly `constraints`. A query with floating point goes to a
-    /// fresh solver without scopes: Z3 then solves it with its non-incremental solver,
-    /// which bit-blasts floating point up front (measured on `(double)x / 70.0` in a
-    /// range: 1 s sat and 5 s unsat, against 9 s and 95 s in scopes). So does a query of
-    /// more than [`LARGE_QUERY`] nodes, or one sharing so much that it expands past
-    /// [`MOST_EXPANDED`]: Z3 works through a pushed scope's assertions in `push`, which
-    /// no timeout or interrupt stops (gzip's CRC over its window made a query `push`
-    /// worked on for ten minutes), while without scopes that work is done in the check,
-    /// which stops at its limit.
-    fn assert_query(&mut self, pool: &ExprPool, constraints: &[ExprId], whole: bool) {
-        if self.flat {
-            self.restart();
-        }
-        if !constraints.iter().any(|&c| pool.has_float(c)) && !whole {
-            return self.assert_scopes(pool, constraints);
-        }
-        self.solver = Z3Solver::one_shot(None);
-        self.asserted.clear();
-        for &c in constraints {
-            self.solver.assert(&self.translator.boolean(pool, c));
-        }
-        self.flat = true;
-    }
-
-    /// Make the solver's scopes hold exactly `constraints`, keeping the scopes shared with
-    /// the previous query (consecutive queries of a path share their prefix of path
-    /// constraints) and pushing one scope per new constraint.
-    fn assert_scopes(&mut self, pool: &ExprPool, constraints: &[ExprId]) {
-        let keep = self
-            .asserted
-            .iter()
-            .zip(constraints)
-            .take_while(|(a, b)| a == b)
-            .count();
-        if keep < self.asserted.len() {
-            self.solver.pop((self.asserted.len() - keep) as u32);
-            self.asserted.truncate(keep);
-        }
-        for &c in &constraints[keep..] {
-            self.solver.push();
-            self.solver.assert(&self.translator.boolean(pool, c));
-            self.asserted.push(c);
-        }
-    }
-
     /// The time a query starting at `start` may take: the timeout, cut at the deadline;
     /// None when the deadline has passed.
     fn limit(&self, start: Instant) -> Option<Duration> {
@@ -259,32 +211,6 @@ impl Z3Backend {
             (Some(t), Some(l)) => Some(t.min(l)),
             (t, l) => Some(t.or(l).unwrap_or(Duration::MAX)),
         }
-    }
-
-    /// The solver's check, stopped after `limit` by Z3 or else by the watchdog (a limit
-    /// too far off to be an instant, as with no timeout at all, is not watched).
-    fn check_for(&self, limit: Duration) -> z3::SatResult {
-        self.solver.set_timeout(Some(limit));
-        self.solver
-            .check_watched(&self.watchdog, limit.saturating_add(GRACE))
-    }
-
-    /// The full byte vector of every array of `constraints` in the last check's model.
-    fn extract(&self, pool: &ExprPool, constraints: &[ExprId]) -> Option<Assignment> {
-        let arrays = pool.arrays_of_all(constraints);
-        let vars: Vec<_> = arrays
-            .iter()
-            .flat_map(|&a| (0..pool.array_size(a)).map(move |i| byte_var(pool.array_name(a), i)))
-            .collect();
-        let mut bytes = self.solver.model_bytes(&vars)?.into_iter();
-        let mut out = Assignment::default();
-        for a in arrays {
-            out.set(
-                a,
-                bytes.by_ref().take(pool.array_size(a) as usize).collect(),
-            );
-        }
-        Some(out)
     }
 
     /// The error for an `unknown` answer after `elapsed` of the time `limit`.
@@ -319,7 +245,7 @@ impl Solver for Z3Backend {
                 SatResult::Sat(model) if !satisfies(pool, constraints, &model) => {
                     self.stats.borrow_mut().wrong_models += 1;
                     tracing::warn!("Z3 gave a model violating its query; asking a fresh solver");
-                    self.restart();
+                    self.fresh = true;
                 }
                 answer => return Ok(answer),
             }
@@ -330,7 +256,8 @@ impl Solver for Z3Backend {
 
 impl Z3Backend {
     /// Check `constraints`: Z3 alone for its first try, then, on a fresh solver, Z3 for
-    /// the rest of the time limit beside a model search.
+    /// the rest of the time limit beside a model search; given up at the limit whatever
+    /// Z3 does.
     fn answer(
         &mut self,
         pool: &ExprPool,
@@ -341,8 +268,6 @@ impl Z3Backend {
             self.stats.borrow_mut().timeouts += 1;
             return Err(SolverError::Timeout);
         };
-        // A large query is checked once, for its whole limit: each try on a fresh solver
-        // would translate and assert it again, work no limit stops.
         // A query's depth and expanded size grow from its size: most queries, small, are
         // measured by their size alone, on this hot path.
         let order = pool.post_order(constraints, |_| false);
@@ -357,94 +282,39 @@ impl Z3Backend {
             stats.time_s += start.elapsed().as_secs_f64();
             return Err(SolverError::Timeout);
         }
-        let large = size > LARGE_QUERY;
-        // A query asserted whole for its sharing is small: asserted again for each try.
-        let whole = asserted_whole(size, shape);
-        self.assert_query(pool, constraints, whole);
-        let first = if large {
-            limit
-        } else {
-            limit.min(self.search_after)
+        let plan = Plan {
+            limit,
+            // A query asserted whole for its sharing is small: asserted again for each try.
+            whole: asserted_whole(size, shape),
+            // A large query is checked once, for its whole limit: each try on a fresh
+            // solver would translate and assert it again, work no limit stops.
+            once: size > LARGE_QUERY,
+            search_after: self.search_after,
+            fresh: std::mem::take(&mut self.fresh),
         };
-        let mut result = self.check_for(first);
-        let mut found = None;
-        if result == z3::SatResult::Unknown {
-            let left = limit.saturating_sub(start.elapsed());
-            if left.is_zero() || large {
-                let reason = self.solver.reason_unknown();
-                self.restart();
-                self.stats.borrow_mut().time_s += start.elapsed().as_secs_f64();
-                return Err(self.unknown(reason, start.elapsed(), limit));
-            }
-            // The first try stopped at its own timeout; the second starts again on fresh
-            // solvers, in slices growing so that restarts waste at most half of it.
-            (result, found) = self.second_try(pool, constraints, left, whole);
-            if result == z3::SatResult::Unknown {
-                // Out of time, or the model search won: a fresh solver next time.
-                let reason = self.solver.reason_unknown();
-                self.restart();
-                if found.is_none() {
-                    self.stats.borrow_mut().time_s += start.elapsed().as_secs_f64();
-                    return Err(self.unknown(reason, start.elapsed(), limit));
-                }
-            }
-        }
+        let small = size < ON_THE_SOLVER_THREAD && !constraints.iter().any(|&c| pool.has_float(c));
+        let outcome = if small {
+            Some(self.here.answer(pool, constraints, plan))
+        } else {
+            let give_up = start.checked_add(limit.saturating_add(GRACE + ABANDONED_AFTER));
+            self.worker.answer(pool, &order, constraints, plan, give_up)
+        };
+        let elapsed = start.elapsed();
         let mut stats = self.stats.borrow_mut();
-        stats.time_s += start.elapsed().as_secs_f64();
-        if let Some(model) = found {
-            stats.sampled += 1;
-            return Ok(SatResult::Sat(model));
-        }
+        stats.time_s += elapsed.as_secs_f64();
+        let Some(Outcome { verdict, sampled }) = outcome else {
+            stats.abandoned += 1;
+            stats.timeouts += 1;
+            return Err(SolverError::Timeout);
+        };
+        stats.sampled += u64::from(sampled);
         drop(stats);
-        match result {
-            z3::SatResult::Unsat => Ok(SatResult::Unsat),
-            _ => {
-                let model = self
-                    .extract(pool, constraints)
-                    .ok_or_else(|| SolverError::Unknown("sat without a model".into()))?;
-                self.last_model = Some(model.clone());
-                Ok(SatResult::Sat(model))
-            }
+        match verdict {
+            Verdict::Sat(model) => Ok(SatResult::Sat(model)),
+            Verdict::Unsat => Ok(SatResult::Unsat),
+            Verdict::SatWithoutModel => Err(SolverError::Unknown("sat without a model".into())),
+            Verdict::Unknown(reason) => Err(self.unknown(reason, elapsed, limit)),
         }
-    }
-
-    /// Z3 for `time_left` beside a model search (Z3 alone when the query does not
-    /// compile), the query asserted `whole` or in scopes: Z3's answer, and the model the
-    /// search found, if any.
-    fn second_try(
-        &mut self,
-        pool: &ExprPool,
-        constraints: &[ExprId],
-        time_left: Duration,
-        whole: bool,
-    ) -> (z3::SatResult, Option<Assignment>) {
-        match CompiledQuery::compile(pool, constraints) {
-            Some(query) => {
-                let seeds: Vec<Vec<u8>> =
-                    self.last_model.iter().map(|m| query.input_of(m)).collect();
-                let (result, found) = race(&query, &seeds, time_left, |limit| {
-                    self.fresh_check(pool, constraints, limit, whole)
-                });
-                (result, found.map(|input| query.assignment(&input)))
-            }
-            None => (self.fresh_check(pool, constraints, time_left, whole), None),
-        }
-    }
-
-    /// Check `constraints` (asserted `whole` or in scopes) for at most `limit` on a fresh
-    /// solver: Z3 4.8.12's incremental
-    /// solver, checked again after a check that ran out of time, was seen answering unsat
-    /// where a fresh solver finds a model (`--solver-cross-check` under load).
-    fn fresh_check(
-        &mut self,
-        pool: &ExprPool,
-        constraints: &[ExprId],
-        limit: Duration,
-        whole: bool,
-    ) -> z3::SatResult {
-        self.restart();
-        self.assert_query(pool, constraints, whole);
-        self.check_for(limit)
     }
 }
 
@@ -508,6 +378,48 @@ mod tests {
         // With the deadline lifted, the same backend answers an easy query rightly.
         deadline.set(None);
         assert!(matches!(z3.check(&p, &query[1..]), Ok(SatResult::Sat(_))));
+    }
+
+    /// A check deaf to Z3's timeout and to interrupts (a stand-in sleeping past them)
+    /// is a timeout soon after its limit, counted as abandoned, and the next query goes
+    /// to a fresh solver thread, which answers it.
+    #[test]
+    fn a_check_deaf_to_its_limit_is_abandoned_at_it() {
+        let mut p = ExprPool::new();
+        let mut query = factoring(&mut p);
+        let wx = p.kind(query[1]).children().nth(1).expect("1 < x");
+        for k in 2..100 {
+            let k = p.constant(k, 64);
+            let is_k = p.eq(wx, k);
+            query.push(p.not(is_k));
+        }
+        let terms = |q: &[ExprId]| z3_size(&p, &p.post_order(q, |_| false)).terms;
+        assert!(
+            terms(&query[1..]) >= ON_THE_SOLVER_THREAD,
+            "{}",
+            terms(&query[1..])
+        );
+        fn deaf(core: &mut Z3Core, p: &ExprPool, q: &[ExprId], plan: Plan) -> Outcome {
+            if q.len() == 101 {
+                // The whole query, not the one without its product.
+                std::thread::sleep(Duration::from_secs(60));
+            }
+            core.answer(p, q, plan)
+        }
+        let stats = SharedStats::default();
+        let limit = Duration::from_millis(300);
+        let mut z3 = Z3Backend::on(Worker::answering_with(deaf), Some(limit), stats.clone());
+        let start = Instant::now();
+        assert_eq!(z3.check(&p, &query), Err(SolverError::Timeout));
+        let waited = start.elapsed();
+        assert!(waited >= limit + GRACE + ABANDONED_AFTER, "{waited:?}");
+        assert!(waited < Duration::from_secs(5), "{waited:?}");
+        assert_eq!((stats.borrow().abandoned, stats.borrow().timeouts), (1, 1));
+        let Ok(SatResult::Sat(model)) = z3.check(&p, &query[1..]) else {
+            panic!("no answer from the fresh thread");
+        };
+        assert!(satisfies(&p, &query[1..], &model));
+        assert!(p.eval(wx, &model) >= 100);
     }
 
     /// A query nested deeper than Z3 can be trusted to stop on is a timeout at once, and

@@ -13,26 +13,59 @@
 use crate::watchdog::Watchdog;
 use std::cell::Cell;
 use std::ffi::{CStr, CString};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 use z3::ast::{Ast, Bool, BV};
 use z3::Context;
 use z3_sys::{Z3_context, Z3_solver};
 
-/// Held by every check that may run with a time limit. Z3 4.8.12 times its checks with
-/// threads from one pool shared by the whole process, and that pool is not safe for checks
-/// timed at once on several threads (its `work` flag is a plain int): two checks were
-/// handed the same timer, one of them then ran with none, was interrupted by the
-/// watchdog, and went on for 20 minutes hearing neither (unit tests running side by
-/// side on a loaded machine). augur checks on one thread, so in a run the lock is never
-/// waited for; threads of one test binary take turns.
-static CHECKING: Mutex<()> = Mutex::new(());
+/// The thread whose timed check has the turn, if any: every check that may run with a
+/// time limit takes it. Z3 4.8.12 times its checks with threads from one pool shared by
+/// the whole process, and that pool is not safe for checks timed at once on several
+/// threads (its `work` flag is a plain int): two checks were handed the same timer, one
+/// of them then ran with none, was interrupted by the watchdog, and went on for 20
+/// minutes hearing neither (unit tests running side by side on a loaded machine). A run
+/// checks on one thread at a time, so there the turn is never waited for; threads of
+/// one test binary take turns. A check abandoned past its limit
+/// ([`crate::z3_worker`]) gives its turn up ([`forfeit_turn`]).
+static TURN: Mutex<Option<ThreadId>> = Mutex::new(None);
 
-/// The right to run a timed Z3 check, until dropped (see [`CHECKING`]).
-pub(crate) fn one_check_at_a_time() -> MutexGuard<'static, ()> {
-    CHECKING
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+/// Signalled when the turn is free.
+static TURN_FREE: Condvar = Condvar::new();
+
+/// The turn of the thread holding it (see [`TURN`]), until dropped.
+pub(crate) struct Turn;
+
+fn turn_holder() -> MutexGuard<'static, Option<ThreadId>> {
+    TURN.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Wait for the turn to run a timed Z3 check, and take it (see [`TURN`]).
+pub(crate) fn one_check_at_a_time() -> Turn {
+    let mut holder = turn_holder();
+    while holder.is_some() {
+        holder = TURN_FREE
+            .wait(holder)
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+    }
+    *holder = Some(std::thread::current().id());
+    Turn
+}
+
+/// Free the turn if `thread` holds it: its check has been abandoned, and may never end.
+pub(crate) fn forfeit_turn(thread: ThreadId) {
+    let mut holder = turn_holder();
+    if *holder == Some(thread) {
+        *holder = None;
+        TURN_FREE.notify_all();
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        forfeit_turn(std::thread::current().id());
+    }
 }
 
 /// An incremental Z3 solver in this thread's context.
@@ -167,7 +200,7 @@ impl Z3Solver {
     }
 
     /// Check the assertions, interrupted by `watchdog` if the check runs `watch_after`
-    /// (counted once the check has its turn: see [`CHECKING`]); a limit too far off to
+    /// (counted once the check has its turn: see [`TURN`]); a limit too far off to
     /// be an instant is not watched.
     pub(crate) fn check_watched(
         &self,

@@ -40,6 +40,13 @@ pub fn print_done(s: &Json, out: &Path) {
              unexplored), models found by sampling = {sampled}"
         );
     }
+    if s["solver"]["abandoned"].as_u64().unwrap_or(0) > 0 {
+        eprintln!(
+            "augur: done: Z3 checks abandoned past their time limit = {} (counted as \
+             timeouts; Z3 heard neither its timeout nor interrupts)",
+            s["solver"]["abandoned"]
+        );
+    }
     if s["solver"]["wrong_models"].as_u64().unwrap_or(0) > 0 {
         eprintln!(
             "augur: done: wrong models from Z3 = {} (each re-solved by a fresh solver)",

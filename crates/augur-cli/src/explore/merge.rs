@@ -58,13 +58,14 @@ const SUMMED: [&str; 8] = [
 ];
 
 /// Solver counters summed over the parts.
-const SOLVER_SUMMED: [&str; 11] = [
+const SOLVER_SUMMED: [&str; 12] = [
     "queries",
     "solver_calls",
     "cache_hits",
     "fast_path",
     "order_unsat",
     "timeouts",
+    "abandoned",
     "sampled",
     "wrong_models",
     "cross_checks",
