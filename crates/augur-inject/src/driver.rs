@@ -295,12 +295,12 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
         "recording {} seed path(s)",
         inputs.len().min(MAX_SEEDS)
     ));
-    let mut scored: Vec<(f64, Seed)> = inputs
+    let mut scored: Vec<((bool, f64), Seed)> = inputs
         .iter()
         .take(MAX_SEEDS)
         .map(|input| {
             let mut run = seeded::run(setup, input);
-            let score = seeds::score(&mut run);
+            let score = (seeds::does_its_work(&run), seeds::score(&mut run));
             let mut solver = SolverChain::new(setup.opts.solver.clone());
             solver.set_deadline(o.deadline);
             let seed = Seed {
@@ -314,7 +314,7 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
             (score, seed)
         })
         .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    scored.sort_by(|(a, _), (b, _)| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)));
     let mut seeds: Vec<Seed> = scored.into_iter().map(|(_, s)| s).collect();
     let mut rng = Rng::new(o.seed);
     let mut out = Outcome {
