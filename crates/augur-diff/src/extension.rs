@@ -240,7 +240,7 @@ fn observe(ex: &mut Executor, st: &mut State, c: &Call) {
     let args = c.args.get(3 + has_ret as usize..).unwrap_or_default();
     if let (true, Some(ret)) = (has_ret, c.args.get(3)) {
         if matches!(prog.ty(func.ret_ty).ty, Ty::Ptr) {
-            record_pointee(st, &format!("{name}:ret*"), ret);
+            record_pointee(&mut ex.pool, st, &format!("{name}:ret*"), ret);
         } else {
             let bytes = value_to_bytes(&mut ex.pool, &prog, func.ret_ty, ret);
             let output = format!("{name}:ret");
@@ -249,7 +249,7 @@ fn observe(ex: &mut Executor, st: &mut State, c: &Call) {
     }
     for (i, v) in args.iter().enumerate().take(64) {
         if pointees >> i & 1 == 1 {
-            record_pointee(st, &format!("{name}:arg{i}*"), v);
+            record_pointee(&mut ex.pool, st, &format!("{name}:arg{i}*"), v);
         }
     }
 }
@@ -278,18 +278,18 @@ fn record_output(st: &mut State, name: &str, kind: OutputKind, bytes: Vec<Byte>)
 }
 
 /// Record what `ptr` points to as the output `name`, if it points into a live object.
-fn record_pointee(st: &mut State, name: &str, ptr: &Value) {
-    if let Some(bytes) = pointee(st, ptr) {
+fn record_pointee(pool: &mut ExprPool, st: &mut State, name: &str, ptr: &Value) {
+    if let Some(bytes) = pointee(pool, st, ptr) {
         record_output(st, name, OutputKind::Function, bytes);
     }
 }
 
 /// The bytes a concrete pointer points to, up to the end of its live object (at most
 /// [`MAX_POINTEE_BYTES`]); None for null, dangling, symbolic or function pointers.
-fn pointee(st: &State, ptr: &Value) -> Option<Vec<Byte>> {
+fn pointee(pool: &mut ExprPool, st: &State, ptr: &Value) -> Option<Vec<Byte>> {
     let addr = ptr.as_con()? as u64;
     let obj = st.mem().find(addr).filter(|o| !o.freed)?;
     let off = addr - obj.base;
     let n = (obj.size - off).min(MAX_POINTEE_BYTES);
-    Some(obj.read(off, n).to_vec())
+    Some(obj.read(off, n, pool))
 }

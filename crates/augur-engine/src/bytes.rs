@@ -174,6 +174,14 @@ pub fn byte_expr(pool: &mut ExprPool, b: Byte) -> ExprId {
     }
 }
 
+/// An 8-bit expression as a byte (known when the expression is a constant).
+pub fn expr_byte(pool: &ExprPool, e: ExprId) -> Byte {
+    match pool.as_const(e) {
+        Some(c) => Byte::C(c as u8),
+        None => Byte::S(e),
+    }
+}
+
 /// Concrete bytes (at most 16) as a little-endian signed integer (a nondet object's value,
 /// an input shown to people).
 pub fn signed_le(bytes: &[u8]) -> i128 {

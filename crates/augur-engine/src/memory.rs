@@ -130,8 +130,15 @@ impl MemObject {
     }
 
     /// Bytes at a concrete offset (caller checked bounds).
-    pub fn read(&self, offset: u64, n: u64) -> Vec<Byte> {
-        self.bytes.read(offset as usize, n as usize)
+    pub fn read(&self, offset: u64, n: u64, pool: &mut ExprPool) -> Vec<Byte> {
+        self.bytes.read(offset as usize, n as usize, pool)
+    }
+
+    /// Bytes at a concrete offset (caller checked bounds), unless one of them is still to
+    /// be read from the array of a write at a symbolic offset ([`MemObject::read`] makes
+    /// it; an observer, which has no expression pool, cannot).
+    pub fn peek(&self, offset: u64, n: u64) -> Option<Vec<Byte>> {
+        self.bytes.peek(offset as usize, n as usize)
     }
 
     /// The `n` (at most 16) bytes at a concrete offset as a little-endian number, if all
@@ -142,12 +149,14 @@ impl MemObject {
     }
 
     /// All the object's bytes.
-    pub fn contents(&self) -> Vec<Byte> {
-        self.bytes.to_vec()
+    pub fn contents(&self, pool: &mut ExprPool) -> Vec<Byte> {
+        self.bytes.to_vec(pool)
     }
 
-    /// Record that `array` is exactly this object's contents (after a symbolic-offset write).
-    pub fn set_array(&mut self, array: ExprId) {
+    /// Make `array` the object's contents (after a symbolic-offset write): each byte is
+    /// then the read of `array` at its offset, made when the byte is read.
+    pub fn become_array(&mut self, array: ExprId) {
+        self.bytes.read_from(array);
         *self.array.get_mut() = ArrayView::Exact(array);
     }
 
@@ -161,7 +170,8 @@ impl MemObject {
                 for &(offset, n) in writes {
                     for i in offset..offset + n {
                         let idx = pool.constant(i as u128, 64);
-                        let value = byte_expr(pool, self.bytes.get(i as usize));
+                        let byte = self.bytes.get(i as usize, pool);
+                        let value = byte_expr(pool, byte);
                         arr = pool.store(arr, idx, value);
                     }
                 }
@@ -175,16 +185,16 @@ impl MemObject {
 
     /// The contents as a constant array with a store per symbolic byte.
     fn array_from_bytes(&self, pool: &mut ExprPool) -> ExprId {
-        let concrete: Vec<u8> = self
-            .bytes
+        let bytes = self.bytes.to_vec(pool);
+        let concrete: Vec<u8> = bytes
             .iter()
             .map(|b| match b {
-                Byte::C(c) => c,
+                Byte::C(c) => *c,
                 Byte::S(_) => 0,
             })
             .collect();
         let mut arr = pool.array_const(&concrete);
-        for (i, b) in self.bytes.iter().enumerate() {
+        for (i, b) in bytes.into_iter().enumerate() {
             if let Byte::S(e) = b {
                 let idx = pool.constant(i as u128, 64);
                 arr = pool.store(arr, idx, e);
@@ -316,8 +326,8 @@ mod tests {
         let a = m.allocate(4, 4, ObjKind::Global, LocId(0), "g".into());
         let snapshot = m.clone();
         m.get_mut(a).unwrap().write(0, &[Byte::C(7)]);
-        assert_eq!(m.get(a).unwrap().read(0, 1), [Byte::C(7)]);
-        assert_eq!(snapshot.get(a).unwrap().read(0, 1), [Byte::C(0)]);
+        assert_eq!(m.get(a).unwrap().peek(0, 1), Some(vec![Byte::C(7)]));
+        assert_eq!(snapshot.get(a).unwrap().peek(0, 1), Some(vec![Byte::C(0)]));
     }
 
     #[test]
@@ -328,14 +338,7 @@ mod tests {
         // reads from it.
         let input = pool.new_array("i", 1);
         let a = pool.array_sym(input);
-        let reads: Vec<Byte> = (0..4096)
-            .map(|j| {
-                let jc = pool.constant(j, 64);
-                Byte::S(pool.select(a, jc))
-            })
-            .collect();
-        obj.write(0, &reads);
-        obj.set_array(a);
+        obj.become_array(a);
         obj.write_known(5, 0x0201, 2);
         let five = pool.constant(5, 64);
         let six = pool.constant(6, 64);
@@ -344,5 +347,33 @@ mod tests {
         let expected = pool.store(inner, six, two);
         assert_eq!(obj.as_array(&mut pool), expected);
         assert_eq!(obj.as_array(&mut pool), expected, "and it is kept");
+    }
+
+    #[test]
+    fn after_a_symbolic_offset_write_bytes_are_read_from_the_array_when_read() {
+        let mut pool = ExprPool::new();
+        let mut obj = MemObject::new(0, 1000, ObjKind::Heap, LocId(0), "buf".into());
+        let input = pool.new_array("i", 1);
+        let a = pool.array_sym(input);
+        obj.become_array(a);
+        obj.write(300, &[Byte::C(9)]);
+        assert_eq!(obj.peek(299, 2), None, "byte 299 is still the array's");
+        assert_eq!(obj.peek(300, 1), Some(vec![Byte::C(9)]));
+        assert_eq!(obj.read_known(300, 1), Some(9));
+        assert_eq!(obj.read_known(299, 1), None);
+        let read = obj.read(299, 3, &mut pool);
+        let at = |pool: &mut ExprPool, j| {
+            let jc = pool.constant(j, 64);
+            Byte::S(pool.select(a, jc))
+        };
+        let expected = vec![at(&mut pool, 299), Byte::C(9), at(&mut pool, 301)];
+        assert_eq!(read, expected);
+        let whole = obj.contents(&mut pool);
+        assert_eq!(whole.len(), 1000);
+        assert_eq!(
+            whole[999],
+            at(&mut pool, 999),
+            "the last, shorter chunk too"
+        );
     }
 }

@@ -101,7 +101,7 @@ fn realloc(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     if let Some(base) = old {
         let obj = st.mem().get(base).expect("live block");
         let keep = obj.size.min(n);
-        let bytes = obj.read(0, keep).to_vec();
+        let bytes = obj.read(0, keep, &mut ex.pool);
         st.mem_mut()
             .get_mut(new_base)
             .expect("just allocated")

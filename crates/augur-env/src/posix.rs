@@ -504,7 +504,7 @@ fn truncate(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> 
 pub fn set_invocation_name(ex: &Executor, st: &mut State, argv: u64) {
     let word = |st: &State, addr: u64| -> Option<u64> {
         let o = st.mem().find(addr)?;
-        let bytes = o.read(addr - o.base, 8);
+        let bytes = o.peek(addr - o.base, 8)?;
         bytes.iter().rev().try_fold(0u64, |acc, b| match b {
             Byte::C(v) => Some(acc << 8 | *v as u64),
             _ => None,
@@ -514,7 +514,9 @@ pub fn set_invocation_name(ex: &Executor, st: &mut State, argv: u64) {
     let Some(obj) = st.mem().find(name) else {
         return;
     };
-    let text = obj.read(name - obj.base, obj.size - (name - obj.base));
+    let Some(text) = obj.peek(name - obj.base, obj.size - (name - obj.base)) else {
+        return;
+    };
     let len = text
         .iter()
         .position(|b| *b == Byte::C(0))

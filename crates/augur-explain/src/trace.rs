@@ -262,10 +262,15 @@ impl Tracer {
         if offset + size > obj.size {
             return;
         }
+        // (none of bytes still to be read from an array written at a symbolic offset: an
+        // observer cannot make them)
+        let Some(bytes) = obj.peek(offset, size) else {
+            return;
+        };
         trace.snapshot = Some(Snapshot {
             entry: trace.entries.len() as u32,
             addr,
-            bytes: obj.read(offset, size).to_vec(),
+            bytes,
         });
     }
 }
@@ -351,7 +356,7 @@ fn c_string(st: &State, v: &Value) -> Option<Vec<u8>> {
     let obj = st.mem().find(addr)?;
     let offset = addr - obj.base;
     let mut out = Vec::new();
-    for b in obj.read(offset, obj.size.checked_sub(offset)?) {
+    for b in obj.peek(offset, obj.size.checked_sub(offset)?)? {
         match b {
             Byte::C(0) => return Some(out),
             Byte::C(c) => out.push(c),

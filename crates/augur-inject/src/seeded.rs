@@ -358,7 +358,9 @@ impl Watcher {
                 let obj = st.mem().find(*addr)?;
                 let off = addr - obj.base;
                 let n = u64::from(v.size);
-                let bytes = (off + n <= obj.size).then(|| obj.read(off, n).to_vec())?;
+                // (not one whose bytes are still reads of an array written at a symbolic
+                // offset: an observer cannot make them)
+                let bytes = (off + n <= obj.size).then(|| obj.peek(off, n)).flatten()?;
                 // An aggregate's element only when it depends on the input: the others
                 // would only multiply the predicates over constants.
                 let symbolic = bytes.iter().any(|b| matches!(b, Byte::S(_)));

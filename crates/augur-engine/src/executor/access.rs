@@ -4,7 +4,7 @@
 
 use super::step::Split;
 use super::{Exec, Executor, Flow};
-use crate::bytes::{all_concrete, byte_expr, bytes_to_value, value_to_bytes};
+use crate::bytes::{all_concrete, byte_expr, bytes_to_value, expr_byte, value_to_bytes};
 use crate::memory::{Byte, MemObject, ObjKind};
 use crate::outcome::{ErrorKind, Outcome};
 use crate::state::State;
@@ -26,14 +26,6 @@ const ITE_LIMIT: u64 = 256;
 /// Whether symbolic-offset reads of `obj` are if-then-else chains (else array selects).
 fn ite_encoded(obj: &MemObject) -> bool {
     obj.size <= ITE_LIMIT && !obj.written_at_symbolic_offset
-}
-
-/// An 8-bit expression as a byte (concrete when it is a constant).
-fn as_byte(pool: &augur_expr::ExprPool, e: ExprId) -> Byte {
-    match pool.as_const(e) {
-        Some(c) => Byte::C(c as u8),
-        None => Byte::S(e),
-    }
 }
 
 /// Addresses below this are reported as null dereferences.
@@ -291,15 +283,15 @@ impl Executor {
     pub fn read_bytes(&mut self, st: &State, r: &Resolved, size: u64) -> Vec<Byte> {
         let obj = st.mem.get(r.base).expect("resolved object exists");
         match &r.offset {
-            Offset::Con(o) => obj.read(*o, size),
+            Offset::Con(o) => obj.read(*o, size, &mut self.pool),
             Offset::Sym(off) if ite_encoded(obj) => {
-                let contents = obj.contents();
+                let contents = obj.contents(&mut self.pool);
                 (0..size)
                     .map(|k| {
                         let kc = self.pool.constant(k as u128, 64);
                         let idx = self.pool.add(*off, kc);
                         let e = self.choose_byte(&contents, idx);
-                        as_byte(&self.pool, e)
+                        expr_byte(&self.pool, e)
                     })
                     .collect()
             }
@@ -310,7 +302,7 @@ impl Executor {
                         let k = self.pool.constant(i as u128, 64);
                         let idx = self.pool.add(*off, k);
                         let b = self.pool.select(arr, idx);
-                        as_byte(&self.pool, b)
+                        expr_byte(&self.pool, b)
                     })
                     .collect()
             }
@@ -331,7 +323,8 @@ impl Executor {
 
     /// Write bytes at a resolved location. A symbolic offset stores into the object's array
     /// expression (one store per byte written); every byte of the object then reads from
-    /// that array, which stays cached for later symbolic-offset reads.
+    /// that array (the read made when the byte is read), which stays cached for later
+    /// symbolic-offset reads.
     pub fn write_bytes(&mut self, st: &mut State, r: &Resolved, bytes: &[Byte]) {
         let obj = st.mem.get_mut(r.base).expect("resolved object exists");
         match &r.offset {
@@ -345,15 +338,7 @@ impl Executor {
                     let v = byte_expr(&mut self.pool, *b);
                     arr = self.pool.store(arr, idx, v);
                 }
-                let new: Vec<Byte> = (0..obj.size)
-                    .map(|j| {
-                        let jc = self.pool.constant(j as u128, 64);
-                        let e = self.pool.select(arr, jc);
-                        as_byte(&self.pool, e)
-                    })
-                    .collect();
-                obj.write(0, &new);
-                obj.set_array(arr);
+                obj.become_array(arr);
             }
         }
     }
