@@ -476,13 +476,15 @@ fn struct_fields_and_array_elements_of_globals_are_predicate_variables() {
     // elements.c keeps its input in `cur`'s fields and `history`'s elements only.
     let c = inject_file(&test_program("elements.c"), &["--bugs", "2", "--seed", "1"]);
     assert_emitted_and_verified(&c, 1);
+    assert_every_predicate_reads(&c, &["cur@", "history@"]);
+}
+
+/// Every predicate of every bug of `c` starts with one of `vars`.
+fn assert_every_predicate_reads(c: &Corpus, vars: &[&str]) {
     for bug in c.bugs() {
         for p in bug["points"].as_array().unwrap() {
             let pred = p["predicate"].as_str().unwrap();
-            assert!(
-                pred.starts_with("cur@") || pred.starts_with("history@"),
-                "{pred}"
-            );
+            assert!(vars.iter().any(|v| pred.starts_with(v)), "{pred}");
         }
     }
 }
@@ -512,6 +514,15 @@ fn fields_and_elements_of_local_aggregates_are_predicate_variables_once_assigned
             }
         }
     }
+}
+
+#[test]
+fn what_local_pointers_point_at_are_predicate_variables() {
+    // pointees.c reaches its input only through scan()'s `p` and `r`: every predicate
+    // reads bytes at an offset from where one of them points.
+    let c = inject_file(&test_program("pointees.c"), &["--bugs", "2", "--seed", "1"]);
+    assert_emitted_and_verified(&c, 1);
+    assert_every_predicate_reads(&c, &["*p@", "*r@"]);
 }
 
 #[test]

@@ -3,8 +3,9 @@
 //! in scope (locals of the running function that every path assigns before the line
 //! ([`crate::assigned`]), parameters, globals, and the input-dependent integer elements
 //! of aggregates: globals' fields and array elements, locals' read at constant offsets,
-//! these too once every path assigns them), plus the path's shape (branches, calls,
-//! instructions) and, at its end, the path condition.
+//! these too once every path assigns them; and the input-dependent integers a local
+//! pointer points at, `*p@OFFSET`, read at the offsets the code reads through it), plus
+//! the path's shape (branches, calls, instructions) and, at its end, the path condition.
 
 use crate::assigned::{Assigned, Slot};
 use crate::setup::Setup;
@@ -25,25 +26,29 @@ const MAX_ELEMENTS: usize = 16;
 /// Elements of an array recorded at most (the first ones).
 const MAX_ARRAY_ELEMENTS: u64 = 8;
 
-/// An integer source variable: a scalar, or an integer element of an aggregate global
-/// (a struct field, an array element), named `g@OFFSET` after the global and the
-/// element's byte offset in it.
+/// An integer source variable: a scalar, an integer element of an aggregate (a struct
+/// field, an array element), named `g@OFFSET` after the aggregate and the element's byte
+/// offset in it, or an integer a pointer `p` points at, named `*p@OFFSET` after the
+/// pointer and the byte offset from where it points (`*p@0` is `p[0]` for a `char *p`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Var {
-    /// Its name in the C source (`g@OFFSET` for an element of `g`).
+    /// Its name in the C source (`g@OFFSET` for an element of `g`, `*p@OFFSET` for
+    /// bytes `p` points at).
     pub name: String,
     /// Its size in bytes (1, 2, 4 or 8).
     pub size: u8,
 }
 
 impl Var {
-    /// The C identifier it is read through (the aggregate's, for an element).
+    /// The C identifier it is read through (the aggregate's, for an element; the
+    /// pointer's, for a pointee).
     pub fn base(&self) -> &str {
-        element(&self.name).map_or(&self.name, |(g, _)| g)
+        element(&self.name).map_or(&self.name, |(g, _)| g.trim_start_matches('*'))
     }
 }
 
-/// The aggregate and byte offset an element variable's name `g@OFFSET` stands for.
+/// The aggregate and byte offset an element variable's name `g@OFFSET` stands for (for
+/// a pointee `*p@OFFSET`, the aggregate is `*p`).
 pub fn element(name: &str) -> Option<(&str, u64)> {
     let (g, off) = name.split_once('@')?;
     Some((g, off.parse().ok()?))
@@ -51,20 +56,33 @@ pub fn element(name: &str) -> Option<(&str, u64)> {
 
 /// The C expression reading variable `name` of `size` bytes: the name itself, or for an
 /// element `g@OFFSET` its bytes copied out of `g` (no aliasing rule broken, whatever the
-/// element's declared type).
+/// element's declared type), or for a pointee `*p@OFFSET` its bytes copied from where
+/// `p` points, 0 when `p` is null.
 pub fn c_expr(name: &str, size: u8) -> String {
     let Some((g, off)) = element(name) else {
         return name.to_string();
     };
+    let (addr, pointer) = match g.strip_prefix('*') {
+        Some(p) => (format!("(char *)({p})"), Some(p)),
+        None => (format!("(char *)&{g}"), None),
+    };
     let ty = match size {
-        1 => return format!("((unsigned char *)&{g})[{off}]"),
+        1 => "unsigned char",
         2 => "short",
         4 => "int",
         _ => "long long",
     };
-    format!(
-        "({{ {ty} augur_v; __builtin_memcpy(&augur_v, (char *)&{g} + {off}, {size}); augur_v; }})"
-    )
+    let read = if size == 1 {
+        format!("((unsigned char *){addr})[{off}]")
+    } else {
+        format!(
+            "({{ {ty} augur_v; __builtin_memcpy(&augur_v, {addr} + {off}, {size}); augur_v; }})"
+        )
+    };
+    match pointer {
+        Some(p) => format!("(({p}) ? {read} : ({ty})0)"),
+        None => read,
+    }
 }
 
 /// The integer elements of a value of type `ty` at byte offset `at`: (offset, size),
@@ -208,11 +226,68 @@ fn int_globals(ex: &Executor) -> Vec<(Var, u64)> {
     out
 }
 
-/// Per function: the stack slots of integer source variables, and the integer elements
-/// of local aggregates that the code reads at a constant offset (named `s@OFFSET`, at
-/// most [`MAX_ELEMENTS`] per aggregate). A slot is a scalar when the code loads it only
-/// whole, as an integer of the slot's size.
-fn int_locals(prog: &Program, func: FuncId) -> Vec<(Slot, Var)> {
+/// A local variable a seeded run reads, and where its bytes are.
+struct LocalVar {
+    /// The stack slot (or the element of one) holding it, or holding the pointer to it.
+    slot: Slot,
+    /// The variable.
+    var: Var,
+    /// For a pointee `*p@OFFSET`: OFFSET, from where the pointer in the slot points.
+    pointee: Option<u64>,
+}
+
+/// Per register of `bases` (each holding an address): the (offset, size) of the integer
+/// loads `f` makes through it at a constant offset, distinct, in order.
+fn int_loads(prog: &Program, f: &augur_ir::Function, bases: &[Reg]) -> Vec<Vec<(u64, u8)>> {
+    let inside = crate::assigned::addresses(f, bases);
+    let mut loads: Vec<Vec<(u64, u8)>> = vec![Vec::new(); bases.len()];
+    for inst in &f.insts {
+        if let Inst::Load {
+            addr: Operand::Reg(r),
+            ty,
+            ..
+        } = inst
+        {
+            if let (Some(&(b, off)), Some(size)) = (inside.get(r), int_size(prog, *ty)) {
+                if !loads[b].contains(&(off, size)) {
+                    loads[b].push((off, size));
+                }
+            }
+        }
+    }
+    for l in &mut loads {
+        l.sort_unstable();
+    }
+    loads
+}
+
+/// The registers `f` loads a pointer into from each of `bases` (the slot's whole
+/// 8 bytes, at offset 0), per base.
+fn pointer_loads(prog: &Program, f: &augur_ir::Function, bases: &[Reg]) -> Vec<Vec<Reg>> {
+    let inside = crate::assigned::addresses(f, bases);
+    let mut out = vec![Vec::new(); bases.len()];
+    for inst in &f.insts {
+        if let Inst::Load {
+            dst,
+            addr: Operand::Reg(r),
+            ty,
+        } = inst
+        {
+            if let (Some(&(b, 0)), Ty::Ptr) = (inside.get(r), &prog.ty(*ty).ty) {
+                out[b].push(*dst);
+            }
+        }
+    }
+    out
+}
+
+/// Per function: the stack slots of integer source variables, the integer elements of
+/// local aggregates that the code reads at a constant offset (named `s@OFFSET`, at most
+/// [`MAX_ELEMENTS`] per aggregate), and the integers at a constant offset from where a
+/// local pointer points that the code reads through it (named `*p@OFFSET`, as many). A
+/// slot is a scalar when the code loads it only whole, as an integer of the slot's size,
+/// and a pointer when it loads it only whole, as a pointer.
+fn int_locals(prog: &Program, func: FuncId) -> Vec<LocalVar> {
     let f = prog.func(func);
     let allocas: Vec<(Reg, u64, &str)> = f
         .insts
@@ -232,41 +307,49 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<(Slot, Var)> {
         })
         .collect();
     let bases: Vec<Reg> = allocas.iter().map(|a| a.0).collect();
-    let inside = crate::assigned::addresses(f, &bases);
-    // Per slot: the (offset, size) of its integer loads.
-    let mut loads: Vec<Vec<(u64, u8)>> = vec![Vec::new(); allocas.len()];
-    for inst in &f.insts {
-        if let Inst::Load {
-            addr: Operand::Reg(r),
-            ty,
-            ..
-        } = inst
-        {
-            if let (Some(&(b, off)), Some(size)) = (inside.get(r), int_size(prog, *ty)) {
-                if off + u64::from(size) <= allocas[b].1 && !loads[b].contains(&(off, size)) {
-                    loads[b].push((off, size));
-                }
-            }
-        }
-    }
+    let loads = int_loads(prog, f, &bases);
+    let pointers = pointer_loads(prog, f, &bases);
     let mut out = Vec::new();
-    for ((base, slot_size, name), mut reads) in allocas.into_iter().zip(loads) {
-        reads.sort_unstable();
+    for (((base, slot_size, name), reads), pointer) in allocas.into_iter().zip(loads).zip(pointers)
+    {
+        let reads: Vec<(u64, u8)> = reads
+            .into_iter()
+            .filter(|(off, size)| off + u64::from(*size) <= slot_size)
+            .collect();
+        let whole = Slot {
+            base,
+            element: None,
+        };
         if let [(0, size)] = reads[..] {
             if u64::from(size) == slot_size {
                 let var = Var {
                     name: name.to_string(),
                     size,
                 };
-                out.push((
-                    Slot {
-                        base,
-                        element: None,
-                    },
+                out.push(LocalVar {
+                    slot: whole,
                     var,
-                ));
+                    pointee: None,
+                });
                 continue;
             }
+        }
+        if reads.is_empty() && slot_size == 8 && !pointer.is_empty() {
+            let mut through: Vec<(u64, u8)> = int_loads(prog, f, &pointer).concat();
+            through.sort_unstable();
+            through.dedup();
+            for (off, size) in through.into_iter().take(MAX_ELEMENTS) {
+                let var = Var {
+                    name: format!("*{name}@{off}"),
+                    size,
+                };
+                out.push(LocalVar {
+                    slot: whole,
+                    var,
+                    pointee: Some(off),
+                });
+            }
+            continue;
         }
         for (off, size) in reads.into_iter().take(MAX_ELEMENTS) {
             let var = Var {
@@ -274,7 +357,11 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<(Slot, Var)> {
                 size,
             };
             let element = Some(off);
-            out.push((Slot { base, element }, var));
+            out.push(LocalVar {
+                slot: Slot { base, element },
+                var,
+                pointee: None,
+            });
         }
     }
     out
@@ -282,7 +369,7 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<(Slot, Var)> {
 
 /// A function's integer locals and which of them are assigned where.
 struct Locals {
-    slots: Vec<(Slot, Var)>,
+    slots: Vec<LocalVar>,
     assigned: Assigned,
 }
 
@@ -326,7 +413,7 @@ impl Watcher {
             .entry(func)
             .or_insert_with(|| {
                 let slots = int_locals(&prog, func);
-                let which: Vec<Slot> = slots.iter().map(|(s, _)| *s).collect();
+                let which: Vec<Slot> = slots.iter().map(|l| l.slot).collect();
                 let assigned = Assigned::new(&prog, prog.func(func), &which);
                 Rc::new(Locals { slots, assigned })
             })
@@ -344,11 +431,16 @@ impl Watcher {
             .iter()
             .zip(assigned)
             .filter(|(_, a)| *a)
-            .filter_map(|((s, v), _)| match regs.get(s.base.0 as usize) {
-                Some(Value::Con { bits, .. }) => {
-                    Some((v.clone(), *bits as u64 + s.element.unwrap_or(0)))
-                }
-                _ => None,
+            .filter_map(|(l, _)| {
+                let Some(Value::Con { bits, .. }) = regs.get(l.slot.base.0 as usize) else {
+                    return None;
+                };
+                let addr = *bits as u64 + l.slot.element.unwrap_or(0);
+                let addr = match l.pointee {
+                    None => addr,
+                    Some(off) => pointer_at(st, addr)?.checked_add(off)?,
+                };
+                Some((l.var.clone(), addr))
             })
             .collect();
         slots
@@ -368,6 +460,16 @@ impl Watcher {
             })
             .collect()
     }
+}
+
+/// The pointer stored at `addr`, when its 8 bytes are known and it is not null.
+fn pointer_at(st: &State, addr: u64) -> Option<u64> {
+    let obj = st.mem().find(addr)?;
+    let off = addr - obj.base;
+    let ptr = (off + 8 <= obj.size)
+        .then(|| obj.read_known(off, 8))
+        .flatten()?;
+    (ptr != 0).then_some(ptr as u64)
 }
 
 impl Observer for Watcher {
