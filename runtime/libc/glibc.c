@@ -9,7 +9,8 @@
  * strverscmp (musl's orders a digit before any other byte where the strings first
  * differ, "V" < "4.9"; glibc's compares the bytes there, "V" > "4.9": sed's `v`
  * command asks whether its argument is newer than its own version so), and
- * getloadavg (glibc's reads /proc/loadavg, musl's asks sysinfo).
+ * getloadavg (glibc's reads /proc/loadavg, musl's asks sysinfo), and
+ * __cmsg_nxthdr, behind glibc's CMSG_NXTHDR macro (musl's macro needs no function).
  */
 #include "libc_internal.h"
 
@@ -220,4 +221,37 @@ int getloadavg(double *loads, int n)
     (void)n;
     errno = ENOENT;
     return -1;
+}
+
+/* A control message's header and a message's, in glibc's x86-64 layout. */
+struct cmsg_header {
+    size_t len;
+    int level;
+    int type;
+};
+
+struct msg_header {
+    void *name;
+    unsigned name_len;
+    void *iov;
+    size_t iov_len;
+    unsigned char *control;
+    size_t control_len;
+    int flags;
+};
+
+/* The header after `c` in `m`'s control buffer: NULL when `c`'s length is shorter than
+ * a header, or when `c` rounded up to a multiple of 8 (CMSG_ALIGN) and a whole header
+ * after it do not fit in the buffer. The next header's own length is not checked, as
+ * glibc 2.36 does not. */
+struct cmsg_header *__cmsg_nxthdr(struct msg_header *m, struct cmsg_header *c)
+{
+    const size_t align = sizeof(size_t) - 1;
+    if (c->len < sizeof *c)
+        return NULL;
+    size_t room = (size_t)(m->control + m->control_len - (unsigned char *)c);
+    size_t padded = (c->len + align) & ~align;
+    if (padded < c->len || room < padded || room - padded < sizeof *c)
+        return NULL;
+    return (struct cmsg_header *)((unsigned char *)c + padded);
 }

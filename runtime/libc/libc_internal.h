@@ -49,6 +49,7 @@
 #define rand model_rand
 #define rand_r model_rand_r
 #define strverscmp model_strverscmp
+#define __cmsg_nxthdr model___cmsg_nxthdr
 #define strstr model_strstr
 #define strspn model_strspn
 #define strcspn model_strcspn

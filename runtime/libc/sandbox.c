@@ -5,7 +5,7 @@
  * family and wait come from musl, whose system calls fail the same way
  * (syscall.c); these are here because musl's versions need pipes and clone.
  * `augur replay` makes the native program's calls fail alike
- * (runtime/replay/replay.c).
+ * (runtime/replay/replay.c). pclose is fclose, as glibc's.
  */
 #include "libc_internal.h"
 
@@ -26,6 +26,12 @@ FILE *popen(const char *command, const char *mode)
     (void)mode;
     errno = EAGAIN;
     return NULL;
+}
+
+/* glibc's pclose closes whatever stream it is given as fclose does; popen gave none. */
+int pclose(FILE *f)
+{
+    return fclose(f);
 }
 
 int posix_spawn(int *pid, const char *path, const void *actions, const void *attr,

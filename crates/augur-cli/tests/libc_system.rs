@@ -34,7 +34,8 @@ fn the_process_is_alone() {
             "fork -1 errno 11\nexecvp -1 errno 13\nexecvp empty -1 errno 2\n\
              execve empty -1 errno 2\nsystem 0 -1\npopen failed\n\
              socket -1 errno 13\nwait -1 errno 10\nkill other -1 errno 3\nkill self 0\n\
-             chroot -1 errno 1\nchroot missing -1 errno 2\n"
+             chroot -1 errno 1\nchroot missing -1 errno 2\npclose 0\n\
+             cmsg next none next none\n"
                 .to_string()
         )]
     );

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include "model.h"
 
 static int sgn(int x) { return (x > 0) - (x < 0); }
@@ -96,9 +97,38 @@ static void test_strverscmp(void)
                   strverscmp(strings[i], strings[j]), model_strverscmp(strings[i], strings[j]));
 }
 
+/* __cmsg_nxthdr (behind glibc's CMSG_NXTHDR) against glibc's: the header after one of
+ * every length up to 80 bytes, in a buffer of every size up to 128, the next header's
+ * length 0, 16 or 64. */
+static void test_cmsg_nxthdr(void)
+{
+    extern struct cmsghdr *model___cmsg_nxthdr(struct msghdr *, struct cmsghdr *);
+    static const size_t next_lens[] = {0, 16, 64};
+    union {
+        struct cmsghdr align;
+        unsigned char bytes[256];
+    } control;
+    size_t first, room, k;
+    for (first = 0; first <= 80; first++)
+        for (room = 0; room <= 128; room++)
+            for (k = 0; k < sizeof next_lens / sizeof next_lens[0]; k++) {
+                struct msghdr m;
+                struct cmsghdr *c = (struct cmsghdr *)control.bytes;
+                memset(&control, 0, sizeof control);
+                memset(&m, 0, sizeof m);
+                m.msg_control = control.bytes;
+                m.msg_controllen = room;
+                c->cmsg_len = first;
+                ((struct cmsghdr *)(control.bytes + CMSG_ALIGN(first)))->cmsg_len = next_lens[k];
+                CHECK(__cmsg_nxthdr(&m, c) == model___cmsg_nxthdr(&m, c),
+                      "__cmsg_nxthdr: first %zu, room %zu, next %zu", first, room, next_lens[k]);
+            }
+}
+
 void test_string(void)
 {
     test_basenames();
+    test_cmsg_nxthdr();
     test_random();
     test_strverscmp();
     size_t i, j, n;

@@ -1,14 +1,34 @@
 /* No other process: fork, exec, system, sockets fail as in augur's sandbox, and
  * the native replay's calls fail alike (the empty program name is not found, as
  * `env ''` shows); kill reaches only the process itself; the user, not root, may
- * not chroot. */
+ * not chroot. pclose closes any stream, as glibc's (popen never gave one), and the
+ * control-message macros walk a buffer no socket filled. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <string.h>
 #include <unistd.h>
+
+/* The second header of a control buffer holding `first`'s length and room for `room`
+ * bytes in all, as CMSG_NXTHDR finds it: "next" or "none". */
+static const char *second_header(size_t first, size_t room) {
+  union {
+    struct cmsghdr align;
+    unsigned char bytes[128];
+  } control;
+  struct msghdr m;
+  memset(&control, 0, sizeof control);
+  memset(&m, 0, sizeof m);
+  m.msg_control = control.bytes;
+  m.msg_controllen = room;
+  struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+  c->cmsg_len = first;
+  struct cmsghdr *next = CMSG_NXTHDR(&m, c);
+  return next == NULL ? "none" : next == (struct cmsghdr *)(control.bytes + CMSG_ALIGN(first)) ? "next" : "elsewhere";
+}
 
 int main(int argc, char **argv) {
   (void)argc;
@@ -25,5 +45,8 @@ int main(int argc, char **argv) {
   printf("kill self %d\n", kill(getpid(), 0));
   printf("chroot %d errno %d\n", chroot("."), errno);
   printf("chroot missing %d errno %d\n", chroot("nope"), errno);
+  printf("pclose %d\n", pclose(fopen("closed", "w")));
+  printf("cmsg %s %s %s %s\n", second_header(CMSG_LEN(4), 128), second_header(CMSG_LEN(4), CMSG_SPACE(4)),
+         second_header(CMSG_LEN(4), CMSG_SPACE(4) + CMSG_LEN(0)), second_header(4, 128));
   return 0;
 }
