@@ -291,6 +291,7 @@ impl Z3Backend {
             once: size > LARGE_QUERY,
             search_after: self.search_after,
             fresh: std::mem::take(&mut self.fresh),
+            turn_by: self.deadline.get(),
         };
         let small = size < ON_THE_SOLVER_THREAD && !constraints.iter().any(|&c| pool.has_float(c));
         let outcome = if small {
@@ -378,6 +379,37 @@ mod tests {
         // With the deadline lifted, the same backend answers an easy query rightly.
         deadline.set(None);
         assert!(matches!(z3.check(&p, &query[1..]), Ok(SatResult::Sat(_))));
+    }
+
+    /// The run's deadline bounds the wait for the turn to check too: with the turn held
+    /// by another thread (another test's long check, on a loaded machine, made the test
+    /// above take 8.3 s), an easy query is a timeout at the deadline, not after the wait.
+    #[test]
+    fn the_deadline_bounds_the_wait_for_the_turn_to_check() {
+        let mut p = ExprPool::new();
+        let (_, x) = var(&mut p, "tx", 1);
+        let seven = p.constant(7, 8);
+        let query = [p.eq(x, seven)];
+        let (held, release) = std::sync::mpsc::channel();
+        let (go, hold) = std::sync::mpsc::channel::<()>();
+        let holder = std::thread::spawn(move || {
+            let _turn = crate::z3_solver::one_check_at_a_time();
+            held.send(()).expect("the test waits");
+            let _ = hold.recv_timeout(Duration::from_secs(10));
+        });
+        release.recv().expect("the turn is held");
+        let deadline = SharedDeadline::default();
+        let mut z3 = Z3Backend::new(Some(Duration::from_secs(600)), SharedStats::default())
+            .keeping_to(deadline.clone());
+        let start = Instant::now();
+        deadline.set(Some(start + Duration::from_millis(300)));
+        assert_eq!(z3.check(&p, &query), Err(SolverError::Timeout));
+        let waited = start.elapsed();
+        go.send(()).expect("the holder waits");
+        holder.join().expect("the holder ends");
+        assert!(waited < Duration::from_secs(3), "{waited:?}");
+        deadline.set(None);
+        assert!(matches!(z3.check(&p, &query), Ok(SatResult::Sat(_))));
     }
 
     /// A check deaf to Z3's timeout and to interrupts (a stand-in sleeping past them)

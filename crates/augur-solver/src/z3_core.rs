@@ -36,6 +36,9 @@ pub(crate) struct Plan {
     pub(crate) search_after: Duration,
     /// Start from a fresh solver (the last one's model was wrong).
     pub(crate) fresh: bool,
+    /// The run's deadline, if any: a check whose turn ([`crate::z3_solver`]) has not come
+    /// by then is not made.
+    pub(crate) turn_by: Option<Instant>,
 }
 
 /// Z3's answer to one query.
@@ -71,6 +74,8 @@ pub(crate) struct Z3Core {
     /// The last model Z3 found: the model search starts from it.
     last_model: Option<Assignment>,
     watchdog: Watchdog,
+    /// The query's [`Plan::turn_by`].
+    turn_by: Option<Instant>,
 }
 
 impl Z3Core {
@@ -83,6 +88,7 @@ impl Z3Core {
             flat: false,
             last_model: None,
             watchdog: Watchdog::new(),
+            turn_by: None,
         }
     }
 
@@ -104,6 +110,7 @@ impl Z3Core {
         plan: Plan,
     ) -> Outcome {
         let start = Instant::now();
+        self.turn_by = plan.turn_by;
         if plan.fresh {
             self.restart();
         }
@@ -208,7 +215,7 @@ impl Z3Core {
     fn check_for(&self, limit: Duration) -> z3::SatResult {
         self.solver.set_timeout(Some(limit));
         self.solver
-            .check_watched(&self.watchdog, limit.saturating_add(GRACE))
+            .check_watched(&self.watchdog, limit.saturating_add(GRACE), self.turn_by)
     }
 
     /// The full byte vector of every array of `constraints` in the last check's model.

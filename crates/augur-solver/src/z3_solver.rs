@@ -43,14 +43,33 @@ fn turn_holder() -> MutexGuard<'static, Option<ThreadId>> {
 
 /// Wait for the turn to run a timed Z3 check, and take it (see [`TURN`]).
 pub(crate) fn one_check_at_a_time() -> Turn {
+    one_check_at_a_time_until(None).expect("a wait without end ends with the turn")
+}
+
+/// Wait for the turn to run a timed Z3 check until `by` (None: as long as it takes), and
+/// take it; None when `by` came first (the run's deadline: the time of a run bounds the
+/// wait for the turn too, whoever holds it).
+pub(crate) fn one_check_at_a_time_until(by: Option<Instant>) -> Option<Turn> {
     let mut holder = turn_holder();
     while holder.is_some() {
-        holder = TURN_FREE
-            .wait(holder)
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        holder = match by {
+            None => TURN_FREE
+                .wait(holder)
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+            Some(by) => {
+                let left = by.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return None;
+                }
+                TURN_FREE
+                    .wait_timeout(holder, left)
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+                    .0
+            }
+        };
     }
     *holder = Some(std::thread::current().id());
-    Turn
+    Some(Turn)
 }
 
 /// Free the turn if `thread` holds it: its check has been abandoned, and may never end.
@@ -76,6 +95,8 @@ pub(crate) struct Z3Solver {
     /// The timeout last set, in milliseconds (setting parameters costs Z3 more than a
     /// small check, so it is done only on a change).
     timeout_ms: Cell<Option<u32>>,
+    /// Whether the last check never ran: its turn did not come before the deadline.
+    missed_turn: Cell<bool>,
 }
 
 /// Interrupts the check in progress on one solver, from any thread; does nothing when no
@@ -143,6 +164,7 @@ impl Z3Solver {
             ctx,
             raw,
             timeout_ms: Cell::new(None),
+            missed_turn: Cell::new(false),
         };
         if timeout.is_some() {
             solver.set_timeout(timeout);
@@ -201,13 +223,19 @@ impl Z3Solver {
 
     /// Check the assertions, interrupted by `watchdog` if the check runs `watch_after`
     /// (counted once the check has its turn: see [`TURN`]); a limit too far off to
-    /// be an instant is not watched.
+    /// be an instant is not watched. Unknown, without a check, when the turn has not
+    /// come by `turn_by` (the run's deadline).
     pub(crate) fn check_watched(
         &self,
         watchdog: &Watchdog,
         watch_after: Duration,
+        turn_by: Option<Instant>,
     ) -> z3::SatResult {
-        let _turn = one_check_at_a_time();
+        let turn = one_check_at_a_time_until(turn_by);
+        self.missed_turn.set(turn.is_none());
+        let Some(_turn) = turn else {
+            return z3::SatResult::Unknown;
+        };
         let deadline = Instant::now().checked_add(watch_after);
         let _watch = deadline.map(|d| watchdog.watch(self.interrupter(), d));
         self.check_now()
@@ -225,6 +253,9 @@ impl Z3Solver {
 
     /// Why the last check answered unknown.
     pub(crate) fn reason_unknown(&self) -> String {
+        if self.missed_turn.get() {
+            return "timeout: no turn to check before the deadline".into();
+        }
         // SAFETY: valid context and solver; Z3 owns the returned string until its next call.
         unsafe {
             let s = z3_sys::Z3_solver_get_reason_unknown(self.c(), self.raw);

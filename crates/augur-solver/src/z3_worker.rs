@@ -292,6 +292,7 @@ mod tests {
             once: false,
             search_after: Duration::from_millis(50),
             fresh: false,
+            turn_by: None,
         }
     }
 
