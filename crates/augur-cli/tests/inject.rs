@@ -332,20 +332,25 @@ fn pool_runs_count_the_inputs_that_fire_the_bug() {
 /// One bug into tests/programs/inject/rare.c on the seed input `abcdefgh`, with
 /// `extra` options.
 fn inject_rare(extra: &[&str]) -> Corpus {
-    let seed = tempfile::NamedTempFile::new().unwrap();
-    std::fs::write(
-        seed.path(),
-        r#"{"objects":[{"name":"stdin","bytes":[97,98,99,100,101,102,103,104]}]}"#,
-    )
-    .unwrap();
-    let mut args = vec![
-        "--sym-stdin",
-        "8",
-        "--seed-test",
-        seed.path().to_str().unwrap(),
-        "--seed",
-        "1",
-    ];
+    inject_rare_from(&[b"abcdefgh"], extra)
+}
+
+/// `augur inject` on rare.c with one `--seed-test` per input of `seeds` (8 bytes of
+/// stdin each), `--seed 1` and `extra`.
+fn inject_rare_from(seeds: &[&[u8; 8]], extra: &[&str]) -> Corpus {
+    let files: Vec<tempfile::NamedTempFile> = seeds
+        .iter()
+        .map(|bytes| {
+            let seed = tempfile::NamedTempFile::new().unwrap();
+            let test = serde_json::json!({"objects": [{"name": "stdin", "bytes": bytes}]});
+            std::fs::write(seed.path(), test.to_string()).unwrap();
+            seed
+        })
+        .collect();
+    let mut args = vec!["--sym-stdin", "8", "--seed", "1"];
+    for f in &files {
+        args.extend(["--seed-test", f.path().to_str().unwrap()]);
+    }
     args.extend_from_slice(extra);
     inject_file(&test_program("rare.c"), &args)
 }
@@ -445,6 +450,40 @@ fn a_bug_is_emitted_only_if_it_fires_on_at_most_max_fire_rate_of_mutations() {
     for kind in ["mutated", "random", "near_trigger"] {
         assert_eq!(tried_and_fired(bug, kind), (50, 0), "{kind}: {bug}");
     }
+}
+
+#[test]
+fn a_bug_refused_on_its_first_seed_paths_is_tried_on_the_next_ones() {
+    // Four seed paths of one input, every bug in one program: bug 1 takes the first;
+    // every candidate of bug 2, from the next three, shares its trigger with bug 1
+    // (refused), and so does the one synthesized again on the fourth.
+    let c = inject_rare_from(
+        &[b"abcdefgh"; 4],
+        &[
+            "--one-program",
+            "--bugs",
+            "2",
+            "--points",
+            "1",
+            "--explore-time",
+            "0.000001",
+        ],
+    );
+    assert_eq!(c.status, 0, "{}", c.stderr);
+    assert_eq!(c.summary["emitted"], 1, "{}", c.stdout);
+    let why = c.summary["failures"][0]["reason"].as_str().unwrap();
+    let shares = "shares an input with a bug chosen before";
+    let (first, second) = why
+        .split_once("; then on the next 1 seed path(s): ")
+        .unwrap_or_else(|| panic!("{why}"));
+    assert!(first.contains(shares) && second.contains(shares), "{why}");
+    let measured = |bug: &str| {
+        c.stderr
+            .lines()
+            .filter(|l| l.contains(&format!("bug {bug}/2: measuring")))
+            .count()
+    };
+    assert_eq!((measured("1"), measured("2")), (1, 2), "{}", c.stderr);
 }
 
 #[test]

@@ -359,33 +359,19 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
             out.failed.push((id, out_of_time("synthesized")));
             continue;
         }
-        let (mut found, why) = candidates(
-            &ctx,
-            &mut seeds,
+        // In one program, its trigger must fire it alone among the bugs chosen so far.
+        let before: &[Planned] = if o.one_program { &planned } else { &[] };
+        let mut round = Round {
+            ctx: &ctx,
+            seeds: &mut seeds,
             id,
-            &last_lines,
-            &mut probed,
-            &mut rng,
+            avoid: &last_lines,
+            probed: &mut probed,
+            rng: &mut rng,
             progress,
-        );
-        if found.is_empty() {
-            out.failed.push((id, every_path_failed(&why)));
-            continue;
-        }
-        let pick = if o.picks() {
-            progress.message(&format!(
-                "bug {id}/{}: measuring {} candidate(s) natively",
-                o.bugs,
-                found.len()
-            ));
-            // In one program, its trigger must fire it alone among the bugs chosen so far.
-            let before: &[Planned] = if o.one_program { &planned } else { &[] };
-            select(&ctx, &seeds, &found, before, &used_files, &mut measuring)
-        } else {
-            Ok(0)
         };
-        let c = match pick {
-            Ok(i) => found.swap_remove(i),
+        let c = match round.choose(before, &used_files, &mut measuring) {
+            Ok(c) => c,
             Err(e) => {
                 out.failed.push((id, e));
                 continue;
@@ -822,6 +808,10 @@ struct Count {
 const VARIANTS: [usize; 3] = [1, 2, 4];
 /// Seed paths that a bug's candidates come from, at most, when rarity selects.
 const CANDIDATE_SEEDS: usize = 3;
+/// Groups of candidates tried for a bug, at most, when rarity selects: a bug none of
+/// whose candidates is picked (too common, or, in one program, sharing an input with a
+/// bug chosen before) is synthesized again on the seed paths after those it used.
+const SELECTION_ROUNDS: usize = 3;
 /// Rounds of synthesis against the mutations of the seed input that its predicates
 /// let through (on the path's expressions), when rarity selects.
 const MUTANT_ROUNDS: usize = 4;
@@ -884,59 +874,118 @@ impl Candidate {
     }
 }
 
-/// The candidates for bug `id`: bug i starts on the i-th best seed path, a path that
-/// yields none passing the turn to the next one; when rarity selects, the variants of
-/// [`VARIANTS`] on up to [`CANDIDATE_SEEDS`] paths, else the first candidate alone.
-/// With none, why each path yielded none.
-fn candidates(
-    ctx: &Ctx,
-    seeds: &mut [Seed],
+/// The choice of bug `id`'s candidate: what synthesis and selection work with.
+struct Round<'a, 'c> {
+    ctx: &'a Ctx<'c>,
+    seeds: &'a mut [Seed],
     id: usize,
-    avoid: &FxHashSet<(usize, u32)>,
-    probed: &mut embed::Probe,
-    rng: &mut Rng,
-    progress: &dyn Progress,
-) -> (Vec<Candidate>, Vec<String>) {
-    let (paths, variants) = if ctx.o.picks() {
-        (CANDIDATE_SEEDS, &VARIANTS[..])
-    } else {
-        (1, &VARIANTS[..1])
-    };
-    let mut found: Vec<Candidate> = Vec::new();
-    let mut why = Vec::new();
-    let mut yielding = 0;
-    for k in 0..seeds.len() {
-        if yielding == paths || (ctx.o.time_up() && !found.is_empty()) {
-            break;
-        }
-        let si = (id - 1 + k) % seeds.len();
-        progress.message(&format!(
-            "bug {id}/{}: synthesizing on seed path {}",
-            ctx.o.bugs,
-            si + 1
-        ));
-        let before = found.len();
-        for &m in variants {
-            match synthesize_on(
-                ctx,
-                &mut seeds[si],
-                si,
-                ctx.o.points * m,
-                avoid,
-                probed,
-                rng,
-            ) {
-                Ok(c) if found.iter().any(|f| f.same_as(&c)) => {}
-                Ok(c) => found.push(c),
-                Err(e) => {
-                    why.push(e);
-                    break;
-                }
+    avoid: &'a FxHashSet<(usize, u32)>,
+    probed: &'a mut embed::Probe,
+    rng: &'a mut Rng,
+    progress: &'a dyn Progress,
+}
+
+impl Round<'_, '_> {
+    /// Bug `id`'s candidate: without rarity selecting, the first one synthesized; with
+    /// it, the one [`select`] picks among a group of candidates (`before`: the bugs
+    /// that will share the program; `used`: the sources holding earlier bugs' actions),
+    /// or among the next group, on the seed paths after the first group's, up to
+    /// [`SELECTION_ROUNDS`] groups while seed paths and time are left. None: why, each
+    /// group's reason.
+    fn choose(
+        &mut self,
+        before: &[Planned],
+        used: &FxHashSet<usize>,
+        measuring: &mut Rng,
+    ) -> Result<Candidate, String> {
+        let o = self.ctx.o;
+        let mut start = 0;
+        let mut refusals = Vec::new();
+        for _ in 0..SELECTION_ROUNDS {
+            if start >= self.seeds.len() || (o.time_up() && start > 0) {
+                break;
+            }
+            let (mut found, why, walked) = self.candidates(start);
+            start += walked;
+            if found.is_empty() {
+                refusals.push((walked, every_path_failed(&why)));
+                continue;
+            }
+            if !o.picks() {
+                return Ok(found.swap_remove(0));
+            }
+            self.progress.message(&format!(
+                "bug {}/{}: measuring {} candidate(s) natively",
+                self.id,
+                o.bugs,
+                found.len()
+            ));
+            match select(self.ctx, self.seeds, &found, before, used, measuring) {
+                Ok(i) => return Ok(found.swap_remove(i)),
+                Err(e) => refusals.push((walked, e)),
             }
         }
-        yielding += usize::from(found.len() > before);
+        let mut reasons = refusals.into_iter();
+        let (_, why) = reasons
+            .next()
+            .unwrap_or_else(|| (0, out_of_time("synthesized")));
+        Err(reasons.fold(why, |why, (walked, e)| {
+            format!("{why}; then on the next {walked} seed path(s): {e}")
+        }))
     }
-    (found, why)
+
+    /// Candidates from the seed paths after the first `start` of this bug's (bug i starts
+    /// on the i-th best seed path, a path that yields none passing the turn to the next
+    /// one): when rarity selects, the variants of [`VARIANTS`] on up to
+    /// [`CANDIDATE_SEEDS`] paths, else the first candidate alone. With none, why each
+    /// path yielded none; and how many seed paths were walked.
+    fn candidates(&mut self, start: usize) -> (Vec<Candidate>, Vec<String>, usize) {
+        let ctx = self.ctx;
+        let (paths, variants) = if ctx.o.picks() {
+            (CANDIDATE_SEEDS, &VARIANTS[..])
+        } else {
+            (1, &VARIANTS[..1])
+        };
+        let n = self.seeds.len();
+        let mut found: Vec<Candidate> = Vec::new();
+        let mut why = Vec::new();
+        let mut yielding = 0;
+        let mut walked = 0;
+        for k in start..n {
+            if yielding == paths || (ctx.o.time_up() && !found.is_empty()) {
+                break;
+            }
+            walked += 1;
+            let si = (self.id - 1 + k) % n;
+            self.progress.message(&format!(
+                "bug {}/{}: synthesizing on seed path {}",
+                self.id,
+                ctx.o.bugs,
+                si + 1
+            ));
+            let before = found.len();
+            for &m in variants {
+                match synthesize_on(
+                    ctx,
+                    &mut self.seeds[si],
+                    si,
+                    ctx.o.points * m,
+                    self.avoid,
+                    self.probed,
+                    self.rng,
+                ) {
+                    Ok(c) if found.iter().any(|f| f.same_as(&c)) => {}
+                    Ok(c) => found.push(c),
+                    Err(e) => {
+                        why.push(e);
+                        break;
+                    }
+                }
+            }
+            yielding += usize::from(found.len() > before);
+        }
+        (found, why, walked)
+    }
 }
 
 /// Which of `found` to emit: all embedded into one measuring build, measured on the
