@@ -236,47 +236,66 @@ struct LocalVar {
     pointee: Option<u64>,
 }
 
-/// Per register of `bases` (each holding an address): the (offset, size) of the integer
-/// loads `f` makes through it at a constant offset, distinct, in order.
-fn int_loads(prog: &Program, f: &augur_ir::Function, bases: &[Reg]) -> Vec<Vec<(u64, u8)>> {
+/// What `f` loads through each register of `bases` (each holding an address), per base.
+struct Loads {
+    /// The (offset, size) of its integer loads at a constant offset, distinct, in order.
+    ints: Vec<Vec<(u64, u8)>>,
+    /// The registers it is loaded into whole (at offset 0) as a pointer.
+    pointers: Vec<Vec<Reg>>,
+}
+
+/// The [`Loads`] of `f` through `bases`: one walk of its instructions.
+fn loads_through(prog: &Program, f: &augur_ir::Function, bases: &[Reg]) -> Loads {
     let inside = crate::assigned::addresses(f, bases);
-    let mut loads: Vec<Vec<(u64, u8)>> = vec![Vec::new(); bases.len()];
+    let mut loads = Loads {
+        ints: vec![Vec::new(); bases.len()],
+        pointers: vec![Vec::new(); bases.len()],
+    };
     for inst in &f.insts {
-        if let Inst::Load {
+        let Inst::Load {
+            dst,
             addr: Operand::Reg(r),
             ty,
-            ..
         } = inst
-        {
-            if let (Some(&(b, off)), Some(size)) = (inside.get(r), int_size(prog, *ty)) {
-                if !loads[b].contains(&(off, size)) {
-                    loads[b].push((off, size));
-                }
+        else {
+            continue;
+        };
+        let Some(&(b, off)) = inside.get(r) else {
+            continue;
+        };
+        if let Some(size) = int_size(prog, *ty) {
+            if !loads.ints[b].contains(&(off, size)) {
+                loads.ints[b].push((off, size));
             }
+        } else if off == 0 && prog.ty(*ty).ty == Ty::Ptr {
+            loads.pointers[b].push(*dst);
         }
     }
-    for l in &mut loads {
+    for l in &mut loads.ints {
         l.sort_unstable();
     }
     loads
 }
 
-/// The registers `f` loads a pointer into from each of `bases` (the slot's whole
-/// 8 bytes, at offset 0), per base.
-fn pointer_loads(prog: &Program, f: &augur_ir::Function, bases: &[Reg]) -> Vec<Vec<Reg>> {
-    let inside = crate::assigned::addresses(f, bases);
-    let mut out = vec![Vec::new(); bases.len()];
-    for inst in &f.insts {
-        if let Inst::Load {
-            dst,
-            addr: Operand::Reg(r),
-            ty,
-        } = inst
-        {
-            if let (Some(&(b, 0)), Ty::Ptr) = (inside.get(r), &prog.ty(*ty).ty) {
-                out[b].push(*dst);
-            }
-        }
+/// Per slot: the (offset, size) of the integer loads made through the pointers loaded
+/// from it (`pointers`, per slot), distinct, in order; one walk for all of them.
+fn pointee_loads(
+    prog: &Program,
+    f: &augur_ir::Function,
+    pointers: &[Vec<Reg>],
+) -> Vec<Vec<(u64, u8)>> {
+    let (owners, regs): (Vec<usize>, Vec<Reg>) = pointers
+        .iter()
+        .enumerate()
+        .flat_map(|(slot, regs)| regs.iter().map(move |r| (slot, *r)))
+        .unzip();
+    let mut out = vec![Vec::new(); pointers.len()];
+    for (slot, ints) in owners.into_iter().zip(loads_through(prog, f, &regs).ints) {
+        out[slot].extend(ints);
+    }
+    for l in &mut out {
+        l.sort_unstable();
+        l.dedup();
     }
     out
 }
@@ -307,10 +326,13 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<LocalVar> {
         })
         .collect();
     let bases: Vec<Reg> = allocas.iter().map(|a| a.0).collect();
-    let loads = int_loads(prog, f, &bases);
-    let pointers = pointer_loads(prog, f, &bases);
+    let loads = loads_through(prog, f, &bases);
+    let pointees = pointee_loads(prog, f, &loads.pointers);
     let mut out = Vec::new();
-    for (((base, slot_size, name), reads), pointer) in allocas.into_iter().zip(loads).zip(pointers)
+    for (((base, slot_size, name), reads), (pointer, through)) in allocas
+        .into_iter()
+        .zip(loads.ints)
+        .zip(loads.pointers.iter().zip(pointees))
     {
         let reads: Vec<(u64, u8)> = reads
             .into_iter()
@@ -335,9 +357,6 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<LocalVar> {
             }
         }
         if reads.is_empty() && slot_size == 8 && !pointer.is_empty() {
-            let mut through: Vec<(u64, u8)> = int_loads(prog, f, &pointer).concat();
-            through.sort_unstable();
-            through.dedup();
             for (off, size) in through.into_iter().take(MAX_ELEMENTS) {
                 let var = Var {
                     name: format!("*{name}@{off}"),
