@@ -565,6 +565,31 @@ fn what_local_pointers_point_at_are_predicate_variables() {
 }
 
 #[test]
+fn a_loop_body_holds_transitions_at_several_of_its_visits() {
+    // loop_body.c reads its input in one loop of two lines: four points need two visits
+    // of one line, and the trigger (checked natively on every build) takes the loop's
+    // iterations in order.
+    let c = inject_file(
+        &test_program("loop_body.c"),
+        &["--bugs", "2", "--points", "4", "--seed", "1"],
+    );
+    assert_emitted_and_verified(&c, 1);
+    for bug in c.bugs() {
+        let points: Vec<(u64, u64)> = bug["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p["line"].as_u64().unwrap(), p["instance"].as_u64().unwrap()))
+            .collect();
+        let twice = points
+            .iter()
+            .enumerate()
+            .any(|(i, (line, visit))| points[i + 1..].iter().any(|(l, v)| l == line && v > visit));
+        assert!(twice, "no line at two of its visits, in order: {points:?}");
+    }
+}
+
+#[test]
 fn a_missing_pool_is_one_error_line() {
     let c = inject("tiny.c", &["--pool", "/nonexistent/pool.json"]);
     assert_eq!(c.status, 2, "{}", c.stderr);

@@ -2,7 +2,8 @@
 //! on that same line (so no other line moves), as one block marked by a comment:
 //! each transition is a branch-free update of the bug's own global state variable,
 //! `augur_bugN += (augur_bugN == k) & (PRED);`, and the last point also holds the bug
-//! action, run when the state is final. The state variable is defined at the end of the
+//! action, run when the state is final. A line visited more than once (a loop's body)
+//! may hold several transitions of one bug, each made on a visit of its own. The state variable is defined at the end of the
 //! file holding the last point. Before synthesis, a probe compile (clang `-fsyntax-only`
 //! with `(void)(v);` at every candidate line) tells which lines take a statement and
 //! which variables are in scope there.
@@ -176,7 +177,9 @@ fn embed_with(sources: &[String], bugs: &[BugPlan], a: Action) -> Vec<String> {
     let mut prefixes: FxHashMap<(usize, u32), String> = FxHashMap::default();
     let mut tails: Vec<String> = vec![String::new(); sources.len()];
     for bug in bugs {
-        for k in 0..bug.sites.len() {
+        // Backwards: where a line holds two transitions of one bug, the later one's
+        // code comes first, so one visit makes one transition at most.
+        for k in (0..bug.sites.len()).rev() {
             let s = &bug.sites[k];
             prefixes
                 .entry((s.source, s.line))
@@ -456,6 +459,51 @@ mod tests {
         assert!(!marked.contains("augur_bug1_buf"), "no failure: {marked}");
         let failing = &embed(&src, &[bug(1)])[0];
         assert!(failing.contains("augur_bug1_buf[augur_i] = 1;") && !failing.contains(MARK));
+    }
+
+    #[test]
+    fn one_visit_of_a_line_makes_one_transition_of_a_bug_at_most() {
+        use crate::predicate::{Op, Side};
+        // Both transitions at the loop body's line: the bug fires from the loop's
+        // second iteration on, not on its first.
+        let mut pool = augur_expr::ExprPool::new();
+        let site = Site {
+            source: 0,
+            line: 4,
+            pred: Pred {
+                lhs: Side::Var("i".into(), 4),
+                op: Op::Ge,
+                rhs: Side::Const(1),
+                expr: pool.constant(1, 1),
+            },
+        };
+        let bug = BugPlan {
+            id: 1,
+            sites: vec![site.clone(), site],
+            kind: Kind::Assert,
+        };
+        let src = "int main(int argc, char **argv) {\n  int n = 0;\n  for (int i = 1; i < argc; i++) {\n    n += argv[i][0];\n  }\n  return 0;\n}\n";
+        let dir = std::env::temp_dir().join(format!("augur-embed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (c, exe) = (dir.join("loop.c"), dir.join("loop"));
+        std::fs::write(&c, &embed(&[src.to_string()], &[bug])[0]).unwrap();
+        let built = augur_ir::llvm::clang_command()
+            .arg(&c)
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .unwrap();
+        assert!(built.status.success(), "{built:?}");
+        let fires = |args: &[&str]| {
+            let out = std::process::Command::new(&exe)
+                .args(args)
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&out.stderr).contains("augur-inject bug 1")
+        };
+        assert!(!fires(&["a"]), "one iteration");
+        assert!(fires(&["a", "b"]), "two iterations");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use crate::embed::{self, Probe};
 use crate::predicate::{self, Pred};
-use crate::seeded::{self, SeededRun, VarValue, MAX_INSTANCES};
+use crate::seeded::{self, SeededRun, VarValue};
 use augur_ir::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -50,12 +50,10 @@ fn embeddable(
         .filter_map(|(i, v)| {
             let s = *files.get(&v.file)?;
             let text = &texts[s];
-            let max = if embed::is_loop_header(text, v.line) {
-                1
-            } else {
-                MAX_INSTANCES
-            };
-            (v.instance <= max && embed::starts_statement(text, v.line)).then_some((i, s))
+            // Code before a loop header runs once, while the header's line is visited
+            // once per iteration.
+            let once = v.instance == 1 || !embed::is_loop_header(text, v.line);
+            (once && embed::starts_statement(text, v.line)).then_some((i, s))
         })
         .collect()
 }
@@ -121,10 +119,12 @@ pub fn candidates(
     out
 }
 
-/// Choose up to `k` points on distinct lines, none of whose line is in `avoid`: the
-/// candidates in the deeper half of the path, in path order, are cut into `k` stretches and the best-scoring point of
-/// each is taken, so the points spread along the path (different loop iterations and
-/// variables, rather than `k` views of one value).
+/// Choose up to `k` points, none of whose line is in `avoid`: the candidates in the
+/// deeper half of the path, in path order, are cut into `k` stretches and the
+/// best-scoring point of each is taken, so the points spread along the path (different
+/// loop iterations and variables, rather than `k` views of one value). Two points may be
+/// visits of one line (a loop's body at two iterations): the embedding then lets one
+/// visit make one transition only, so each needs a visit of its own.
 pub fn choose(
     pool: &augur_expr::ExprPool,
     points: &[Point],
@@ -139,16 +139,13 @@ pub fn choose(
         .iter()
         .filter(|p| !avoid.contains(&(p.source, p.line)) && 2 * p.branches >= deepest)
         .collect();
-    let mut lines = FxHashSet::default();
-    let mut picked = Vec::new();
+    let mut picked: Vec<Point> = Vec::new();
     for part in 0..k {
         let (lo, hi) = (usable.len() * part / k, usable.len() * (part + 1) / k);
         let best = usable[lo..hi]
             .iter()
-            .filter(|p| !lines.contains(&(p.source, p.line)))
             .max_by_key(|p| (p.score(pool), std::cmp::Reverse(p.visit)));
         if let Some(p) = best {
-            lines.insert((p.source, p.line));
             picked.push((*p).clone());
         }
     }

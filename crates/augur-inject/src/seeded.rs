@@ -17,8 +17,22 @@ use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// Visits of one source line recorded at most this many times (loops).
-pub const MAX_INSTANCES: u32 = 3;
+/// Every visit of a source line up to this one is recorded.
+const FIRST_VISITS: u32 = 16;
+/// Past [`FIRST_VISITS`], four visits per doubling are recorded (the 20th, 24th, 28th,
+/// 32nd, 40th, ...), up to this one: a loop's later iterations (deeper on the path,
+/// reading later input) offer points too, each half of its iterations several, at a
+/// cost logarithmic in the iterations.
+const LAST_SPREAD_VISIT: u32 = 4096;
+
+/// Is the `n`-th visit (1-based) of a line recorded?
+fn recorded_visit(n: u32) -> bool {
+    if n <= FIRST_VISITS {
+        return true;
+    }
+    let low_bits = n.ilog2() - 2;
+    n <= LAST_SPREAD_VISIT && n & ((1 << low_bits) - 1) == 0
+}
 
 /// Integer elements of one aggregate global (struct fields, array elements, nested)
 /// recorded at most.
@@ -507,7 +521,7 @@ impl Observer for Watcher {
         }
         let n = self.visits.entry((loc.file, loc.line)).or_insert(0);
         *n += 1;
-        if *n > MAX_INSTANCES {
+        if !recorded_visit(*n) {
             return;
         }
         let instance = *n;
@@ -588,4 +602,18 @@ pub fn values(pool: &mut ExprPool, seed: &Assignment, visit: &Visit) -> Vec<VarV
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_early_visit_then_four_per_doubling_are_recorded() {
+        let recorded: Vec<u32> = (1..=70).filter(|&n| recorded_visit(n)).collect();
+        let mut want: Vec<u32> = (1..=16).collect();
+        want.extend([20, 24, 28, 32, 40, 48, 56, 64]);
+        assert_eq!(recorded, want);
+        assert!(recorded_visit(4096) && !recorded_visit(5120));
+    }
 }
