@@ -990,8 +990,9 @@ impl Round<'_, '_> {
 
 /// Which of `found` to emit: all embedded into one measuring build, measured on the
 /// pool and on fresh random inputs and mutations of the program's own inputs and of
-/// each trigger (from `rng`), and picked by
-/// [`rarity::pick`] (`used`: the sources holding earlier bugs' actions). The bugs
+/// each trigger (from `rng`), ranked by [`rarity::ranked`] (`used`: the sources holding
+/// earlier bugs' actions) and the first that stays rare when measured again on fresh
+/// inputs picked ([`rarity::confirmed`]). The bugs
 /// `before` that will share the program (`--one-program`) are in the build too: a
 /// candidate whose trigger fires one of them, or is fired by one's trigger, is not picked.
 fn select(
@@ -1039,20 +1040,37 @@ fn select(
         })
         .collect();
     let o = ctx.o;
-    let given = rarity::Inputs {
+    let mut given = rarity::Inputs {
         pool: &o.pool,
         own: ctx.own,
         n: o.measure,
         others: &others,
+        near_trigger: true,
     };
     let rates = rarity::measure(&build, &cands, &given, rng, o.deadline);
     let fresh: Vec<bool> = found
         .iter()
         .map(|c| !used.contains(&c.last_source()))
         .collect();
-    rarity::pick(&rates, &fresh, o.max_fire_rate).map_err(|r| match r.rarest {
+    let ranked = rarity::ranked(&rates, &fresh, o.max_fire_rate).map_err(|r| match r.rarest {
         Some(i) => format!("{}; its points: {}", r.why, found[i].text(ctx.setup)),
         None => r.why,
+    })?;
+    given.near_trigger = false;
+    let max = o.max_fire_rate;
+    let again = |i: usize| {
+        let one = std::slice::from_ref(&cands[i]);
+        let rates = rarity::measure(&build, one, &given, rng, o.deadline);
+        rates.into_iter().next().expect("one candidate measured")
+    };
+    rarity::confirmed(&ranked, max, again).map_err(|(i, r)| {
+        format!(
+            "too common when measured again: the {} candidate(s) rare enough at first fire on \
+             fresh inputs, the last on {} (--max-fire-rate {max}); its points: {}",
+            ranked.len().min(rarity::CONFIRMATIONS),
+            r.describe(),
+            found[i].text(ctx.setup)
+        )
     })
 }
 
