@@ -49,11 +49,14 @@
 #include <sys/time.h>
 #include <sys/utsname.h>
 #include <grp.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <pwd.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 #include "../fixed_machine.h"
+#include "../fixed_names.h"
 #include "../fixed_random.h"
 #include "../fixed_time.h"
 #include "../fixed_user.h"
@@ -1176,6 +1179,66 @@ int getloadavg(double *loads, int n) {
   (void)loads;
   (void)n;
   return refused(ENOENT);
+}
+
+/* ---- The name service (runtime/fixed_names.h) ----------------------------------------
+ *
+ * No network, no DNS, no hosts or services file: localhost, the host's own name and
+ * numeric addresses resolve, any other name is unknown, every service is a number (no
+ * service has a name). glibc's
+ * resolver would ask the replaying host's files and network; these definitions answer
+ * instead, as the models do. A list from this getaddrinfo is freed by this freeaddrinfo
+ * (the program's call lands here too). */
+
+int getaddrinfo(const char *node, const char *service, const struct addrinfo *hints,
+                struct addrinfo **res) {
+  return augur_fixed_getaddrinfo(node, service, hints, res);
+}
+void freeaddrinfo(struct addrinfo *list) { augur_fixed_freeaddrinfo(list); }
+const char *gai_strerror(int code) { return augur_fixed_gai_strerror(code); }
+int getnameinfo(const struct sockaddr *sa, socklen_t salen, char *host, socklen_t hostlen,
+                char *serv, socklen_t servlen, int flags) {
+  return augur_fixed_getnameinfo(sa, salen, host, hostlen, serv, servlen, flags);
+}
+struct hostent *gethostbyname(const char *name) {
+  return augur_fixed_gethostbyname2(name, AF_INET);
+}
+struct hostent *gethostbyname2(const char *name, int af) {
+  return augur_fixed_gethostbyname2(name, af);
+}
+int gethostbyname_r(const char *name, struct hostent *ret, char *buf, size_t len,
+                    struct hostent **result, int *h_errnop) {
+  return augur_fixed_gethostbyname2_r(name, AF_INET, ret, buf, len, result, h_errnop);
+}
+int gethostbyname2_r(const char *name, int af, struct hostent *ret, char *buf, size_t len,
+                     struct hostent **result, int *h_errnop) {
+  return augur_fixed_gethostbyname2_r(name, af, ret, buf, len, result, h_errnop);
+}
+struct hostent *gethostbyaddr(const void *addr, socklen_t len, int type) {
+  return augur_fixed_gethostbyaddr(addr, len, type);
+}
+int gethostbyaddr_r(const void *addr, socklen_t len, int type, struct hostent *ret, char *buf,
+                    size_t buflen, struct hostent **result, int *h_errnop) {
+  return augur_fixed_gethostbyaddr_r(addr, len, type, ret, buf, buflen, result, h_errnop);
+}
+/* No services: what glibc answers for one it does not know. */
+struct servent *getservbyname(const char *name, const char *proto) {
+  (void)name, (void)proto;
+  return NULL;
+}
+struct servent *getservbyport(int port, const char *proto) {
+  (void)port, (void)proto;
+  return NULL;
+}
+int getservbyname_r(const char *name, const char *proto, struct servent *ret, char *buf,
+                    size_t len, struct servent **result) {
+  (void)name, (void)proto, (void)ret, (void)buf, (void)len;
+  return augur_fixed_getservby_r(result);
+}
+int getservbyport_r(int port, const char *proto, struct servent *ret, char *buf, size_t len,
+                    struct servent **result) {
+  (void)port, (void)proto, (void)ret, (void)buf, (void)len;
+  return augur_fixed_getservby_r(result);
 }
 
 /* ---- The fixed clock (runtime/libc/time.c) -------------------------------------------

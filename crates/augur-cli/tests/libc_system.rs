@@ -261,3 +261,47 @@ fn files_have_modes_owners_and_a_file_system() {
     );
     r.assert_native_replay_passes();
 }
+
+#[test]
+fn names_resolve_in_the_fixed_world() {
+    let src = &program("libc_system/names_resolve_in_the_fixed_world.c");
+    let r = run_c(src, &["--sym-args", "1", "1", "1"]);
+    // argv[1] is one symbolic byte or none: every way the service's one character reads.
+    assert_eq!(r.paths(), 14, "{}", r.stderr);
+    let prefix = "127.0.0.1 - family 0 socktype 0: [2 1 6 127.0.0.1 0] [2 2 17 127.0.0.1 0] \
+                  [2 3 0 127.0.0.1 0]\n\
+                  ::1 80 family 0 socktype 1: [10 1 6 ::1 80]\n\
+                  localhost 80 family 0 socktype 1: [10 1 6 ::1 80] [2 1 6 127.0.0.1 80]\n\
+                  localhost - family 2 socktype 0: [2 1 6 127.0.0.1 0] [2 2 17 127.0.0.1 0] \
+                  [2 3 0 127.0.0.1 0]\n\
+                  nosuch.example 80 family 0 socktype 1: -2 Name or service not known\n\
+                  127.0.0.1 http family 0 socktype 1: -8 Servname not supported for ai_socktype\n\
+                  getnameinfo 127.0.0.1 0: 0 localhost 80\n\
+                  getnameinfo 127.0.0.1 1: 0 127.0.0.1 80\n\
+                  getnameinfo 10.1.2.3 0: 0 10.1.2.3 80\n\
+                  getnameinfo 10.1.2.3 8: -2  \n\
+                  gethostbyname localhost: localhost 4 127.0.0.1 one\n\
+                  gethostbyname nosuch.example: h_errno 1\n";
+    let mut kinds = std::collections::BTreeSet::new();
+    for (code, out) in r.exits_with_stdout() {
+        assert_eq!(code, 0, "{out}");
+        let last = out.strip_prefix(prefix).unwrap_or_else(|| panic!("{out}"));
+        // An empty service or "*" is none (port 0), a digit is its port, any other
+        // character a service name the world does not have.
+        let (name, answer) = last
+            .strip_prefix("127.0.0.1 ")
+            .and_then(|l| l.split_once(" family 2 socktype 1: "))
+            .unwrap_or_else(|| panic!("{out}"));
+        let expected = match name {
+            "" | "*" => "[2 1 6 127.0.0.1 0]\n".to_string(),
+            d if d.len() == 1 && d.as_bytes()[0].is_ascii_digit() => {
+                format!("[2 1 6 127.0.0.1 {d}]\n")
+            }
+            _ => "-8 Servname not supported for ai_socktype\n".to_string(),
+        };
+        assert_eq!(answer, expected, "{out}");
+        kinds.insert(expected.chars().next());
+    }
+    assert_eq!(kinds.len(), 2, "ports and unknown services both reached");
+    r.assert_native_replay_passes();
+}

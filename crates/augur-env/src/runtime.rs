@@ -14,6 +14,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../../runtime/fixed_machine.h"),
     ),
     (
+        "fixed_names.h",
+        include_str!("../../../runtime/fixed_names.h"),
+    ),
+    (
         "fixed_random.h",
         include_str!("../../../runtime/fixed_random.h"),
     ),
