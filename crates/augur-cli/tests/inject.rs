@@ -558,10 +558,10 @@ fn fields_and_elements_of_local_aggregates_are_predicate_variables_once_assigned
 #[test]
 fn what_local_pointers_point_at_are_predicate_variables() {
     // pointees.c reaches its input only through scan()'s `p` and `r`: every predicate
-    // reads bytes at an offset from where one of them points.
+    // reads bytes at an offset from where one of them points (or of `p`'s string).
     let c = inject_file(&test_program("pointees.c"), &["--bugs", "2", "--seed", "1"]);
     assert_emitted_and_verified(&c, 1);
-    assert_every_predicate_reads(&c, &["*p@", "*r@"]);
+    assert_every_predicate_reads(&c, &["*p@", "*p#", "*r@"]);
 }
 
 #[test]
@@ -587,6 +587,20 @@ fn a_loop_body_holds_transitions_at_several_of_its_visits() {
             .any(|(i, (line, visit))| points[i + 1..].iter().any(|(l, v)| l == line && v > visit));
         assert!(twice, "no line at two of its visits, in order: {points:?}");
     }
+}
+
+#[test]
+fn the_bytes_of_a_string_a_char_pointer_points_at_are_predicate_variables() {
+    // strings.c's check() reads word[0] only: the later bytes are string bytes, read
+    // natively only up to the string's end.
+    let c = inject_file(
+        &test_program("strings.c"),
+        &["--bugs", "2", "--points", "3", "--seed", "1"],
+    );
+    assert_emitted_and_verified(&c, 1);
+    assert_every_predicate_reads(&c, &["*word@", "*word#"]);
+    let preds: Vec<String> = c.bugs().iter().map(points_text).collect();
+    assert!(preds.iter().any(|p| p.contains("*word#")), "{preds:?}");
 }
 
 #[test]

@@ -1,10 +1,11 @@
-//! The seeded run of a seed path: an [`Observer`] noting, at the start of each of the
-//! first few visits of every user source line, the bytes of the integer source variables
-//! in scope (locals of the running function that every path assigns before the line
+//! The seeded run of a seed path: an [`Observer`] noting, at the start of the first
+//! visits of every user source line and then of a few per doubling, the bytes of the
+//! integer source variables in scope (locals of the running function that every path assigns before the line
 //! ([`crate::assigned`]), parameters, globals, and the input-dependent integer elements
 //! of aggregates: globals' fields and array elements, locals' read at constant offsets,
-//! these too once every path assigns them; and the input-dependent integers a local
-//! pointer points at, `*p@OFFSET`, read at the offsets the code reads through it), plus
+//! these too once every path assigns them; the input-dependent integers a local
+//! pointer points at, `*p@OFFSET`, read at the offsets the code reads through it; and
+//! the next bytes of the string a `char` pointer points at, `*p#K`), plus
 //! the path's shape (branches, calls, instructions) and, at its end, the path condition.
 
 use crate::assigned::{Assigned, Slot};
@@ -39,11 +40,15 @@ fn recorded_visit(n: u32) -> bool {
 const MAX_ELEMENTS: usize = 16;
 /// Elements of an array recorded at most (the first ones).
 const MAX_ARRAY_ELEMENTS: u64 = 8;
+/// Bytes of the string a `char` pointer points at recorded past its first, at most.
+const STRING_BYTES: u64 = 7;
 
 /// An integer source variable: a scalar, an integer element of an aggregate (a struct
 /// field, an array element), named `g@OFFSET` after the aggregate and the element's byte
-/// offset in it, or an integer a pointer `p` points at, named `*p@OFFSET` after the
-/// pointer and the byte offset from where it points (`*p@0` is `p[0]` for a `char *p`).
+/// offset in it, an integer a pointer `p` points at, named `*p@OFFSET` after the
+/// pointer and the byte offset from where it points (`*p@0` is `p[0]` for a `char *p`),
+/// or byte K of the string a `char` pointer points at, `*p#K` (`p[K]` while none of
+/// `p[0]` to `p[K - 1]` ends the string, else 0: never read past the string's end).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Var {
     /// Its name in the C source (`g@OFFSET` for an element of `g`, `*p@OFFSET` for
@@ -57,7 +62,15 @@ impl Var {
     /// The C identifier it is read through (the aggregate's, for an element; the
     /// pointer's, for a pointee).
     pub fn base(&self) -> &str {
-        element(&self.name).map_or(&self.name, |(g, _)| g.trim_start_matches('*'))
+        element(&self.name)
+            .or_else(|| string_byte(&self.name))
+            .map_or(&self.name, |(g, _)| g.trim_start_matches('*'))
+    }
+
+    /// How many bytes its value is made of: its size, or for a string byte `*p#K` the
+    /// string's first K + 1.
+    fn bytes_read(&self) -> u64 {
+        string_byte(&self.name).map_or(u64::from(self.size), |(_, k)| k + 1)
     }
 }
 
@@ -68,11 +81,35 @@ pub fn element(name: &str) -> Option<(&str, u64)> {
     Some((g, off.parse().ok()?))
 }
 
+/// The pointer `*p` and byte index K a string byte's name `*p#K` stands for.
+fn string_byte(name: &str) -> Option<(&str, u64)> {
+    let (p, k) = name.split_once('#')?;
+    Some((p, k.parse().ok()?))
+}
+
+/// The C expression reading string byte `k` of what pointer `p` points at: 0 when `p` is
+/// null or one of the bytes before it ends the string.
+fn string_byte_c(p: &str, k: u64) -> String {
+    let byte = |i: u64| format!("((unsigned char *)(char *)({p}))[{i}]");
+    let guard: Vec<String> = std::iter::once(format!("({p})"))
+        .chain((0..k).map(byte))
+        .collect();
+    format!(
+        "(({}) ? {} : (unsigned char)0)",
+        guard.join(" && "),
+        byte(k)
+    )
+}
+
 /// The C expression reading variable `name` of `size` bytes: the name itself, or for an
 /// element `g@OFFSET` its bytes copied out of `g` (no aliasing rule broken, whatever the
 /// element's declared type), or for a pointee `*p@OFFSET` its bytes copied from where
-/// `p` points, 0 when `p` is null.
+/// `p` points, 0 when `p` is null, or for a string byte `*p#K` that byte, 0 past the
+/// string's end.
 pub fn c_expr(name: &str, size: u8) -> String {
+    if let Some((p, k)) = string_byte(name) {
+        return string_byte_c(p.trim_start_matches('*'), k);
+    }
     let Some((g, off)) = element(name) else {
         return name.to_string();
     };
@@ -371,11 +408,21 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<LocalVar> {
             }
         }
         if reads.is_empty() && slot_size == 8 && !pointer.is_empty() {
-            for (off, size) in through.into_iter().take(MAX_ELEMENTS) {
+            // A `char` pointer read at its start walks a string, most often: the bytes
+            // after that one too, each read only while the string lasts.
+            let string = through.contains(&(0, 1));
+            let bytes = (1..=STRING_BYTES).filter(|_| string).map(|k| Var {
+                name: format!("*{name}#{k}"),
+                size: 1,
+            });
+            let elements = through.into_iter().take(MAX_ELEMENTS).map(|(off, size)| {
                 let var = Var {
                     name: format!("*{name}@{off}"),
                     size,
                 };
+                (var, off)
+            });
+            for (var, off) in elements.chain(bytes.map(|v| (v, 0))) {
                 out.push(LocalVar {
                     slot: whole,
                     var,
@@ -482,14 +529,20 @@ impl Watcher {
             .filter_map(|(v, addr)| {
                 let obj = st.mem().find(*addr)?;
                 let off = addr - obj.base;
-                let n = u64::from(v.size);
+                let n = v.bytes_read();
                 // (not one whose bytes are still reads of an array written at a symbolic
                 // offset: an observer cannot make them)
                 let bytes = (off + n <= obj.size).then(|| obj.peek(off, n)).flatten()?;
-                // An aggregate's element only when it depends on the input: the others
-                // would only multiply the predicates over constants.
-                let symbolic = bytes.iter().any(|b| matches!(b, Byte::S(_)));
-                (symbolic || element(&v.name).is_none()).then(|| (v.clone(), bytes))
+                // An aggregate's element or a string byte only when it depends on the
+                // input: the others would only multiply the predicates over constants.
+                // (a string byte: itself, not only the bytes before it)
+                let own = match string_byte(&v.name) {
+                    Some(_) => &bytes[bytes.len() - 1..],
+                    None => &bytes[..],
+                };
+                let symbolic = own.iter().any(|b| matches!(b, Byte::S(_)));
+                let scalar = element(&v.name).is_none() && string_byte(&v.name).is_none();
+                (symbolic || scalar).then(|| (v.clone(), bytes))
             })
             .collect()
     }
@@ -589,10 +642,9 @@ pub fn values(pool: &mut ExprPool, seed: &Assignment, visit: &Visit) -> Vec<VarV
         .vars
         .iter()
         .map(|(var, bytes)| {
-            let expr = match augur_engine::bytes_to_scalar(pool, bytes, u32::from(var.size) * 8) {
-                Value::Sym(e) => e,
-                Value::Con { bits, width } => pool.constant(bits, width),
-                other => unreachable!("an integer variable read as {other:?}"),
+            let expr = match string_byte(&var.name) {
+                Some(_) => string_byte_expr(pool, bytes),
+                None => scalar_expr(pool, bytes, var.size),
             };
             let seed = pool.eval(expr, seed);
             VarValue {
@@ -604,9 +656,66 @@ pub fn values(pool: &mut ExprPool, seed: &Assignment, visit: &Visit) -> Vec<VarV
         .collect()
 }
 
+/// The expression of an integer of `size` bytes made of `bytes`.
+fn scalar_expr(pool: &mut ExprPool, bytes: &[Byte], size: u8) -> ExprId {
+    match augur_engine::bytes_to_scalar(pool, bytes, u32::from(size) * 8) {
+        Value::Sym(e) => e,
+        Value::Con { bits, width } => pool.constant(bits, width),
+        other => unreachable!("an integer variable read as {other:?}"),
+    }
+}
+
+/// The expression of a string byte made of the string's first bytes `bytes`: the last
+/// one if none before it is 0, else 0 (as [`string_byte_c`] reads it).
+fn string_byte_expr(pool: &mut ExprPool, bytes: &[Byte]) -> ExprId {
+    let (last, before) = bytes.split_last().expect("a string byte is read");
+    let zero = pool.constant(0, 8);
+    let mut lasts = pool.constant(1, 1);
+    for b in before {
+        let b = scalar_expr(pool, std::slice::from_ref(b), 1);
+        let ended = pool.eq(b, zero);
+        let on = pool.not(ended);
+        lasts = pool.bool_and(lasts, on);
+    }
+    let value = scalar_expr(pool, std::slice::from_ref(last), 1);
+    pool.ite(lasts, value, zero)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_string_byte_reads_as_zero_past_the_string_s_end() {
+        assert_eq!(
+            c_expr("*s#2", 1),
+            "(((s) && ((unsigned char *)(char *)(s))[0] && ((unsigned char *)(char *)(s))[1]) \
+             ? ((unsigned char *)(char *)(s))[2] : (unsigned char)0)"
+        );
+        let var = Var {
+            name: "*s#2".into(),
+            size: 1,
+        };
+        assert_eq!((var.base(), var.bytes_read()), ("s", 3));
+        let mut pool = ExprPool::new();
+        let a = pool.new_array("arg", 3);
+        let bytes: Vec<Byte> = (0..3u64)
+            .map(|i| {
+                let arr = pool.array_sym(a);
+                let at = pool.constant(u128::from(i), 64);
+                Byte::S(pool.select(arr, at))
+            })
+            .collect();
+        let e = string_byte_expr(&mut pool, &bytes);
+        let value = |pool: &ExprPool, arg: &[u8]| {
+            let mut s = Assignment::default();
+            s.set(a, arg.to_vec());
+            pool.eval(e, &s)
+        };
+        assert_eq!(value(&pool, b"ab7"), u128::from(b'7'));
+        assert_eq!(value(&pool, b"a\x007"), 0, "ended at byte 1");
+        assert_eq!(value(&pool, b"\x00b7"), 0, "ended at byte 0");
+    }
 
     #[test]
     fn every_early_visit_then_four_per_doubling_are_recorded() {
