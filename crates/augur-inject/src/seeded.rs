@@ -1,7 +1,7 @@
 //! The seeded run of a seed path: an [`Observer`] noting, at the start of the first
 //! visits of every user source line and then of a few per doubling, the bytes of the
-//! integer source variables in scope (locals of the running function that every path assigns before the line
-//! ([`crate::assigned`]), parameters, globals, and the input-dependent integer elements
+//! integer source variables in scope (locals of the running function that every path
+//! assigns before the line ([`crate::assigned`]), parameters, globals, and the input-dependent integer elements
 //! of aggregates: globals' fields and array elements, locals' read at constant offsets,
 //! these too once every path assigns them; the input-dependent integers a local
 //! pointer points at, `*p@OFFSET`, read at the offsets the code reads through it; and
@@ -65,12 +65,6 @@ impl Var {
         element(&self.name)
             .or_else(|| string_byte(&self.name))
             .map_or(&self.name, |(g, _)| g.trim_start_matches('*'))
-    }
-
-    /// How many bytes its value is made of: its size, or for a string byte `*p#K` the
-    /// string's first K + 1.
-    fn bytes_read(&self) -> u64 {
-        string_byte(&self.name).map_or(u64::from(self.size), |(_, k)| k + 1)
     }
 }
 
@@ -529,19 +523,22 @@ impl Watcher {
             .filter_map(|(v, addr)| {
                 let obj = st.mem().find(*addr)?;
                 let off = addr - obj.base;
-                let n = v.bytes_read();
+                // A string byte `*p#K` is made of the string's first K + 1 bytes.
+                let string = string_byte(&v.name);
+                let n = string.map_or(u64::from(v.size), |(_, k)| k + 1);
                 // (not one whose bytes are still reads of an array written at a symbolic
                 // offset: an observer cannot make them)
                 let bytes = (off + n <= obj.size).then(|| obj.peek(off, n)).flatten()?;
                 // An aggregate's element or a string byte only when it depends on the
-                // input: the others would only multiply the predicates over constants.
-                // (a string byte: itself, not only the bytes before it)
-                let own = match string_byte(&v.name) {
-                    Some(_) => &bytes[bytes.len() - 1..],
-                    None => &bytes[..],
+                // input (a string byte: itself, not only the bytes before it): the others
+                // would only multiply the predicates over constants.
+                let own = if string.is_some() {
+                    &bytes[bytes.len() - 1..]
+                } else {
+                    &bytes[..]
                 };
                 let symbolic = own.iter().any(|b| matches!(b, Byte::S(_)));
-                let scalar = element(&v.name).is_none() && string_byte(&v.name).is_none();
+                let scalar = string.is_none() && element(&v.name).is_none();
                 (symbolic || scalar).then(|| (v.clone(), bytes))
             })
             .collect()
@@ -696,7 +693,7 @@ mod tests {
             name: "*s#2".into(),
             size: 1,
         };
-        assert_eq!((var.base(), var.bytes_read()), ("s", 3));
+        assert_eq!((var.base(), string_byte(&var.name)), ("s", Some(("*s", 2))));
         let mut pool = ExprPool::new();
         let a = pool.new_array("arg", 3);
         let bytes: Vec<Byte> = (0..3u64)
