@@ -342,6 +342,22 @@ fn native_runs_have_a_root_of_their_own() {
     assert!(!Path::new("/tmp/mine").exists());
 }
 
+/// Stack memory read before it is written is zero in the analysis and natively alike, once
+/// per execution of its alloca (a variable of a loop body keeps its value).
+#[test]
+fn fresh_stack_memory_reads_as_zero_natively_too() {
+    let r = run_c(include_str!("programs/replay/fresh_stack.c"), &[]);
+    assert_eq!(
+        r.exits_with_stdout(),
+        vec![
+            (0, "0\n0\n7\n7\n".into()),
+            (1, String::new()),
+            (1, String::new())
+        ]
+    );
+    assert_all_pass(&r);
+}
+
 /// Heap memory read before it is written is zero in the analysis and natively alike.
 #[test]
 fn fresh_heap_memory_reads_as_zero_natively_too() {

@@ -13,6 +13,7 @@ mod private_root;
 mod sanitized_ir;
 mod spawn;
 mod unprivileged;
+mod zeroed_stack;
 
 pub use sanitized_ir::{sanitizable, Sanitizable};
 

@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
 
 /// The flags of the native build: debug info, the same `long double` as analysis, and
 /// sanitizers that turn memory errors, division by zero and `unreachable` into an abnormal
-/// end. UBSan checks of behaviour augur does not report as an error (signed overflow wraps
+/// end (but not a variable used outside its scope: augur's stack objects live as long as
+/// their function's frame, as the `alloca`s do). UBSan checks of behaviour augur does not report as an error (signed overflow wraps
 /// in augur, shifts, alignment, ...) are left out, or they would fail tests augur ran fine.
 pub const NATIVE_CFLAGS: &[&str] = &[
     "-g",
@@ -28,6 +29,7 @@ pub const NATIVE_CFLAGS: &[&str] = &[
     "-fsanitize=address,undefined",
     "-fno-sanitize=signed-integer-overflow,shift,pointer-overflow,float-cast-overflow,alignment,nonnull-attribute",
     "-fno-sanitize-recover=all",
+    "-fno-sanitize-address-use-after-scope",
     "-fno-omit-frame-pointer",
     "-Dreach_error=augur_replay_reach_error",
     "-D__VERIFIER_error=augur_replay_reach_error",
@@ -96,10 +98,47 @@ pub(crate) fn first_error_line(stderr: &[u8]) -> String {
         .to_string()
 }
 
+/// clang with the native build's flags, the runtime's headers and the user's `cflags`.
+fn native_clang(cflags: &[String], runtime_dir: &Path) -> Command {
+    let mut cmd = augur_ir::llvm::clang_command();
+    cmd.args(NATIVE_CFLAGS)
+        .arg("-I")
+        .arg(runtime_dir)
+        .args(cflags);
+    cmd
+}
+
+/// Run a clang command of the native build of `what` (the inputs' names).
+fn run_clang(mut cmd: Command, what: &str) -> Result<(), String> {
+    let clang = augur_ir::llvm::clang();
+    let o = cmd
+        .output()
+        .map_err(|e| augur_ir::llvm::cannot_run(&clang, &e))?;
+    if o.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what}: does not compile natively: {}",
+            first_error_line(&o.stderr)
+        ))
+    }
+}
+
+/// Rewrite the textual IR at `ll` with its stack zeroed as the analysis zeroes it.
+fn zero_stack_of(ll: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(ll)
+        .map_err(|e| format!("{}: cannot be read: {e}", ll.display()))?;
+    let opaque = augur_ir::llvm::LLVM_VERSION >= 15;
+    std::fs::write(ll, super::zeroed_stack::with_zeroed_stack(&text, opaque))
+        .map_err(|e| format!("{}: cannot be written: {e}", ll.display()))
+}
+
 /// Compile `inputs` (C, .bc or .ll) with the replay runtime of `runtime_dir` into the
 /// executable `out`, linking `libs` and those the IR inputs name (`augur extract-bc`'s).
-/// IR inputs are instrumented as C is (see `sanitized_ir.rs`), through copies written next
-/// to `out`.
+/// Every input becomes textual IR written next to `out`: C through the front end only
+/// (its UBSan checks in, AddressSanitizer's pass left to the final compile), IR inputs
+/// marked for AddressSanitizer as C is (see `sanitized_ir.rs`); each has its stack zeroed
+/// as the analysis's is (see `zeroed_stack.rs`).
 pub fn compile(
     inputs: &[PathBuf],
     cflags: &[String],
@@ -113,37 +152,30 @@ pub fn compile(
     for (i, input) in inputs.iter().enumerate() {
         let copy = out.with_extension(format!("input{i}.ll"));
         let s = super::sanitized_ir::sanitizable(input, &copy)?;
-        files.push(s.file);
+        if s.file != copy {
+            let mut cmd = native_clang(cflags, runtime_dir);
+            cmd.args(["-S", "-emit-llvm", "-Xclang", "-disable-llvm-passes"])
+                .arg(input)
+                .arg("-o")
+                .arg(&copy);
+            run_clang(cmd, &input.display().to_string())?;
+        }
+        zero_stack_of(&copy)?;
+        files.push(copy);
         for l in s.libs {
             if !libs.contains(&l) {
                 libs.push(l);
             }
         }
     }
-    let clang = augur_ir::llvm::clang();
-    let mut cmd = augur_ir::llvm::clang_command();
-    cmd.args(NATIVE_CFLAGS)
-        .arg("-I")
-        .arg(runtime_dir)
-        .args(cflags)
-        .args(&files)
+    let mut cmd = native_clang(cflags, runtime_dir);
+    cmd.args(&files)
         .arg(runtime_dir.join("replay").join("replay.c"))
         .args(&libs)
         .args(NATIVE_LINK_FLAGS)
         .arg("-o")
         .arg(out);
-    let o = cmd
-        .output()
-        .map_err(|e| augur_ir::llvm::cannot_run(&clang, &e))?;
-    if o.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}: does not compile natively: {}",
-            names.join(", "),
-            first_error_line(&o.stderr)
-        ))
-    }
+    run_clang(cmd, &names.join(", "))
 }
 
 /// Everything one run needs besides the binary.
