@@ -6,7 +6,7 @@
 //! MemorySanitizer sees it, and alone, because clang 14 then misses them beside UBSan), so that a bug does not fire by the grace of one compiler's stack layout or
 //! one optimisation level.
 
-use augur_env::{NativeRun, RunSpec, NATIVE_CFLAGS, NATIVE_LINK_FLAGS};
+use augur_env::{NativeRun, RunSpec, NATIVE_LINK_FLAGS};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -117,27 +117,22 @@ impl Flavour {
         Some((cc, flags))
     }
 
-    /// The compiler command with this build's flags.
-    fn command(self) -> (Command, String) {
-        match self {
-            Flavour::Replay => {
-                let mut c = augur_ir::llvm::clang_command();
-                c.args(NATIVE_CFLAGS);
-                (c, augur_ir::llvm::clang())
-            }
-            Flavour::Independent { gcc, opt, sanitize } => {
-                let (mut c, name) = if gcc {
-                    (Command::new("gcc"), "gcc".to_string())
-                } else {
-                    (augur_ir::llvm::clang_command(), augur_ir::llvm::clang())
-                };
-                c.args(INDEPENDENT_CFLAGS)
-                    .args(SOURCES_CFLAGS)
-                    .arg(opt)
-                    .arg(format!("-fsanitize={sanitize}"));
-                (c, name)
-            }
-        }
+    /// The compiler command of an independent build with its flags (None for augur
+    /// replay's build, which `augur_env::NativeProgram` makes).
+    fn command(self) -> Option<(Command, String)> {
+        let Flavour::Independent { gcc, opt, sanitize } = self else {
+            return None;
+        };
+        let (mut c, name) = if gcc {
+            (Command::new("gcc"), "gcc".to_string())
+        } else {
+            (augur_ir::llvm::clang_command(), augur_ir::llvm::clang())
+        };
+        c.args(INDEPENDENT_CFLAGS)
+            .args(SOURCES_CFLAGS)
+            .arg(opt)
+            .arg(format!("-fsanitize={sanitize}"));
+        Some((c, name))
     }
 }
 
@@ -145,7 +140,7 @@ impl Flavour {
 enum Executable {
     /// `program` in this directory.
     Own(tempfile::TempDir),
-    /// augur replay's build of a bitcode file.
+    /// augur replay's build.
     Replay(augur_env::NativeProgram),
 }
 
@@ -170,11 +165,13 @@ impl Build {
         timeout: Duration,
         flavour: Flavour,
     ) -> Result<Build, String> {
+        let Some((mut cmd, cc)) = flavour.command() else {
+            return Build::replayed(sources, cflags, args, timeout);
+        };
         let runtime = augur_env::runtime_dir()
             .map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
         let dir =
             tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
-        let (mut cmd, cc) = flavour.command();
         cmd.arg("-I")
             .arg(&runtime)
             .args(cflags)
@@ -236,17 +233,28 @@ impl Build {
     /// augur replay's build of the bitcode file `bc` (linking the libraries it names),
     /// run as `bc`'s file stem with the concrete `args`.
     pub fn of_bitcode(bc: &Path, args: &[String], timeout: Duration) -> Result<Build, String> {
+        Build::replayed(&[bc.to_path_buf()], &[], args, timeout)
+    }
+
+    /// augur replay's build of `inputs` (C or bitcode, with `cflags`), run as the first
+    /// input's file stem with the concrete `args`.
+    fn replayed(
+        inputs: &[PathBuf],
+        cflags: &[String],
+        args: &[String],
+        timeout: Duration,
+    ) -> Result<Build, String> {
         let opts = augur_env::ReplayOptions {
-            inputs: vec![bc.to_path_buf()],
+            inputs: inputs.to_vec(),
             tests: Vec::new(),
-            cflags: Vec::new(),
+            cflags: cflags.to_vec(),
             libs: Vec::new(),
             program_args: args.to_vec(),
             timeout,
         };
         Ok(Build {
             exe: Executable::Replay(augur_env::NativeProgram::build(&opts)?),
-            argv0: augur_env::program_name(bc),
+            argv0: augur_env::program_name(&inputs[0]),
             args: args.to_vec(),
             timeout,
             flavour: Flavour::Replay,
