@@ -148,6 +148,50 @@ pub struct Verification {
     pub tallies: Vec<(Source, Tally)>,
     /// In one-program mode: other bugs the trigger fired (must be none).
     pub crossed: usize,
+    /// The first input on which the buggy program behaved differently from the original
+    /// without firing a bug: which, and what each did.
+    pub first_difference: Option<String>,
+}
+
+/// Characters shown of an input or an output in a difference.
+const SHOWN: usize = 80;
+
+/// `bytes` escaped as C would write them, cut at [`SHOWN`] characters.
+fn shown(bytes: &[u8]) -> String {
+    let text: String = bytes.escape_ascii().to_string();
+    if text.chars().count() > SHOWN {
+        format!("{}...", text.chars().take(SHOWN).collect::<String>())
+    } else {
+        text
+    }
+}
+
+/// One input and what the original and the buggy program did on it.
+fn difference(
+    source: Source,
+    objects: &Objects,
+    original: &(Status, Vec<u8>),
+    buggy: &NativeRun,
+    timeout_s: f64,
+) -> String {
+    let input: Vec<String> = objects
+        .iter()
+        .map(|(name, bytes)| format!("{name}=\"{}\"", shown(bytes)))
+        .collect();
+    let ended = |status: Status| match status {
+        Status::Exit(c) => format!("exit {c}"),
+        Status::Signal(s) => format!("signal {s}"),
+        Status::Timeout => format!("timeout after {timeout_s} s"),
+    };
+    format!(
+        "a {} input ({}): the original {}, stdout \"{}\"; the buggy program {}, stdout \"{}\"",
+        source.name(),
+        input.join(" "),
+        ended(original.0),
+        shown(&original.1),
+        augur_env::describe(buggy, timeout_s),
+        shown(&buggy.stdout)
+    )
 }
 
 impl Verification {
@@ -203,8 +247,13 @@ impl Verification {
             format!("not on {}", failed.join("; "))
         };
         let t = self.total();
+        let first = self
+            .first_difference
+            .as_ref()
+            .map(|d| format!(" (first: {d})"))
+            .unwrap_or_default();
         format!(
-            "{trigger} {builds}; {} input(s): {} as the original, {} fire, {} differ; {} other trigger(s) fire it",
+            "{trigger} {builds}; {} input(s): {} as the original, {} fire, {} differ{first}; {} other trigger(s) fire it",
             t.tried, t.same, t.fired, t.differed, self.crossed
         )
     }
@@ -286,10 +335,16 @@ pub fn verify(
         tally.tried += 1;
         if targets.iter().any(|t| t.fired(&b)) {
             tally.fired += 1;
-        } else if original.behaviour(objects)? == (b.status, b.stdout) {
+            continue;
+        }
+        let was = original.behaviour(objects)?;
+        if was == (b.status, b.stdout.clone()) {
             tally.same += 1;
         } else {
             tally.differed += 1;
+            let timeout_s = buggy.replay.timeout.as_secs_f64();
+            v.first_difference
+                .get_or_insert_with(|| difference(*source, objects, &was, &b, timeout_s));
         }
     }
     v.tallies = tallies;
@@ -379,6 +434,20 @@ int main(void) { int a; augur_make_symbolic(&a, sizeof a, "a"); printf("%d\n", f
                 fired: 0,
                 differed: 0
             }
+        );
+    }
+
+    #[test]
+    fn the_first_input_the_bug_changes_without_firing_is_shown() {
+        let v = verify_with("flag = 0; if (a == 300) return 9;");
+        assert!(!v.passed());
+        assert_eq!(v.tally(Source::Random).differed, 1);
+        assert_eq!(
+            v.first_difference.as_deref(),
+            Some(
+                "a random input (a=\",\\x01\\x00\\x00\"): the original exit 0, stdout \"1\\n\"; \
+                 the buggy program exit 0, stdout \"9\\n\""
+            )
         );
     }
 
