@@ -8,13 +8,26 @@
 use crate::verify::Objects;
 use augur_engine::Rng;
 
-/// `n` inputs shaped as `shape` (same objects, same sizes) with random bytes.
+/// Whether byte `at` of the object `name` of `len` bytes is one the analysis fixes, and
+/// a native run needs: the NUL that ends each argument object (`--sym-arg N` makes N+1
+/// bytes, the last one 0, as every string the kernel passes in argv ends in one).
+fn fixed(name: &str, len: usize, at: usize) -> bool {
+    augur_env::is_arg_name(name) && at + 1 == len
+}
+
+/// `n` inputs shaped as `shape` (same objects, same sizes) with random bytes (but each
+/// argument's final NUL).
 pub fn random(shape: &Objects, n: usize, rng: &mut Rng) -> Vec<Objects> {
     (0..n)
         .map(|_| {
             shape
                 .iter()
-                .map(|(name, bytes)| (name.clone(), bytes.iter().map(|_| byte(rng)).collect()))
+                .map(|(name, bytes)| {
+                    let len = bytes.len();
+                    let random =
+                        (0..len).map(|at| if fixed(name, len, at) { 0 } else { byte(rng) });
+                    (name.clone(), random.collect())
+                })
                 .collect()
         })
         .collect()
@@ -45,9 +58,7 @@ impl Seen {
                 !(name.starts_with("n_args")
                     || name == "stdin"
                     || name.starts_with("file:")
-                    || name
-                        .strip_prefix("arg")
-                        .is_some_and(|d| d.len() >= 2 && d.bytes().all(|b| b.is_ascii_digit())))
+                    || augur_env::is_arg_name(name))
             })
             .cloned()
             .collect();
@@ -56,35 +67,39 @@ impl Seen {
 }
 
 /// Up to `n` copies of `base`, each with 1 to 4 distinct bytes (over all objects; at
-/// most all of them) changed to another value at random, and each a new input to the
-/// program: a mutant it cannot tell from `base` (a change past an argument's NUL, or in
-/// an argument its count drops) is drawn again, since it is `base` again and fires every
-/// bug `base` triggers.
+/// most all of them; never an argument's final NUL) changed to another value at random,
+/// and each a new input to the program: a mutant it cannot tell from `base` (a change
+/// past an argument's NUL, or in an argument its count drops) is drawn again, since it
+/// is `base` again and fires every bug `base` triggers.
 pub fn mutated(base: &Objects, n: usize, rng: &mut Rng) -> Vec<Objects> {
-    let len: usize = base.iter().map(|(_, b)| b.len()).sum();
-    if len == 0 {
+    let free: Vec<(usize, usize)> = base
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (name, bytes))| {
+            (0..bytes.len())
+                .filter(|&at| !fixed(name, bytes.len(), at))
+                .map(move |at| (i, at))
+        })
+        .collect();
+    if free.is_empty() {
         return Vec::new();
     }
     let original = Seen::of(base);
     (0..n * DRAWS_PER_MUTANT)
         .map(|_| {
             let mut m = base.clone();
-            let k = (1 + rng.below(4) as usize).min(len);
+            let k = (1 + rng.below(4) as usize).min(free.len());
             let mut picked: Vec<usize> = Vec::with_capacity(k);
             while picked.len() < k {
-                let at = rng.below(len as u64) as usize;
+                let at = rng.below(free.len() as u64) as usize;
                 if !picked.contains(&at) {
                     picked.push(at);
                 }
             }
-            for mut at in picked {
-                for (_, bytes) in m.iter_mut() {
-                    if at < bytes.len() {
-                        bytes[at] = bytes[at].wrapping_add(1 + rng.below(255) as u8);
-                        break;
-                    }
-                    at -= bytes.len();
-                }
+            for p in picked {
+                let (i, at) = free[p];
+                let b = &mut m[i].1[at];
+                *b = b.wrapping_add(1 + rng.below(255) as u8);
             }
             m
         })
@@ -167,6 +182,13 @@ mod tests {
                 "the program sees no change: {m:?}"
             );
         }
+        let ends_in_nul = |t: &Objects| {
+            t.iter()
+                .filter(|(name, _)| name.starts_with("arg"))
+                .all(|(_, bytes)| bytes.last() == Some(&0))
+        };
+        assert!(ms.iter().all(ends_in_nul), "an argument lost its NUL");
+        assert!(random(&args, 50, &mut rng).iter().all(ends_in_nul));
         let unseen: Objects = vec![
             ("n_args".into(), vec![0, 0, 0, 0]),
             ("arg00".into(), vec![b'a', 0]),
