@@ -31,7 +31,7 @@ pub use intrinsics::{fresh_bytes, fresh_scalar};
 pub use namespace::WORK_DIR;
 pub use os_state::{env, Contents, Descriptor, EnvData, JumpTarget, Pipe};
 pub use program::{build_program, compile_options, entry_function, load_program, program_name};
-pub use replay::environment::{environment, is_arg_name, Environment};
+pub use replay::environment::{environment, is_arg_name, is_count_name, Environment};
 pub use replay::judge::{describe, judge, sanitizer_report, Expect, Verdict};
 pub use replay::native::{
     run as run_native, NativeRun, RunSpec, Status, NATIVE_CFLAGS, NATIVE_LINK_FLAGS,

@@ -15,15 +15,33 @@ fn fixed(name: &str, len: usize, at: usize) -> bool {
     augur_env::is_arg_name(name) && at + 1 == len
 }
 
+/// The number of argument objects that follow the count at `at` in `shape` (before the
+/// next count): the most it can keep.
+fn group_size(shape: &Objects, at: usize) -> usize {
+    shape[at + 1..]
+        .iter()
+        .take_while(|(name, _)| !augur_env::is_count_name(name))
+        .filter(|(name, _)| augur_env::is_arg_name(name))
+        .count()
+}
+
 /// `n` inputs shaped as `shape` (same objects, same sizes) with random bytes (but each
-/// argument's final NUL).
+/// argument's final NUL), each argument count (`n_args`) drawn uniformly from 0 to the
+/// arguments of its group: random argv of up to that many arguments.
 pub fn random(shape: &Objects, n: usize, rng: &mut Rng) -> Vec<Objects> {
     (0..n)
         .map(|_| {
             shape
                 .iter()
-                .map(|(name, bytes)| {
+                .enumerate()
+                .map(|(i, (name, bytes))| {
                     let len = bytes.len();
+                    if augur_env::is_count_name(name) {
+                        let count = rng.below(group_size(shape, i) as u64 + 1) as u32;
+                        let mut le = count.to_le_bytes().to_vec();
+                        le.resize(len, 0);
+                        return (name.clone(), le);
+                    }
                     let random =
                         (0..len).map(|at| if fixed(name, len, at) { 0 } else { byte(rng) });
                     (name.clone(), random.collect())
@@ -188,7 +206,16 @@ mod tests {
                 .all(|(_, bytes)| bytes.last() == Some(&0))
         };
         assert!(ms.iter().all(ends_in_nul), "an argument lost its NUL");
-        assert!(random(&args, 50, &mut rng).iter().all(ends_in_nul));
+        let randoms = random(&args, 300, &mut rng);
+        assert!(randoms.iter().all(ends_in_nul));
+        let mut counts = [0usize; 3];
+        for r in &randoms {
+            counts[u32::from_le_bytes(r[0].1[..4].try_into().unwrap()) as usize] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (70..=130).contains(&c)),
+            "{counts:?}"
+        );
         let unseen: Objects = vec![
             ("n_args".into(), vec![0, 0, 0, 0]),
             ("arg00".into(), vec![b'a', 0]),

@@ -23,7 +23,7 @@ pub fn is_arg_name(name: &str) -> bool {
 
 /// Whether `name` is an argument count: `n_args`, or `n_args_K` for the K-th further
 /// `--sym-args` group (KLEE names them all `n_args`).
-fn is_count_name(name: &str) -> bool {
+pub fn is_count_name(name: &str) -> bool {
     name.strip_prefix("n_args").is_some_and(|rest| {
         rest.is_empty()
             || rest
