@@ -309,6 +309,23 @@ fn control_stack_alone_suffices() {
     assert_reproduced(&field.repro(&["--max-time", "60"], "no-log"), "full", 3);
 }
 
+static UNWRITTEN: Case = Case {
+    name: "unwritten",
+    input: "Unwritten",
+    link: &[],
+    hard: &[],
+    sym_arg: "10",
+};
+
+/// A crash that needs a local read before it is written to read 0, as it does in the
+/// analysis: the recording build zeroes each alloca as augur replay's build does (else
+/// the field run does not crash: the local holds what the call before left).
+#[test]
+fn an_unwritten_local_reads_zero_in_the_field_too() {
+    let field = Field::run(&UNWRITTEN);
+    assert_reproduced(&field.repro(&["--max-time", "60"], "no-log"), "full", 2);
+}
+
 /// `--list`'s reason for `function` (the rest of its line after the origin).
 fn reason(case: &Case, function: &str) -> String {
     let listing = listing(case.name);

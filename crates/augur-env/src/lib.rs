@@ -37,8 +37,8 @@ pub use replay::native::{
     run as run_native, NativeRun, RunSpec, Status, NATIVE_CFLAGS, NATIVE_LINK_FLAGS,
 };
 pub use replay::{
-    collect_tests, load_test, replay, sanitizable, split_inputs, NativeProgram, ReplayOptions,
-    ReplaySummary, Sanitizable, TestInput,
+    collect_tests, load_test, replay, sanitizable, split_inputs, zeroed_stack, NativeProgram,
+    ReplayOptions, ReplaySummary, Sanitizable, TestInput,
 };
 pub use runtime::{libc_bitcode, library_bitcode, musl_dir, runtime_dir};
 

@@ -16,6 +16,7 @@ mod unprivileged;
 mod zeroed_stack;
 
 pub use sanitized_ir::{sanitizable, Sanitizable};
+pub use zeroed_stack::zeroed_stack;
 
 use augur_engine::KTest;
 use environment::environment;

@@ -385,7 +385,7 @@ pub fn build(spec: &BuildSpec) -> Result<Built, String> {
                 *text = rename_refs(text, &w.name, &format!("__augur_rec_{}", w.name));
             }
         }
-        std::fs::write(path, text.as_bytes()).map_err(io)?;
+        std::fs::write(path, augur_env::zeroed_stack(text).as_bytes()).map_err(io)?;
     }
     // 3. The wrappers and the runtimes, then the link.
     let id = build_id(spec.inputs, spec.cflags)?;

@@ -128,8 +128,7 @@ fn run_clang(mut cmd: Command, what: &str) -> Result<(), String> {
 fn zero_stack_of(ll: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(ll)
         .map_err(|e| format!("{}: cannot be read: {e}", ll.display()))?;
-    let opaque = augur_ir::llvm::LLVM_VERSION >= 15;
-    std::fs::write(ll, super::zeroed_stack::with_zeroed_stack(&text, opaque))
+    std::fs::write(ll, super::zeroed_stack::zeroed_stack(&text))
         .map_err(|e| format!("{}: cannot be written: {e}", ll.display()))
 }
 

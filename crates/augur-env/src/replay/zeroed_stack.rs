@@ -112,9 +112,14 @@ fn zeroing(a: &Alloca, n: usize, opaque: bool) -> String {
     s
 }
 
-/// `ir` (one module's textual IR; `opaque` when its pointers are `ptr`) with every
-/// `alloca` zeroed after the run of allocas it belongs to.
-pub fn with_zeroed_stack(ir: &str, opaque: bool) -> String {
+/// `ir` (one module's textual IR, written by this build's LLVM) with every `alloca`
+/// zeroed after the run of allocas it belongs to.
+pub fn zeroed_stack(ir: &str) -> String {
+    with_zeroed_stack(ir, augur_ir::llvm::LLVM_VERSION >= 15)
+}
+
+/// [`zeroed_stack`] of IR whose pointers are `ptr` (`opaque`) or typed.
+fn with_zeroed_stack(ir: &str, opaque: bool) -> String {
     let mut out = String::with_capacity(ir.len() * 2);
     let mut pending: Vec<Alloca> = Vec::new();
     let mut zeroed = 0;
