@@ -178,16 +178,18 @@ fn difference(
         .iter()
         .map(|(name, bytes)| format!("{name}=\"{}\"", shown(bytes)))
         .collect();
-    let ended = |status: Status| match status {
-        Status::Exit(c) => format!("exit {c}"),
-        Status::Signal(s) => format!("signal {s}"),
-        Status::Timeout => format!("timeout after {timeout_s} s"),
+    // The original's standard error is not kept: its end alone is described.
+    let original_run = NativeRun {
+        status: original.0,
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        outputs: Vec::new(),
     };
     format!(
         "a {} input ({}): the original {}, stdout \"{}\"; the buggy program {}, stdout \"{}\"",
         source.name(),
         input.join(" "),
-        ended(original.0),
+        augur_env::describe(&original_run, timeout_s),
         shown(&original.1),
         augur_env::describe(buggy, timeout_s),
         shown(&buggy.stdout)
@@ -338,7 +340,7 @@ pub fn verify(
             continue;
         }
         let was = original.behaviour(objects)?;
-        if was == (b.status, b.stdout.clone()) {
+        if was.0 == b.status && was.1 == b.stdout {
             tally.same += 1;
         } else {
             tally.differed += 1;
