@@ -34,11 +34,11 @@ pub use program::{build_program, compile_options, entry_function, load_program, 
 pub use replay::environment::{environment, is_arg_name, is_count_name, Environment};
 pub use replay::judge::{describe, judge, sanitizer_report, Expect, Verdict};
 pub use replay::native::{
-    run as run_native, NativeRun, RunSpec, Status, NATIVE_CFLAGS, NATIVE_LINK_FLAGS,
+    run as run_native, run_clang, NativeRun, RunSpec, Status, NATIVE_CFLAGS, NATIVE_LINK_FLAGS,
 };
 pub use replay::{
-    collect_tests, load_test, replay, sanitizable, split_inputs, zeroed_stack, NativeProgram,
-    ReplayOptions, ReplaySummary, Sanitizable, TestInput,
+    collect_tests, load_test, native_ir, replay, split_inputs, NativeIr, NativeProgram,
+    ReplayOptions, ReplaySummary, TestInput,
 };
 pub use runtime::{libc_bitcode, library_bitcode, musl_dir, runtime_dir};
 

@@ -9,14 +9,13 @@
 pub mod environment;
 pub mod judge;
 pub mod native;
+mod native_ir;
 mod private_root;
-mod sanitized_ir;
 mod spawn;
 mod unprivileged;
 mod zeroed_stack;
 
-pub use sanitized_ir::{sanitizable, Sanitizable};
-pub use zeroed_stack::zeroed_stack;
+pub use native_ir::{native_ir, NativeIr};
 
 use augur_engine::KTest;
 use environment::environment;

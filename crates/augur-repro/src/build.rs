@@ -67,26 +67,6 @@ fn clang() -> Command {
     augur_ir::llvm::clang_command()
 }
 
-/// Run a clang command; `what` names the files in the error.
-fn run_clang(mut cmd: Command, what: &str) -> Result<(), String> {
-    let o = cmd
-        .output()
-        .map_err(|e| augur_ir::llvm::cannot_run(&augur_ir::llvm::clang(), &e))?;
-    if o.status.success() {
-        return Ok(());
-    }
-    let err = String::from_utf8_lossy(&o.stderr);
-    let line = err
-        .lines()
-        .find(|l| l.contains("error"))
-        .or_else(|| err.lines().next())
-        .unwrap_or("failed");
-    Err(format!(
-        "{what}: does not compile natively: {}",
-        line.trim()
-    ))
-}
-
 /// Is `c` a character of an LLVM identifier?
 fn ident_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$' | '-')
@@ -271,33 +251,19 @@ pub fn build(spec: &BuildSpec) -> Result<Built, String> {
     let work =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let io = |e: std::io::Error| format!("cannot write the instrumented build: {e}");
-    // 1. Each source to textual IR (front end only: the sanitizers run at the final
-    //    compile); bitcode (`augur extract-bc`'s) disassembled, every function it defines
-    //    marked for AddressSanitizer, the libraries of its `!augur.libs` linked.
+    // 1. Each input to the native build's textual IR (`augur_env::native_ir`: C through
+    //    the front end, bitcode marked for AddressSanitizer, the stack zeroed), the
+    //    libraries of bitcode's `!augur.libs` linked.
     let mut modules = Vec::new();
     let mut libs: Vec<String> = Vec::new();
     for (i, input) in spec.inputs.iter().enumerate() {
         let ll = work.path().join(format!("m{i}.ll"));
-        let ir = augur_env::sanitizable(input, &ll)?;
-        if ir.file == ll {
-            for l in ir.libs {
-                if !libs.contains(&l) {
-                    libs.push(l);
-                }
+        let ir = augur_env::native_ir(input, spec.cflags, &runtime, &ll)?;
+        for l in ir.libs {
+            if !libs.contains(&l) {
+                libs.push(l);
             }
-            modules.push((ll.clone(), std::fs::read_to_string(&ll).map_err(io)?));
-            continue;
         }
-        let mut cmd = clang();
-        cmd.args(["-S", "-emit-llvm", "-Xclang", "-disable-llvm-passes"])
-            .args(NATIVE_CFLAGS)
-            .arg("-I")
-            .arg(&runtime)
-            .args(spec.cflags)
-            .arg(input)
-            .arg("-o")
-            .arg(&ll);
-        run_clang(cmd, &input.display().to_string())?;
         modules.push((ll.clone(), std::fs::read_to_string(&ll).map_err(io)?));
     }
     // 2. Wrap each hard function found in the IR.
@@ -385,7 +351,7 @@ pub fn build(spec: &BuildSpec) -> Result<Built, String> {
                 *text = rename_refs(text, &w.name, &format!("__augur_rec_{}", w.name));
             }
         }
-        std::fs::write(path, augur_env::zeroed_stack(text).as_bytes()).map_err(io)?;
+        std::fs::write(path, text.as_bytes()).map_err(io)?;
     }
     // 3. The wrappers and the runtimes, then the link.
     let id = build_id(spec.inputs, spec.cflags)?;
@@ -399,7 +365,7 @@ pub fn build(spec: &BuildSpec) -> Result<Built, String> {
         let obj = work.path().join(name);
         let mut cmd = clang();
         cmd.args(["-c", "-O2", "-w"]).arg(&src).arg("-o").arg(&obj);
-        run_clang(cmd, &src.display().to_string())?;
+        augur_env::run_clang(cmd, &src.display().to_string())?;
         objects.push(obj);
     }
     let mut cmd = clang();
@@ -420,7 +386,7 @@ pub fn build(spec: &BuildSpec) -> Result<Built, String> {
         .iter()
         .map(|p| p.display().to_string())
         .collect();
-    run_clang(cmd, &names.join(", "))?;
+    augur_env::run_clang(cmd, &names.join(", "))?;
     tracing::debug!("build id {}", hex(&id));
     Ok(Built {
         recorded: wrapped.into_iter().map(|w| w.name).collect(),

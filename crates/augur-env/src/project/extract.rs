@@ -1,7 +1,7 @@
 //! `augur extract-bc`: one program's bitcode from what `augur cc` recorded in it: the
 //! bitcode files its section lists, linked into one module, with the libraries it was
 //! linked with kept as the named metadata `!augur.libs` (which `augur replay` links
-//! natively; see `replay/sanitized_ir.rs`).
+//! natively; see `replay/native_ir.rs`).
 
 use super::sections::{self, BITCODE_SECTION, LIBS_SECTION};
 use std::path::{Path, PathBuf};

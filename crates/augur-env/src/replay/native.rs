@@ -99,7 +99,7 @@ pub(crate) fn first_error_line(stderr: &[u8]) -> String {
 }
 
 /// clang with the native build's flags, the runtime's headers and the user's `cflags`.
-fn native_clang(cflags: &[String], runtime_dir: &Path) -> Command {
+pub(super) fn native_clang(cflags: &[String], runtime_dir: &Path) -> Command {
     let mut cmd = augur_ir::llvm::clang_command();
     cmd.args(NATIVE_CFLAGS)
         .arg("-I")
@@ -108,14 +108,15 @@ fn native_clang(cflags: &[String], runtime_dir: &Path) -> Command {
     cmd
 }
 
-/// Run a clang command of the native build of `what` (the inputs' names).
-fn run_clang(mut cmd: Command, what: &str) -> Result<(), String> {
+/// Run a clang command of a native build of `what` (the inputs' names); its standard
+/// output.
+pub fn run_clang(mut cmd: Command, what: &str) -> Result<Vec<u8>, String> {
     let clang = augur_ir::llvm::clang();
     let o = cmd
         .output()
         .map_err(|e| augur_ir::llvm::cannot_run(&clang, &e))?;
     if o.status.success() {
-        Ok(())
+        Ok(o.stdout)
     } else {
         Err(format!(
             "{what}: does not compile natively: {}",
@@ -124,20 +125,9 @@ fn run_clang(mut cmd: Command, what: &str) -> Result<(), String> {
     }
 }
 
-/// Rewrite the textual IR at `ll` with its stack zeroed as the analysis zeroes it.
-fn zero_stack_of(ll: &Path) -> Result<(), String> {
-    let text = std::fs::read_to_string(ll)
-        .map_err(|e| format!("{}: cannot be read: {e}", ll.display()))?;
-    std::fs::write(ll, super::zeroed_stack::zeroed_stack(&text))
-        .map_err(|e| format!("{}: cannot be written: {e}", ll.display()))
-}
-
 /// Compile `inputs` (C, .bc or .ll) with the replay runtime of `runtime_dir` into the
 /// executable `out`, linking `libs` and those the IR inputs name (`augur extract-bc`'s).
-/// Every input becomes textual IR written next to `out`: C through the front end only
-/// (its UBSan checks in, AddressSanitizer's pass left to the final compile), IR inputs
-/// marked for AddressSanitizer as C is (see `sanitized_ir.rs`); each has its stack zeroed
-/// as the analysis's is (see `zeroed_stack.rs`).
+/// Every input becomes textual IR written next to `out` (see `native_ir.rs`).
 pub fn compile(
     inputs: &[PathBuf],
     cflags: &[String],
@@ -150,16 +140,7 @@ pub fn compile(
     let mut libs = libs.to_vec();
     for (i, input) in inputs.iter().enumerate() {
         let copy = out.with_extension(format!("input{i}.ll"));
-        let s = super::sanitized_ir::sanitizable(input, &copy)?;
-        if s.file != copy {
-            let mut cmd = native_clang(cflags, runtime_dir);
-            cmd.args(["-S", "-emit-llvm", "-Xclang", "-disable-llvm-passes"])
-                .arg(input)
-                .arg("-o")
-                .arg(&copy);
-            run_clang(cmd, &input.display().to_string())?;
-        }
-        zero_stack_of(&copy)?;
+        let s = super::native_ir::native_ir(input, cflags, runtime_dir, &copy)?;
         files.push(copy);
         for l in s.libs {
             if !libs.contains(&l) {
@@ -174,7 +155,7 @@ pub fn compile(
         .args(NATIVE_LINK_FLAGS)
         .arg("-o")
         .arg(out);
-    run_clang(cmd, &names.join(", "))
+    run_clang(cmd, &names.join(", ")).map(drop)
 }
 
 /// Everything one run needs besides the binary.

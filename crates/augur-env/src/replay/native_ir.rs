@@ -1,25 +1,33 @@
-//! Bitcode made ready for AddressSanitizer. clang instruments only the functions that carry
-//! the `sanitize_address` attribute, which its front end adds when it compiles C with
-//! `-fsanitize=address`; bitcode built without it (a project's whole-program `.bc` from
-//! wllvm, say) would run natively unchecked, and an out-of-bounds access augur reports
-//! would not show natively. So a `.bc` or `.ll` input is disassembled and every function
-//! it defines gets the attribute (through the attribute groups its definitions use).
+//! A program's input made textual IR for the native build (augur replay's, augur
+//! record's): C through clang's front end only (its UBSan checks in, AddressSanitizer's
+//! pass left to the final compile); bitcode disassembled and made ready for
+//! AddressSanitizer, which instruments only the functions that carry the
+//! `sanitize_address` attribute: its front end adds it when it compiles C with
+//! `-fsanitize=address`, so bitcode built without it (a project's whole-program `.bc`
+//! from wllvm, say) would run natively unchecked, and an out-of-bounds access augur
+//! reports would not show natively; every function it defines gets the attribute
+//! (through the attribute groups its definitions use). Either way, its stack is zeroed
+//! as the analysis's is (`zeroed_stack.rs`).
 
+use super::native::{native_clang, run_clang};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// An input of the native build made ready for it.
-pub struct Sanitizable {
-    /// The file to compile.
-    pub file: PathBuf,
+/// What an input of the native build needs besides its IR.
+pub struct NativeIr {
     /// The libraries the IR says its program links (`!augur.libs`, from `augur
     /// extract-bc`).
     pub libs: Vec<String>,
 }
 
-/// The textual IR of `input` with `sanitize_address` on every defined function, written
-/// to `out` (a `.ll` file); `input` itself when it is C source.
-pub fn sanitizable(input: &Path, out: &Path) -> Result<Sanitizable, String> {
+/// Write the native build's textual IR of `input` (C with `cflags` and the headers of
+/// `runtime_dir`, `.bc` or `.ll`) to `out`.
+pub fn native_ir(
+    input: &Path,
+    cflags: &[String],
+    runtime_dir: &Path,
+    out: &Path,
+) -> Result<NativeIr, String> {
     let ext = input.extension().and_then(|e| e.to_str()).unwrap_or("");
     let text = match ext {
         "bc" => {
@@ -37,21 +45,23 @@ pub fn sanitizable(input: &Path, out: &Path) -> Result<Sanitizable, String> {
                     String::from_utf8_lossy(&o.stderr).trim()
                 ));
             }
-            String::from_utf8_lossy(&o.stdout).into_owned()
+            with_sanitize_address(&String::from_utf8_lossy(&o.stdout))
         }
-        "ll" => std::fs::read_to_string(input)
-            .map_err(|e| format!("{}: cannot be read: {e}", input.display()))?,
+        "ll" => with_sanitize_address(
+            &std::fs::read_to_string(input)
+                .map_err(|e| format!("{}: cannot be read: {e}", input.display()))?,
+        ),
         _ => {
-            return Ok(Sanitizable {
-                file: input.to_path_buf(),
-                libs: Vec::new(),
-            })
+            let mut cmd = native_clang(cflags, runtime_dir);
+            cmd.args(["-S", "-emit-llvm", "-Xclang", "-disable-llvm-passes"])
+                .arg(input)
+                .args(["-o", "-"]);
+            String::from_utf8_lossy(&run_clang(cmd, &input.display().to_string())?).into_owned()
         }
     };
-    std::fs::write(out, with_sanitize_address(&text))
+    std::fs::write(out, super::zeroed_stack::zeroed_stack(&text))
         .map_err(|e| format!("{}: cannot be written: {e}", out.display()))?;
-    Ok(Sanitizable {
-        file: out.to_path_buf(),
+    Ok(NativeIr {
         libs: crate::project::libs_of(&text),
     })
 }
