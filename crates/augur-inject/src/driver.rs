@@ -361,11 +361,15 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
         }
         // In one program, its trigger must fire it alone among the bugs chosen so far.
         let before: &[Planned] = if o.one_program { &planned } else { &[] };
+        let forbidden: Vec<Objects> = before.iter().map(|p| p.bug.trigger.clone()).collect();
         let mut round = Round {
             ctx: &ctx,
             seeds: &mut seeds,
             id,
-            avoid: &last_lines,
+            excluded: Excluded {
+                lines: &last_lines,
+                triggers: &forbidden,
+            },
             probed: &mut probed,
             rng: &mut rng,
             progress,
@@ -851,6 +855,7 @@ impl Candidate {
             .map(|(p, q)| Site {
                 source: p.source,
                 line: p.line,
+                instance: p.instance,
                 pred: q.clone(),
             })
             .collect();
@@ -874,12 +879,22 @@ impl Candidate {
     }
 }
 
+/// What a bug's candidates must keep clear of.
+#[derive(Clone, Copy)]
+struct Excluded<'a> {
+    /// Lines holding an earlier bug's last point.
+    lines: &'a FxHashSet<(usize, u32)>,
+    /// Inputs its predicates must not all hold on: in one program, the triggers of the
+    /// bugs chosen before (whose run this bug would otherwise end first).
+    triggers: &'a [Objects],
+}
+
 /// The choice of bug `id`'s candidate: what synthesis and selection work with.
 struct Round<'a, 'c> {
     ctx: &'a Ctx<'c>,
     seeds: &'a mut [Seed],
     id: usize,
-    avoid: &'a FxHashSet<(usize, u32)>,
+    excluded: Excluded<'a>,
     probed: &'a mut embed::Probe,
     rng: &'a mut Rng,
     progress: &'a dyn Progress,
@@ -970,7 +985,7 @@ impl Round<'_, '_> {
                     &mut self.seeds[si],
                     si,
                     ctx.o.points * m,
-                    self.avoid,
+                    self.excluded,
                     self.probed,
                     self.rng,
                 ) {
@@ -1075,13 +1090,14 @@ fn select(
 }
 
 /// Choose `k` points on seed path `seed` (number `seed_path`), none of whose lines is
-/// in `avoid`, and synthesize their predicates.
+/// one of `excluded`'s, and synthesize their predicates, not all true on any of its
+/// triggers (as the seed path computes them).
 fn synthesize_on(
     ctx: &Ctx,
     seed: &mut Seed,
     seed_path: usize,
     k: usize,
-    avoid: &FxHashSet<(usize, u32)>,
+    excluded: Excluded,
     probed: &mut embed::Probe,
     rng: &mut Rng,
 ) -> Result<Candidate, String> {
@@ -1102,7 +1118,7 @@ fn synthesize_on(
         ));
     }
     let all = seed.points.as_ref().expect("computed above");
-    let chosen = points::choose(&seed.run.pool, all, k, avoid);
+    let chosen = points::choose(&seed.run.pool, all, k, excluded.lines);
     if chosen.is_empty() {
         return Err("no transition point: no line on the seed path has an input-dependent variable in scope".into());
     }
@@ -1126,6 +1142,7 @@ fn synthesize_on(
     let cands: Vec<_> = chosen.iter().map(|p| p.cands.clone()).collect();
     let mut samples = path.samples.clone();
     samples.extend(mutants::on_path(&seed.run, &ctx.o.pool, &pc));
+    let forbidden = mutants::assignments(&seed.run, excluded.triggers);
     // When rarity selects: the mutations of the seed input that the predicates let
     // through (on the path's expressions, whether or not they take the path) join the
     // samples, and synthesis runs again to rule them out.
@@ -1153,6 +1170,7 @@ fn synthesize_on(
             &pc,
             &cands,
             &samples,
+            &forbidden,
             rng,
         )
         .map_err(|e| format!("synthesizing predicates: {e}"))?;

@@ -1,10 +1,12 @@
 //! Embedding ETSs into the C source. Injected code goes at the start of a recorded line,
 //! on that same line (so no other line moves), as one block marked by a comment:
 //! each transition is a branch-free update of the bug's own global state variable,
-//! `augur_bugN += (augur_bugN == k) & (PRED);`, and the last point also holds the bug
-//! action, run when the state is final. A line visited more than once (a loop's body)
-//! may hold several transitions of one bug, each made on a visit of its own. The state variable is defined at the end of the
-//! file holding the last point. Before synthesis, a probe compile (clang `-fsyntax-only`
+//! `augur_bugN += (augur_bugN == k) & (++augur_bugN_visitK == V) & (PRED);`, made only
+//! on the visit V of its line that synthesis read the predicate's values at (a counter
+//! per transition counts the visits), and the last point also holds the bug action, run
+//! when the state is final. A line visited more than once (a loop's body) may hold
+//! several transitions of one bug, each on a visit of its own. The state variable and
+//! the counters are defined at the end of the file holding the last point. Before synthesis, a probe compile (clang `-fsyntax-only`
 //! with `(void)(v);` at every candidate line) tells which lines take a statement and
 //! which variables are in scope there.
 
@@ -98,6 +100,8 @@ pub struct Site {
     pub source: usize,
     /// 1-based line.
     pub line: u32,
+    /// Which visit of the line (1 = the first) makes the transition.
+    pub instance: u32,
     /// The transition predicate.
     pub pred: Pred,
 }
@@ -145,9 +149,12 @@ fn transition(bug: &BugPlan, k: usize, a: Action) -> String {
     let id = bug.id;
     let site = &bug.sites[k];
     let mut code = format!(
-        "/* augur-inject bug {id}: transition {} */ {{ extern int augur_bug{id}; augur_bug{id} += (augur_bug{id} == {k}) & {};",
+        "/* augur-inject bug {id}: transition {} */ {{ extern int augur_bug{id}; extern unsigned {visits}; \
+         augur_bug{id} += (augur_bug{id} == {k}) & (++{visits} == {}u) & {};",
         k + 1,
-        site.pred.c()
+        site.instance,
+        site.pred.c(),
+        visits = visit_counter(id, k),
     );
     if k + 1 == bug.sites.len() {
         code.push_str(&format!(
@@ -158,6 +165,11 @@ fn transition(bug: &BugPlan, k: usize, a: Action) -> String {
     }
     code.push_str(" } ");
     code
+}
+
+/// The name of the global counting the visits of transition `k`'s line of bug `id`.
+fn visit_counter(id: usize, k: usize) -> String {
+    format!("augur_bug{id}_visit{}", k + 1)
 }
 
 /// The sources with `bugs` embedded (same order as `sources`).
@@ -191,8 +203,11 @@ fn embed_with(sources: &[String], bugs: &[BugPlan], a: Action) -> Vec<String> {
             Action::Fail => bug.kind.definitions(bug.id),
             Action::Mark => String::new(),
         };
+        let counters: String = (0..bug.sites.len())
+            .map(|k| format!("unsigned {};\n", visit_counter(bug.id, k)))
+            .collect();
         tails[last].push_str(&format!(
-            "/* augur-inject bug {id}: ETS state */\nint augur_bug{id};\n{definitions}",
+            "/* augur-inject bug {id}: ETS state */\nint augur_bug{id};\n{counters}{definitions}",
             id = bug.id
         ));
     }
@@ -446,6 +461,7 @@ mod tests {
             sites: vec![Site {
                 source: 0,
                 line: 2,
+                instance: 1,
                 pred: pred.clone(),
             }],
             kind: Kind::OobWrite,
@@ -461,31 +477,11 @@ mod tests {
         assert!(failing.contains("augur_bug1_buf[augur_i] = 1;") && !failing.contains(MARK));
     }
 
-    #[test]
-    fn one_visit_of_a_line_makes_one_transition_of_a_bug_at_most() {
-        use crate::predicate::{Op, Side};
-        // Both transitions at the loop body's line: the bug fires from the loop's
-        // second iteration on, not on its first.
-        let mut pool = augur_expr::ExprPool::new();
-        let site = Site {
-            source: 0,
-            line: 4,
-            pred: Pred {
-                lhs: Side::Var("i".into(), 4),
-                op: Op::Ge,
-                rhs: Side::Const(1),
-                expr: pool.constant(1, 1),
-            },
-        };
-        let bug = BugPlan {
-            id: 1,
-            sites: vec![site.clone(), site],
-            kind: Kind::Assert,
-        };
-        let src = "int main(int argc, char **argv) {\n  int n = 0;\n  for (int i = 1; i < argc; i++) {\n    n += argv[i][0];\n  }\n  return 0;\n}\n";
-        let dir = std::env::temp_dir().join(format!("augur-embed-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (c, exe) = (dir.join("loop.c"), dir.join("loop"));
+    /// Whether the program `src`, with `bug` embedded and built natively, fires it on
+    /// each of `runs` (its arguments), in order.
+    fn fires_natively(src: &str, bug: BugPlan, runs: &[&[&str]]) -> Vec<bool> {
+        let dir = tempfile::tempdir().unwrap();
+        let (c, exe) = (dir.path().join("prog.c"), dir.path().join("prog"));
         std::fs::write(&c, &embed(&[src.to_string()], &[bug])[0]).unwrap();
         let built = augur_ir::llvm::clang_command()
             .arg(&c)
@@ -494,16 +490,71 @@ mod tests {
             .output()
             .unwrap();
         assert!(built.status.success(), "{built:?}");
-        let fires = |args: &[&str]| {
-            let out = std::process::Command::new(&exe)
-                .args(args)
-                .output()
-                .unwrap();
-            String::from_utf8_lossy(&out.stderr).contains("augur-inject bug 1")
+        runs.iter()
+            .map(|args| {
+                let out = std::process::Command::new(&exe)
+                    .args(*args)
+                    .output()
+                    .unwrap();
+                String::from_utf8_lossy(&out.stderr).contains("augur-inject bug 1")
+            })
+            .collect()
+    }
+
+    /// A loop over the arguments whose body (line 4) sees `i` = 1, 2, ... on its
+    /// visits 1, 2, ...
+    const LOOP: &str = "int main(int argc, char **argv) {\n  int n = 0;\n  for (int i = 1; i < argc; i++) {\n    n += argv[i][0];\n  }\n  return 0;\n}\n";
+
+    /// A transition at the loop body's visit `instance` on `i op c`.
+    fn at_body(instance: u32, op: crate::predicate::Op, c: i64) -> Site {
+        use crate::predicate::Side;
+        let mut pool = augur_expr::ExprPool::new();
+        Site {
+            source: 0,
+            line: 4,
+            instance,
+            pred: Pred {
+                lhs: Side::Var("i".into(), 4),
+                op,
+                rhs: Side::Const(c),
+                expr: pool.constant(1, 1),
+            },
+        }
+    }
+
+    #[test]
+    fn one_visit_of_a_line_makes_one_transition_of_a_bug_at_most() {
+        use crate::predicate::Op;
+        // Both transitions at the loop body's line, on its first and second visits:
+        // the bug fires from the loop's second iteration on, not on its first.
+        let bug = BugPlan {
+            id: 1,
+            sites: vec![at_body(1, Op::Ge, 1), at_body(2, Op::Ge, 1)],
+            kind: Kind::Assert,
         };
-        assert!(!fires(&["a"]), "one iteration");
-        assert!(fires(&["a", "b"]), "two iterations");
-        std::fs::remove_dir_all(&dir).unwrap();
+        let got = fires_natively(LOOP, bug, &[&["a"], &["a", "b"], &["a", "b", "c"]]);
+        assert_eq!(got, [false, true, true]);
+    }
+
+    #[test]
+    fn a_transition_is_made_on_its_own_visit_only() {
+        use crate::predicate::Op;
+        // `i <= 1` holds on the body's first visit only: at the second, never.
+        let early = BugPlan {
+            id: 1,
+            sites: vec![at_body(2, Op::Le, 1)],
+            kind: Kind::Assert,
+        };
+        let got = fires_natively(LOOP, early, &[&["a"], &["a", "b"], &["a", "b", "c"]]);
+        assert_eq!(got, [false, false, false]);
+        // `i >= 3` at the third visit: three arguments or more.
+        let third = BugPlan {
+            id: 1,
+            sites: vec![at_body(3, Op::Ge, 3)],
+            kind: Kind::Assert,
+        };
+        let got = fires_natively(LOOP, third, &[&["a", "b"], &["a", "b", "c"], &["a"; 4]]);
+        assert_eq!(got, [false, true, true]);
     }
 
     #[test]

@@ -24,12 +24,17 @@ fn assignment(run: &SeededRun, test: &Objects) -> Option<Assignment> {
     Some(a)
 }
 
+/// `tests` as assignments of `run`'s inputs, wherever they go (those whose objects are
+/// not the run's are left out).
+pub fn assignments(run: &SeededRun, tests: &[Objects]) -> Vec<Assignment> {
+    tests.iter().filter_map(|t| assignment(run, t)).collect()
+}
+
 /// `tests` that take the seed path of `run` (its condition `pc` holds), as assignments
 /// of its inputs (tests whose objects are not the run's are left out).
 pub fn on_path(run: &SeededRun, tests: &[Objects], pc: &[ExprId]) -> Vec<Assignment> {
-    tests
-        .iter()
-        .filter_map(|test| assignment(run, test))
+    assignments(run, tests)
+        .into_iter()
         .filter(|a| sample::satisfies(&run.pool, a, pc))
         .collect()
 }

@@ -23,10 +23,27 @@ pub struct Rates {
     pub trigger_fires: bool,
     /// Per kind (pool, random, mutated, near its trigger): inputs tried and fired.
     pub tallies: Vec<(Source, Tally)>,
-    /// In one program with bugs chosen before (`--one-program`): does one of them reach
-    /// its final state before this one on its trigger, or this one before theirs on one of
-    /// their triggers? Either trigger would then fire the other bug.
-    pub interferes: bool,
+    /// In one program with bugs chosen before (`--one-program`): how a trigger would fire
+    /// the other bug.
+    pub interference: Interference,
+}
+
+/// How a candidate and the bugs chosen before it in one program share an input: in one
+/// program the first bug to reach its final state ends the run, so either way one
+/// trigger would fire the other bug.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Interference {
+    /// On an earlier bug's trigger it reaches its final state first.
+    pub takes_a_trigger: bool,
+    /// On its own trigger an earlier bug reaches its final state first.
+    pub loses_its_trigger: bool,
+}
+
+impl Interference {
+    /// Either way.
+    fn any(self) -> bool {
+        self.takes_a_trigger || self.loses_its_trigger
+    }
 }
 
 /// The kinds of input whose fire rate decides, in report order.
@@ -46,14 +63,14 @@ impl Rates {
         Rates {
             trigger_fires: v.trigger_fires,
             tallies: MEASURED.iter().map(|&s| (s, v.tally(s))).collect(),
-            interferes: false,
+            interference: Interference::default(),
         }
     }
 
     /// May it be picked at all: its trigger fires it, and in one program no other bug
     /// first?
     fn usable(&self) -> bool {
-        self.trigger_fires && !self.interferes
+        self.trigger_fires && !self.interference.any()
     }
 
     /// The counts of kind `s`, creating them.
@@ -224,7 +241,7 @@ pub fn measure(
         };
         let fired = marks(&run);
         for (c, r) in cands.iter().zip(rates.iter_mut()) {
-            r.interferes |= first_of(&fired, c.mark, other.mark) == Some(c.mark);
+            r.interference.takes_a_trigger |= first_of(&fired, c.mark, other.mark) == Some(c.mark);
         }
     }
     for (input, source, of) in &inputs {
@@ -241,7 +258,7 @@ pub fn measure(
             match source {
                 None if own => {
                     r.trigger_fires = hit;
-                    r.interferes |= overtaken(&fired, c.mark);
+                    r.interference.loses_its_trigger |= overtaken(&fired, c.mark);
                 }
                 Some(Source::NearTrigger) if !own => {}
                 Some(s) => {
@@ -289,12 +306,18 @@ pub fn ranked(rates: &[Rates], fresh: &[bool], max: f64) -> Result<Vec<usize>, R
     }
     let usable = (0..rates.len()).filter(|&i| rates[i].usable());
     let Some(best) = usable.min_by(|&a, &b| rates[a].cmp_rarity(&rates[b])) else {
-        let firing = rates.iter().filter(|r| r.trigger_fires).count();
-        let why = if firing > 0 {
+        let firing: Vec<&Rates> = rates.iter().filter(|r| r.trigger_fires).collect();
+        let why = if !firing.is_empty() {
+            let count =
+                |f: fn(&Interference) -> bool| firing.iter().filter(|r| f(&r.interference)).count();
             format!(
-                "every candidate whose trigger fires it ({firing} of {}) shares an input with \
-                 a bug chosen before: one's trigger fires the other first",
-                rates.len()
+                "every candidate whose trigger fires it ({} of {}) shares an input with \
+                 a bug chosen before: {} fire on an earlier bug's trigger before it, on \
+                 the triggers of {} an earlier bug fires first",
+                firing.len(),
+                rates.len(),
+                count(|i| i.takes_a_trigger),
+                count(|i| i.loses_its_trigger),
             )
         } else {
             format!(
@@ -368,7 +391,7 @@ mod tests {
     ) -> Rates {
         Rates {
             trigger_fires: fires,
-            interferes: false,
+            interference: Interference::default(),
             tallies: vec![
                 (Source::Mutated, tally(mutated)),
                 (Source::Random, tally(random)),
@@ -469,15 +492,35 @@ mod tests {
     fn in_one_program_a_candidate_sharing_a_trigger_with_a_chosen_bug_is_not_picked() {
         let rare = rates(true, (0, 500), (0, 500));
         let shared = Rates {
-            interferes: true,
+            interference: Interference {
+                takes_a_trigger: true,
+                loses_its_trigger: false,
+            },
             ..rare.clone()
         };
-        assert_eq!(pick(&[shared.clone(), rare], &[true, true], 0.001), Ok(1));
-        let refusal = pick(&[shared.clone(), shared], &[true, true], 0.001).unwrap_err();
+        assert_eq!(
+            pick(&[shared.clone(), rare.clone()], &[true, true], 0.001),
+            Ok(1)
+        );
+        let overtaken = Rates {
+            interference: Interference {
+                takes_a_trigger: false,
+                loses_its_trigger: true,
+            },
+            ..rare.clone()
+        };
+        assert_eq!(
+            pick(&[overtaken.clone(), rare], &[true, true], 0.001),
+            Ok(1)
+        );
+        let refusal = pick(&[shared.clone(), shared, overtaken], &[true; 3], 0.001).unwrap_err();
         assert_eq!(refusal.rarest, None);
-        assert!(refusal
-            .why
-            .contains("shares an input with a bug chosen before"));
+        assert_eq!(
+            refusal.why,
+            "every candidate whose trigger fires it (3 of 3) shares an input with a bug \
+             chosen before: 2 fire on an earlier bug's trigger before it, on the triggers of \
+             1 an earlier bug fires first"
+        );
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! ETS synthesis (the paper's Algorithm 2): one predicate per transition point, chosen
 //! round-robin by hill climbing so that as few sampled path inputs as possible satisfy
-//! all predicates, each predicate true on the seed (the seed stays a trigger).
+//! all predicates, each predicate true on the seed (the seed stays a trigger). Inputs
+//! that must not fire the bug (in one program, the triggers of the bugs chosen before)
+//! weigh more than all the samples together: the conjunction is narrowed to exclude
+//! them first.
 
 use crate::predicate::Pred;
 use augur_engine::Rng;
@@ -40,8 +43,14 @@ fn others(tables: &[Table], chosen: &[Option<usize>], skip: usize, n: usize) -> 
     keep
 }
 
-fn hits(keep: &[bool], row: &[bool]) -> usize {
-    keep.iter().zip(row).filter(|(a, b)| **a && **b).count()
+/// The weight of the inputs kept by both `keep` and `row`.
+fn weighed_hits(weights: &[usize], keep: &[bool], row: &[bool]) -> usize {
+    weights
+        .iter()
+        .zip(keep.iter().zip(row))
+        .filter(|(_, (a, b))| **a && **b)
+        .map(|(w, _)| w)
+        .sum()
 }
 
 /// The predicate expressions chosen for every point but `skip`.
@@ -55,17 +64,23 @@ fn chosen_exprs(cands: &[Vec<Pred>], chosen: &[Option<usize>], skip: usize) -> V
 }
 
 /// Choose one predicate per point (None where no non-trivial one exists) among `cands`
-/// (all true on the seed), given samples of the path condition `pc`.
+/// (all true on the seed), given samples of the path condition `pc` and inputs
+/// `forbidden` to exclude before any sample (as assignments of the path's inputs).
 pub fn synthesize(
     pool: &mut ExprPool,
     solver: &mut SolverChain,
     pc: &[ExprId],
     cands: &[Vec<Pred>],
     samples: &[Assignment],
+    forbidden: &[Assignment],
     rng: &mut Rng,
 ) -> Result<Vec<Option<Pred>>, String> {
-    let n = samples.len();
-    let tables: Vec<Table> = cands.iter().map(|c| table(pool, c, samples)).collect();
+    let inputs: Vec<Assignment> = samples.iter().chain(forbidden).cloned().collect();
+    let n = inputs.len();
+    let mut weights = vec![1; samples.len()];
+    weights.resize(n, samples.len() + 1);
+    let hits = |keep: &[bool], row: &[bool]| weighed_hits(&weights, keep, row);
+    let tables: Vec<Table> = cands.iter().map(|c| table(pool, c, &inputs)).collect();
     let mut chosen: Vec<Option<usize>> = vec![None; cands.len()];
     for _ in 0..ROUNDS {
         let mut changed = false;
@@ -129,6 +144,7 @@ mod tests {
         let k = pool.constant(c, 8);
         let expr = match op {
             Op::Gt => pool.cmp(CmpOp::Ult, k, x),
+            Op::Lt => pool.cmp(CmpOp::Ult, x, k),
             Op::Eq => pool.cmp(CmpOp::Eq, x, k),
             _ => unreachable!(),
         };
@@ -140,13 +156,26 @@ mod tests {
         }
     }
 
-    #[test]
-    fn picks_the_narrowest_and_leaves_implied_points_empty() {
+    /// The input x = v.
+    fn byte(v: u8) -> Assignment {
+        let mut s = Assignment::default();
+        s.set(ArrayId(0), vec![v]);
+        s
+    }
+
+    /// A pool with one input byte `x` (array 0).
+    fn one_byte() -> (ExprPool, ExprId) {
         let mut pool = ExprPool::new();
         let a = pool.new_array("x", 1);
         let arr = pool.array_sym(a);
         let i0 = pool.constant(0, 64);
         let x = pool.select(arr, i0);
+        (pool, x)
+    }
+
+    #[test]
+    fn picks_the_narrowest_and_leaves_implied_points_empty() {
+        let (mut pool, x) = one_byte();
         // The seed is x = 200; every candidate holds on it.
         let first = vec![
             pred(&mut pool, x, Op::Gt, 10),
@@ -157,13 +186,7 @@ mod tests {
             pred(&mut pool, x, Op::Gt, 150),
             pred(&mut pool, x, Op::Gt, 10),
         ];
-        let samples: Vec<Assignment> = (0..=255u8)
-            .map(|v| {
-                let mut s = Assignment::default();
-                s.set(ArrayId(0), vec![v]);
-                s
-            })
-            .collect();
+        let samples: Vec<Assignment> = (0..=255u8).map(byte).collect();
         let mut solver = SolverChain::new(Default::default());
         let got = synthesize(
             &mut pool,
@@ -171,6 +194,7 @@ mod tests {
             &[],
             &[first, second],
             &samples,
+            &[],
             &mut Rng::new(1),
         )
         .unwrap();
@@ -178,6 +202,37 @@ mod tests {
         assert!(
             got[1].is_none(),
             "x == 200 implies every candidate of the second point"
+        );
+    }
+
+    #[test]
+    fn a_forbidden_input_is_excluded_before_any_sample() {
+        let (mut pool, x) = one_byte();
+        // The seed is x = 200: x > 199 holds on 56 of the 256 samples, x < 201 on 201.
+        let point = vec![
+            pred(&mut pool, x, Op::Gt, 199),
+            pred(&mut pool, x, Op::Lt, 201),
+        ];
+        let samples: Vec<Assignment> = (0..=255u8).map(byte).collect();
+        let mut solver = SolverChain::new(Default::default());
+        let mut pick = |forbidden: &[Assignment]| {
+            let got = synthesize(
+                &mut pool,
+                &mut solver,
+                &[],
+                std::slice::from_ref(&point),
+                &samples,
+                forbidden,
+                &mut Rng::new(1),
+            )
+            .unwrap();
+            got[0].as_ref().map(Pred::text)
+        };
+        assert_eq!(pick(&[]).as_deref(), Some("x > 199"));
+        assert_eq!(
+            pick(&[byte(255)]).as_deref(),
+            Some("x < 201"),
+            "x > 199 would fire on the forbidden 255"
         );
     }
 }

@@ -6,6 +6,12 @@
 static jmp_buf back;
 static unsigned char input[2];
 extern int augur_bug1;
+/* The visit counters of the bug's transitions (as many as it has points). */
+#define VISITS(k) extern unsigned augur_bug1_visit##k __attribute__((weak));
+VISITS(1) VISITS(2) VISITS(3) VISITS(4) VISITS(5) VISITS(6)
+static unsigned *const visits[] = {&augur_bug1_visit1, &augur_bug1_visit2,
+                                   &augur_bug1_visit3, &augur_bug1_visit4,
+                                   &augur_bug1_visit5, &augur_bug1_visit6};
 int prog_main(void);
 void augur_make_symbolic(void *p, unsigned long n, const char *name) {
   (void)name;
@@ -26,6 +32,9 @@ int main(int argc, char **argv) {
     if (first >= 0 && input[0] != first)
       continue;
     augur_bug1 = 0;
+    for (unsigned k = 0; k < sizeof visits / sizeof *visits; k++)
+      if (visits[k])
+        *visits[k] = 0;
     if (setjmp(back) == 0)
       prog_main();
     else
