@@ -452,38 +452,65 @@ fn a_bug_is_emitted_only_if_it_fires_on_at_most_max_fire_rate_of_mutations() {
     }
 }
 
+/// How many times `c` measured candidates of bug `id` (of `of`) natively.
+fn measured(c: &Corpus, id: usize, of: usize) -> usize {
+    let what = format!("bug {id}/{of}: measuring");
+    c.stderr.lines().filter(|l| l.contains(&what)).count()
+}
+
+/// `augur inject` on rare.c from `seeds` with one point per bug, no exploration and
+/// `extra`: it ran, emitted `emitted` bugs, and the first bug not emitted was refused
+/// for the reason returned.
+fn refused_on_rare(seeds: &[&[u8; 8]], extra: &[&str], emitted: u64) -> (Corpus, String) {
+    let mut args = vec!["--points", "1", "--explore-time", "0.000001"];
+    args.extend_from_slice(extra);
+    let c = inject_rare_from(seeds, &args);
+    assert_eq!(c.status, 0, "{}", c.stderr);
+    assert_eq!(c.summary["emitted"], emitted, "{}", c.stdout);
+    let why = c.summary["failures"][0]["reason"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    (c, why)
+}
+
 #[test]
 fn a_bug_refused_on_its_first_seed_paths_is_tried_on_the_next_ones() {
-    // Four seed paths of one input, every bug in one program: bug 1 takes the first;
-    // every candidate of bug 2, from the next three, shares its trigger with bug 1
-    // (refused), and so does the one synthesized again on the fourth.
-    let c = inject_rare_from(
-        &[b"abcdefgh"; 4],
-        &[
-            "--one-program",
-            "--bugs",
-            "2",
-            "--points",
-            "1",
-            "--explore-time",
-            "0.000001",
-        ],
+    // Four seed paths; one point per candidate guards one byte and fires on most
+    // mutations: the first three paths' candidates are too common, and so are those
+    // synthesized again on the fourth.
+    let (c, why) = refused_on_rare(
+        &[b"abcdefgh", b"bcdefghi", b"cdefghij", b"defghijk"],
+        &["--max-fire-rate", "0.001"],
+        0,
     );
-    assert_eq!(c.status, 0, "{}", c.stderr);
-    assert_eq!(c.summary["emitted"], 1, "{}", c.stdout);
-    let why = c.summary["failures"][0]["reason"].as_str().unwrap();
-    let shares = "shares an input with a bug chosen before";
     let (first, second) = why
         .split_once("; then on the next 1 seed path(s): ")
         .unwrap_or_else(|| panic!("{why}"));
-    assert!(first.contains(shares) && second.contains(shares), "{why}");
-    let measured = |bug: &str| {
+    assert!(
+        first.starts_with("too common") && second.starts_with("too common"),
+        "{why}"
+    );
+    assert_eq!(measured(&c, 1, 1), 2, "{}", c.stderr);
+}
+
+#[test]
+fn in_one_program_a_candidate_holding_on_an_earlier_trigger_is_not_measured() {
+    // Four seed paths of one input, every bug in one program: bug 1 takes the first;
+    // every candidate of bug 2 holds on bug 1's trigger (the same input), so none is
+    // measured and bug 2 is not emitted.
+    let (c, why) = refused_on_rare(&[b"abcdefgh"; 4], &["--one-program", "--bugs", "2"], 1);
+    assert!(why.starts_with("on every seed path (4): "), "{why}");
+    assert!(
+        why.contains(" x its predicates hold on the trigger of a bug chosen before"),
+        "{why}"
+    );
+    assert_eq!(
+        (measured(&c, 1, 2), measured(&c, 2, 2)),
+        (1, 0),
+        "{}",
         c.stderr
-            .lines()
-            .filter(|l| l.contains(&format!("bug {bug}/2: measuring")))
-            .count()
-    };
-    assert_eq!((measured("1"), measured("2")), (1, 2), "{}", c.stderr);
+    );
 }
 
 #[test]

@@ -443,9 +443,10 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
     Ok(out)
 }
 
-/// Why no seed path yielded a bug: each distinct reason with how many paths gave it,
-/// the most frequent first (then in the order first seen).
-fn every_path_failed(why: &[String]) -> String {
+/// Why none of `paths` seed paths yielded a bug: each distinct reason with how many
+/// times it was given (a path may give one per variant), the most frequent first (then
+/// in the order first seen).
+fn every_path_failed(paths: usize, why: &[String]) -> String {
     let mut counts: Vec<(&str, usize)> = Vec::new();
     for w in why {
         match counts.iter_mut().find(|(r, _)| r == w) {
@@ -455,7 +456,7 @@ fn every_path_failed(why: &[String]) -> String {
     }
     counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
     let reasons: Vec<String> = counts.iter().map(|(r, n)| format!("{n} x {r}")).collect();
-    format!("on every seed path ({}): {}", why.len(), reasons.join("; "))
+    format!("on every seed path ({paths}): {}", reasons.join("; "))
 }
 
 /// The buggy sources under their report names: all of them, or of a project, the ones
@@ -827,6 +828,10 @@ const MUTANTS_KEPT: usize = 200;
 /// Xored into `--seed` for the measuring runs' random number stream.
 const MEASURING_STREAM: u64 = 0x6d65_6173_7572_6521;
 
+/// Why a candidate is dropped before it is measured, in one program.
+const HOLDS_ON_A_TRIGGER: &str =
+    "its predicates hold on the trigger of a bug chosen before, as its seed path computes them";
+
 /// A bug synthesized on a seed path, not yet chosen.
 struct Candidate {
     /// Which seed path.
@@ -871,6 +876,16 @@ impl Candidate {
             .map(|(p, q)| format!("{}:{} {}", names[p.source], p.line, q.text()))
             .collect();
         points.join(", ")
+    }
+
+    /// Do all its predicates hold on one of `inputs`, as its seed path computes them?
+    /// (In one program such an input, an earlier bug's trigger, would then fire it first,
+    /// wherever that input's own path goes.)
+    fn holds_on_any(&self, seed: &Seed, inputs: &[Objects]) -> bool {
+        let preds: Vec<ExprId> = self.kept.iter().map(|(_, q)| q.expr).collect();
+        mutants::assignments(&seed.run, inputs)
+            .iter()
+            .any(|a| sample::satisfies(&seed.run.pool, a, &preds))
     }
 
     /// The source holding its action.
@@ -923,7 +938,7 @@ impl Round<'_, '_> {
             let (mut found, why, walked) = self.candidates(start);
             start += walked;
             if found.is_empty() {
-                refusals.push((walked, every_path_failed(&why)));
+                refusals.push((walked, every_path_failed(walked, &why)));
                 continue;
             }
             if !o.picks() {
@@ -990,6 +1005,9 @@ impl Round<'_, '_> {
                     self.rng,
                 ) {
                     Ok(c) if found.iter().any(|f| f.same_as(&c)) => {}
+                    Ok(c) if c.holds_on_any(&self.seeds[si], self.excluded.triggers) => {
+                        why.push(HOLDS_ON_A_TRIGGER.into());
+                    }
                     Ok(c) => found.push(c),
                     Err(e) => {
                         why.push(e);
@@ -1294,8 +1312,8 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         assert_eq!(
-            every_path_failed(&why),
-            "on every seed path (5): 3 x timeout; 1 x no point; 1 x no predicate"
+            every_path_failed(4, &why),
+            "on every seed path (4): 3 x timeout; 1 x no point; 1 x no predicate"
         );
     }
 }
