@@ -279,11 +279,11 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
     let texts = read_sources(&setup.sources)?;
     let files = file_map(setup);
     progress.message("exploring the program for seed paths and verification inputs");
-    let (explored, working) = seeds::explore(setup, o.explore_time());
+    let explored = seeds::explore(setup, o.explore_time());
     let inputs = if o.seed_tests.is_empty() {
-        seeds::pick(&explored, working, MAX_SEEDS)
+        &explored
     } else {
-        o.seed_tests.iter().take(MAX_SEEDS).cloned().collect()
+        &o.seed_tests
     };
     if inputs.is_empty() {
         return Err(format!(
@@ -291,9 +291,13 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
             setup.sources[0].display()
         ));
     }
-    progress.message(&format!("recording {} seed path(s)", inputs.len()));
+    progress.message(&format!(
+        "recording {} seed path(s)",
+        inputs.len().min(MAX_SEEDS)
+    ));
     let mut scored: Vec<((bool, f64), Seed)> = inputs
         .iter()
+        .take(MAX_SEEDS)
         .map(|input| {
             let mut run = seeded::run(setup, input);
             let score = (seeds::does_its_work(&run), seeds::score(&mut run));

@@ -7,9 +7,8 @@ use augur_engine::{Executor, MemorySink, Outcome, SeedInput};
 use std::time::Duration;
 
 /// Tests of a bounded exploration (at most `time` long) that end normally, those on
-/// which the program did its work (see [`does_its_work`]) first, each kind in the order
-/// found; and how many did their work.
-pub fn explore(setup: &Setup, time: Duration) -> (Vec<SeedInput>, usize) {
+/// which the program did its work (see [`does_its_work`]) first.
+pub fn explore(setup: &Setup, time: Duration) -> Vec<SeedInput> {
     let sink = MemorySink::default();
     let tests = sink.0.clone();
     let mut opts = setup.opts.clone();
@@ -24,43 +23,17 @@ pub fn explore(setup: &Setup, time: Duration) -> (Vec<SeedInput>, usize) {
     augur_env::start(&mut ex, st, setup.entry, &setup.spec, &setup.argv);
     ex.run(&mut |_| {});
     let tests = tests.borrow();
-    let (done, failed): (Vec<_>, Vec<_>) = tests
+    let mut normal: Vec<_> = tests
         .iter()
         .filter(|t| matches!(t.outcome, Outcome::Exit(_)))
-        .partition(|t| is_success(&t.outcome));
-    let working = done.len();
-    let tests = done
+        .collect();
+    normal.sort_by_key(|t| !is_success(&t.outcome));
+    normal
         .into_iter()
-        .chain(failed)
         .map(|t| SeedInput {
             objects: t.objects.clone(),
         })
-        .collect();
-    (tests, working)
-}
-
-/// The seed paths' inputs among `tests` ([`explore`]'s, the first `working` of them
-/// having done their work): at most `n`, [`spread`] over those that did their work,
-/// then over the others when they are fewer than `n`.
-pub fn pick(tests: &[SeedInput], working: usize, n: usize) -> Vec<SeedInput> {
-    let mut seeds = spread(&tests[..working], n);
-    let more = spread(&tests[working..], n - seeds.len());
-    seeds.extend(more);
-    seeds
-}
-
-/// At most `n` of `tests`, spread evenly over them in their order (all when there are
-/// no more than `n`). An exploration's tests come in the order it found them, and the
-/// first few dozen are siblings of one search frontier: the same option, the same first
-/// bytes. Seed paths spread over the whole exploration see other values at their
-/// points, which bugs sharing one program need (each must fire on its own trigger
-/// alone).
-pub fn spread<T: Clone>(tests: &[T], n: usize) -> Vec<T> {
-    let len = tests.len();
-    if len <= n {
-        return tests.to_vec();
-    }
-    (0..n).map(|k| tests[k * len / n].clone()).collect()
+        .collect()
 }
 
 /// Whether `outcome` is an exit with status 0.
@@ -97,18 +70,4 @@ pub fn score(run: &mut SeededRun) -> f64 {
         + 4.0 * f64::from(rec.functions)
         + 2.0 * f64::from(rec.branches)
         + useful
-}
-
-#[cfg(test)]
-mod tests {
-    use super::spread;
-
-    #[test]
-    fn seeds_are_spread_over_the_whole_exploration() {
-        let tests: Vec<u32> = (0..100).collect();
-        assert_eq!(spread(&tests, 4), [0, 25, 50, 75]);
-        assert_eq!(spread(&tests[..3], 4), [0, 1, 2], "all of a few");
-        assert_eq!(spread(&tests[..10], 3), [0, 3, 6]);
-        assert!(spread(&tests, 0).is_empty());
-    }
 }
