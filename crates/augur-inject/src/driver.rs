@@ -366,10 +366,8 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
             ctx: &ctx,
             seeds: &mut seeds,
             id,
-            excluded: Excluded {
-                lines: &last_lines,
-                triggers: &forbidden,
-            },
+            avoid: &last_lines,
+            triggers: &forbidden,
             probed: &mut probed,
             rng: &mut rng,
             progress,
@@ -878,14 +876,12 @@ impl Candidate {
         points.join(", ")
     }
 
-    /// Do all its predicates hold on one of `inputs`, as its seed path computes them?
-    /// (In one program such an input, an earlier bug's trigger, would then fire it first,
-    /// wherever that input's own path goes.)
-    fn holds_on_any(&self, seed: &Seed, inputs: &[Objects]) -> bool {
+    /// Do all its predicates hold on one of `inputs` (assignments of its seed path's
+    /// inputs, in that path's `pool`)? (In one program such an input, an earlier bug's
+    /// trigger, would then fire it first, wherever that input's own path goes.)
+    fn holds_on_any(&self, pool: &augur_expr::ExprPool, inputs: &[Assignment]) -> bool {
         let preds: Vec<ExprId> = self.kept.iter().map(|(_, q)| q.expr).collect();
-        mutants::assignments(&seed.run, inputs)
-            .iter()
-            .any(|a| sample::satisfies(&seed.run.pool, a, &preds))
+        inputs.iter().any(|a| sample::satisfies(pool, a, &preds))
     }
 
     /// The source holding its action.
@@ -894,14 +890,15 @@ impl Candidate {
     }
 }
 
-/// What a bug's candidates must keep clear of.
+/// What the candidates synthesized on one seed path must keep clear of.
 #[derive(Clone, Copy)]
 struct Excluded<'a> {
     /// Lines holding an earlier bug's last point.
     lines: &'a FxHashSet<(usize, u32)>,
-    /// Inputs its predicates must not all hold on: in one program, the triggers of the
-    /// bugs chosen before (whose run this bug would otherwise end first).
-    triggers: &'a [Objects],
+    /// Inputs its predicates must not all hold on, as assignments of the path's inputs:
+    /// in one program, the triggers of the bugs chosen before (whose run this bug would
+    /// otherwise end first).
+    inputs: &'a [Assignment],
 }
 
 /// The choice of bug `id`'s candidate: what synthesis and selection work with.
@@ -909,7 +906,10 @@ struct Round<'a, 'c> {
     ctx: &'a Ctx<'c>,
     seeds: &'a mut [Seed],
     id: usize,
-    excluded: Excluded<'a>,
+    /// Lines holding an earlier bug's last point.
+    avoid: &'a FxHashSet<(usize, u32)>,
+    /// In one program, the triggers of the bugs chosen before.
+    triggers: &'a [Objects],
     probed: &'a mut embed::Probe,
     rng: &'a mut Rng,
     progress: &'a dyn Progress,
@@ -994,18 +994,23 @@ impl Round<'_, '_> {
                 si + 1
             ));
             let before = found.len();
+            let forbidden = mutants::assignments(&self.seeds[si].run, self.triggers);
+            let excluded = Excluded {
+                lines: self.avoid,
+                inputs: &forbidden,
+            };
             for &m in variants {
                 match synthesize_on(
                     ctx,
                     &mut self.seeds[si],
                     si,
                     ctx.o.points * m,
-                    self.excluded,
+                    excluded,
                     self.probed,
                     self.rng,
                 ) {
                     Ok(c) if found.iter().any(|f| f.same_as(&c)) => {}
-                    Ok(c) if c.holds_on_any(&self.seeds[si], self.excluded.triggers) => {
+                    Ok(c) if c.holds_on_any(&self.seeds[si].run.pool, &forbidden) => {
                         why.push(HOLDS_ON_A_TRIGGER.into());
                     }
                     Ok(c) => found.push(c),
@@ -1109,7 +1114,7 @@ fn select(
 
 /// Choose `k` points on seed path `seed` (number `seed_path`), none of whose lines is
 /// one of `excluded`'s, and synthesize their predicates, not all true on any of its
-/// triggers (as the seed path computes them).
+/// inputs if that can be helped.
 fn synthesize_on(
     ctx: &Ctx,
     seed: &mut Seed,
@@ -1160,7 +1165,6 @@ fn synthesize_on(
     let cands: Vec<_> = chosen.iter().map(|p| p.cands.clone()).collect();
     let mut samples = path.samples.clone();
     samples.extend(mutants::on_path(&seed.run, &ctx.o.pool, &pc));
-    let forbidden = mutants::assignments(&seed.run, excluded.triggers);
     // When rarity selects: the mutations of the seed input that the predicates let
     // through (on the path's expressions, whether or not they take the path) join the
     // samples, and synthesis runs again to rule them out.
@@ -1188,7 +1192,7 @@ fn synthesize_on(
             &pc,
             &cands,
             &samples,
-            &forbidden,
+            excluded.inputs,
             rng,
         )
         .map_err(|e| format!("synthesizing predicates: {e}"))?;

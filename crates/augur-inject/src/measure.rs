@@ -73,7 +73,7 @@ impl Seen {
         let others = t
             .iter()
             .filter(|(name, _)| {
-                !(name.starts_with("n_args")
+                !(augur_env::is_count_name(name)
                     || name == "stdin"
                     || name.starts_with("file:")
                     || augur_env::is_arg_name(name))

@@ -18,9 +18,14 @@ const SOLVER_TRIES: usize = 24;
 /// Per candidate of a point: which samples satisfy it.
 type Table = Vec<Vec<bool>>;
 
-/// Which samples satisfy each candidate.
-fn table(pool: &ExprPool, cands: &[Pred], samples: &[Assignment]) -> Table {
-    let mut t = vec![Vec::with_capacity(samples.len()); cands.len()];
+/// Which of `samples` (`n` of them) satisfy each candidate.
+fn table<'s>(
+    pool: &ExprPool,
+    cands: &[Pred],
+    samples: impl Iterator<Item = &'s Assignment>,
+    n: usize,
+) -> Table {
+    let mut t = vec![Vec::with_capacity(n); cands.len()];
     for s in samples {
         let mut ev = Evaluator::new(pool, s);
         for (row, c) in t.iter_mut().zip(cands) {
@@ -75,12 +80,14 @@ pub fn synthesize(
     forbidden: &[Assignment],
     rng: &mut Rng,
 ) -> Result<Vec<Option<Pred>>, String> {
-    let inputs: Vec<Assignment> = samples.iter().chain(forbidden).cloned().collect();
-    let n = inputs.len();
+    let n = samples.len() + forbidden.len();
     let mut weights = vec![1; samples.len()];
     weights.resize(n, samples.len() + 1);
     let hits = |keep: &[bool], row: &[bool]| weighed_hits(&weights, keep, row);
-    let tables: Vec<Table> = cands.iter().map(|c| table(pool, c, &inputs)).collect();
+    let tables: Vec<Table> = cands
+        .iter()
+        .map(|c| table(pool, c, samples.iter().chain(forbidden), n))
+        .collect();
     let mut chosen: Vec<Option<usize>> = vec![None; cands.len()];
     for _ in 0..ROUNDS {
         let mut changed = false;
