@@ -339,7 +339,7 @@ impl Built {
             tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
         let bc = bc_dir.path().join(format!("{}.bc", program_name(project)));
         augur_env::project::extract(&cc.path.join(&project.program), &bc)?;
-        let commands = compile_commands(&disassemble(&bc)?)
+        let commands = compile_commands(&augur_ir::llvm::disassemble(&bc)?)
             .into_iter()
             .filter(|(p, _)| p.starts_with(&cc.path) && p.is_file())
             .collect::<Vec<_>>();
@@ -523,21 +523,6 @@ impl Built {
 /// The program's name (argv[0]): its executable's file name.
 fn program_name(project: &Project) -> String {
     embed::file_name(&project.program)
-}
-
-/// The textual IR of the bitcode file `bc`.
-fn disassemble(bc: &Path) -> Result<String, String> {
-    let dis = augur_ir::llvm::llvm_tool("llvm-dis");
-    let o = Command::new(&dis)
-        .arg(bc)
-        .arg("-o")
-        .arg("-")
-        .output()
-        .map_err(|e| augur_ir::llvm::cannot_run(&dis, &e))?;
-    if !o.status.success() {
-        return Err(format!("{}: {}", bc.display(), last_error(&o.stderr)));
-    }
-    Ok(String::from_utf8_lossy(&o.stdout).into_owned())
 }
 
 #[cfg(test)]

@@ -58,6 +58,25 @@ pub fn llvm_tool(name: &str) -> String {
     format!("{name}-{LLVM_VERSION}")
 }
 
+/// The textual IR of the bitcode file `bc` (`llvm-dis` of this build's LLVM); Err names
+/// the file and what `llvm-dis` said.
+pub fn disassemble(bc: &std::path::Path) -> Result<String, String> {
+    let dis = llvm_tool("llvm-dis");
+    let o = std::process::Command::new(&dis)
+        .arg(bc)
+        .args(["-o", "-"])
+        .output()
+        .map_err(|e| cannot_run(&dis, &e))?;
+    if !o.status.success() {
+        return Err(format!(
+            "{}: cannot be disassembled: {}",
+            bc.display(),
+            String::from_utf8_lossy(&o.stderr).trim()
+        ));
+    }
+    Ok(String::from_utf8_lossy(&o.stdout).into_owned())
+}
+
 /// The error of a tool that could not be started: `cannot run clang-14: ... (is LLVM 14
 /// installed?)`.
 pub fn cannot_run(tool: &str, e: &std::io::Error) -> String {

@@ -258,13 +258,13 @@ pub fn build(spec: &BuildSpec) -> Result<Built, String> {
     let mut libs: Vec<String> = Vec::new();
     for (i, input) in spec.inputs.iter().enumerate() {
         let ll = work.path().join(format!("m{i}.ll"));
-        let ir = augur_env::native_ir(input, spec.cflags, &runtime, &ll)?;
+        let ir = augur_env::native_ir(input, spec.cflags, &runtime)?;
         for l in ir.libs {
             if !libs.contains(&l) {
                 libs.push(l);
             }
         }
-        modules.push((ll.clone(), std::fs::read_to_string(&ll).map_err(io)?));
+        modules.push((ll, ir.text));
     }
     // 2. Wrap each hard function found in the IR.
     let mut wrapped = Vec::new();

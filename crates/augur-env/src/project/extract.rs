@@ -83,14 +83,7 @@ pub fn extract(program: &Path, out: &Path) -> Result<Extracted, String> {
 /// A module holding only `!augur.libs` for `libs`, with the target of bitcode `like` (so
 /// that linking it draws no warning).
 fn libs_module(like: &Path, libs: &[String]) -> Result<String, String> {
-    let dis = augur_ir::llvm::llvm_tool("llvm-dis");
-    let o = Command::new(&dis)
-        .arg(like)
-        .arg("-o")
-        .arg("-")
-        .output()
-        .map_err(|e| augur_ir::llvm::cannot_run(&dis, &e))?;
-    let text = String::from_utf8_lossy(&o.stdout);
+    let text = augur_ir::llvm::disassemble(like)?;
     let mut module: String = text
         .lines()
         .filter(|l| l.starts_with("target datalayout") || l.starts_with("target triple"))

@@ -140,7 +140,9 @@ pub fn compile(
     let mut libs = libs.to_vec();
     for (i, input) in inputs.iter().enumerate() {
         let copy = out.with_extension(format!("input{i}.ll"));
-        let s = super::native_ir::native_ir(input, cflags, runtime_dir, &copy)?;
+        let s = super::native_ir::native_ir(input, cflags, runtime_dir)?;
+        std::fs::write(&copy, &s.text)
+            .map_err(|e| format!("{}: cannot be written: {e}", copy.display()))?;
         files.push(copy);
         for l in s.libs {
             if !libs.contains(&l) {

@@ -13,40 +13,21 @@ use super::native::{native_clang, run_clang};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-/// What an input of the native build needs besides its IR.
+/// An input of the native build as textual IR.
 pub struct NativeIr {
+    /// The IR, its stack zeroed.
+    pub text: String,
     /// The libraries the IR says its program links (`!augur.libs`, from `augur
     /// extract-bc`).
     pub libs: Vec<String>,
 }
 
-/// Write the native build's textual IR of `input` (C with `cflags` and the headers of
-/// `runtime_dir`, `.bc` or `.ll`) to `out`.
-pub fn native_ir(
-    input: &Path,
-    cflags: &[String],
-    runtime_dir: &Path,
-    out: &Path,
-) -> Result<NativeIr, String> {
+/// The native build's textual IR of `input` (C with `cflags` and the headers of
+/// `runtime_dir`, `.bc` or `.ll`).
+pub fn native_ir(input: &Path, cflags: &[String], runtime_dir: &Path) -> Result<NativeIr, String> {
     let ext = input.extension().and_then(|e| e.to_str()).unwrap_or("");
     let text = match ext {
-        "bc" => {
-            let tool = augur_ir::llvm::llvm_tool("llvm-dis");
-            let o = std::process::Command::new(&tool)
-                .arg(input)
-                .arg("-o")
-                .arg("-")
-                .output()
-                .map_err(|e| augur_ir::llvm::cannot_run(&tool, &e))?;
-            if !o.status.success() {
-                return Err(format!(
-                    "{}: cannot be disassembled: {}",
-                    input.display(),
-                    String::from_utf8_lossy(&o.stderr).trim()
-                ));
-            }
-            with_sanitize_address(&String::from_utf8_lossy(&o.stdout))
-        }
+        "bc" => with_sanitize_address(&augur_ir::llvm::disassemble(input)?),
         "ll" => with_sanitize_address(
             &std::fs::read_to_string(input)
                 .map_err(|e| format!("{}: cannot be read: {e}", input.display()))?,
@@ -59,10 +40,9 @@ pub fn native_ir(
             String::from_utf8_lossy(&run_clang(cmd, &input.display().to_string())?).into_owned()
         }
     };
-    std::fs::write(out, super::zeroed_stack::zeroed_stack(&text))
-        .map_err(|e| format!("{}: cannot be written: {e}", out.display()))?;
     Ok(NativeIr {
         libs: crate::project::libs_of(&text),
+        text: super::zeroed_stack::zeroed_stack(&text),
     })
 }
 
