@@ -408,9 +408,10 @@ fn a_bug_is_emitted_only_if_it_fires_on_at_most_max_fire_rate_of_mutations() {
         near > 0,
         "common near its trigger, emitted all the same: {bug}"
     );
-    // The same candidates (synthesis does not read the exploration) with no explored
-    // test: the program's own inputs are then the seed input, the trigger itself, and
-    // its mutations fire the same bug too often: refused, both rates in the reason.
+    // With no explored test, the program's own inputs are the seed input, the trigger
+    // itself: every conjunction true on it holds on its mutations that leave the bytes
+    // it reads alone, and the candidates fire too often: refused, both rates and the
+    // rarest candidate's points in the reason.
     let alone = inject_rare(&[
         "--points",
         "1",
@@ -437,9 +438,10 @@ fn a_bug_is_emitted_only_if_it_fires_on_at_most_max_fire_rate_of_mutations() {
         mutated > 0 && rates.contains("/50 mutated") && rates.contains("near-trigger"),
         "{why}"
     );
+    let (_, points) = why.split_once("; its points: ").unwrap();
     assert!(
-        why.ends_with(&format!("its points: {}", points_text(bug))),
-        "{why}\n{bug}"
+        points.split(", ").all(|p| p.starts_with("rare.c:")),
+        "{why}"
     );
     // Three points asked: the longer variants read every byte; the bug emitted fires
     // on none of the verification's inputs of any kind, its trigger's mutations
@@ -459,14 +461,19 @@ fn measured(c: &Corpus, id: usize, of: usize) -> usize {
 }
 
 /// `augur inject` on rare.c from `seeds` with one point per bug, no exploration and
-/// `extra`: it ran, emitted `emitted` bugs, and the first bug not emitted was refused
-/// for the reason returned.
-fn refused_on_rare(seeds: &[&[u8; 8]], extra: &[&str], emitted: u64) -> (Corpus, String) {
+/// `extra`: it ran and emitted `emitted` bugs.
+fn seeded_rare(seeds: &[&[u8; 8]], extra: &[&str], emitted: u64) -> Corpus {
     let mut args = vec!["--points", "1", "--explore-time", "0.000001"];
     args.extend_from_slice(extra);
     let c = inject_rare_from(seeds, &args);
     assert_eq!(c.status, 0, "{}", c.stderr);
     assert_eq!(c.summary["emitted"], emitted, "{}", c.stdout);
+    c
+}
+
+/// [`seeded_rare`], and the reason the first bug not emitted was refused for.
+fn refused_on_rare(seeds: &[&[u8; 8]], extra: &[&str], emitted: u64) -> (Corpus, String) {
+    let c = seeded_rare(seeds, extra, emitted);
     let why = c.summary["failures"][0]["reason"]
         .as_str()
         .unwrap()
@@ -476,11 +483,13 @@ fn refused_on_rare(seeds: &[&[u8; 8]], extra: &[&str], emitted: u64) -> (Corpus,
 
 #[test]
 fn a_bug_refused_on_its_first_seed_paths_is_tried_on_the_next_ones() {
-    // Four seed paths; one point per candidate guards one byte and fires on most
-    // mutations: the first three paths' candidates are too common, and so are those
+    // Four seed paths of inputs alike but for their last byte, which are also the
+    // program's own inputs: a conjunction true on one of them holds on every mutation
+    // of it (or, without the last byte, of any of them) that leaves its bytes alone, so
+    // the candidates of the first three paths are too common, and so are those
     // synthesized again on the fourth.
     let (c, why) = refused_on_rare(
-        &[b"abcdefgh", b"bcdefghi", b"cdefghij", b"defghijk"],
+        &[b"abcdefgh", b"abcdefgi", b"abcdefgj", b"abcdefgk"],
         &["--max-fire-rate", "0.001"],
         0,
     );
@@ -495,22 +504,36 @@ fn a_bug_refused_on_its_first_seed_paths_is_tried_on_the_next_ones() {
 }
 
 #[test]
-fn in_one_program_a_candidate_holding_on_an_earlier_trigger_is_not_measured() {
+fn in_one_program_a_seed_input_sharing_an_earlier_trigger_is_replaced_by_another_of_its_path() {
     // Four seed paths of one input, every bug in one program: bug 1 takes the first;
-    // every candidate of bug 2 holds on bug 1's trigger (the same input), so none is
-    // measured and bug 2 is not emitted.
-    let (c, why) = refused_on_rare(&[b"abcdefgh"; 4], &["--one-program", "--bugs", "2"], 1);
-    assert!(why.starts_with("on every seed path (4): "), "{why}");
+    // every candidate of bug 2 on the next path holds on bug 1's trigger (the same
+    // input), so none is measured; that path gets another input, one of its samples
+    // unlike the trigger at its points, on which bug 2 is synthesized and emitted. Each
+    // trigger fires its own bug alone.
+    let c = seeded_rare(&[b"abcdefgh"; 4], &["--one-program", "--bugs", "2"], 2);
     assert!(
-        why.contains(" x its predicates hold on the trigger of a bug chosen before"),
-        "{why}"
-    );
-    assert_eq!(
-        (measured(&c, 1, 2), measured(&c, 2, 2)),
-        (1, 0),
+        c.stderr.contains(
+            "bug 2/2: seed path 2: another input of the path, unlike the earlier triggers at its points"
+        ),
         "{}",
         c.stderr
     );
+    assert_eq!(
+        (measured(&c, 1, 2), measured(&c, 2, 2)),
+        (1, 1),
+        "{}",
+        c.stderr
+    );
+    let bugs = c.bugs();
+    let trigger = |b: &Json| std::fs::read_to_string(c.bug_dir(b).join("trigger.json")).unwrap();
+    assert_ne!(trigger(&bugs[0]), trigger(&bugs[1]));
+    for bug in &bugs {
+        assert_eq!(
+            bug["verification"]["other_bugs_fired_by_trigger"], 0,
+            "{bug}"
+        );
+        assert_eq!(bug["verification"]["trigger_fires"], true, "{bug}");
+    }
 }
 
 #[test]

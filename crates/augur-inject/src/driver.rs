@@ -207,9 +207,64 @@ struct Seed {
     run: SeededRun,
     points: Option<Vec<Point>>,
     path: Option<Counted>,
+    /// Mutations of the program's own inputs as assignments of its inputs, for synthesis
+    /// to rule out ([`mutants::of_own`]), once drawn.
+    own_mutants: Option<Vec<Assignment>>,
     /// Why sampling the path failed, once it has (not tried again for a later bug).
     unsampled: Option<String>,
     solver: SolverChain,
+}
+
+impl Seed {
+    /// The seeded run of `input`, nothing derived from it yet.
+    fn record(setup: &Setup, o: &InjectOptions, input: SeedInput) -> Seed {
+        let run = seeded::run(setup, &input);
+        let mut solver = SolverChain::new(setup.opts.solver.clone());
+        solver.set_deadline(o.deadline);
+        Seed {
+            input,
+            run,
+            points: None,
+            path: None,
+            own_mutants: None,
+            unsampled: None,
+            solver,
+        }
+    }
+
+    /// Another input of its path, one of its samples: the one whose values at the
+    /// path's transition points differ from those each of `triggers` (assignments of
+    /// its inputs) gives them at the most variables, as the path computes them. None
+    /// before its points and samples are known, or when no sample differs anywhere.
+    fn sibling(&self, triggers: &[Assignment]) -> Option<SeedInput> {
+        let (points, path) = (self.points.as_ref()?, self.path.as_ref()?);
+        let pool = &self.run.pool;
+        let exprs: Vec<ExprId> = points
+            .iter()
+            .flat_map(|p| &p.vals)
+            .filter(|v| v.is_symbolic(pool))
+            .map(|v| v.expr)
+            .collect();
+        let values = |a: &Assignment| -> Vec<u128> {
+            let mut ev = augur_expr::Evaluator::new(pool, a);
+            exprs.iter().map(|&e| ev.eval(e)).collect()
+        };
+        let theirs: Vec<Vec<u128>> = triggers.iter().map(values).collect();
+        let differing = |a: &Assignment| {
+            let mine = values(a);
+            (0..exprs.len())
+                .filter(|&i| theirs.iter().all(|t| t[i] != mine[i]))
+                .count()
+        };
+        let (best, most) = path
+            .samples
+            .iter()
+            .map(|a| (a, differing(a)))
+            .max_by_key(|(_, n)| *n)?;
+        (most > 0).then(|| SeedInput {
+            objects: objects(&self.run, best),
+        })
+    }
 }
 
 /// A synthesized bug before verification.
@@ -299,18 +354,8 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
         .iter()
         .take(MAX_SEEDS)
         .map(|input| {
-            let mut run = seeded::run(setup, input);
-            let score = (seeds::does_its_work(&run), seeds::score(&mut run));
-            let mut solver = SolverChain::new(setup.opts.solver.clone());
-            solver.set_deadline(o.deadline);
-            let seed = Seed {
-                input: input.clone(),
-                run,
-                points: None,
-                path: None,
-                unsampled: None,
-                solver,
-            };
+            let mut seed = Seed::record(setup, o, input.clone());
+            let score = (seeds::does_its_work(&seed.run), seeds::score(&mut seed.run));
             (score, seed)
         })
         .collect();
@@ -821,6 +866,9 @@ const MUTANT_ROUNDS: usize = 4;
 /// Mutations tried per round: the share let through is then known to about
 /// 1 / `MUTANT_TRIES`.
 const MUTANT_TRIES: usize = 4000;
+/// Mutations of the program's own inputs that synthesis rules out, when rarity selects:
+/// a conjunction firing on 0.1% of them hits about 4.
+const OWN_MUTANTS: usize = 4000;
 /// Mutations let through that join the samples per round, at most.
 const MUTANTS_KEPT: usize = 200;
 /// Xored into `--seed` for the measuring runs' random number stream.
@@ -994,35 +1042,67 @@ impl Round<'_, '_> {
                 si + 1
             ));
             let before = found.len();
-            let forbidden = mutants::assignments(&self.seeds[si].run, self.triggers);
-            let excluded = Excluded {
-                lines: self.avoid,
-                inputs: &forbidden,
-            };
-            for &m in variants {
-                match synthesize_on(
-                    ctx,
-                    &mut self.seeds[si],
-                    si,
-                    ctx.o.points * m,
-                    excluded,
-                    self.probed,
-                    self.rng,
-                ) {
-                    Ok(c) if found.iter().any(|f| f.same_as(&c)) => {}
-                    Ok(c) if c.holds_on_any(&self.seeds[si].run.pool, &forbidden) => {
-                        why.push(HOLDS_ON_A_TRIGGER.into());
-                    }
-                    Ok(c) => found.push(c),
-                    Err(e) => {
-                        why.push(e);
-                        break;
-                    }
+            let dropped = self.variants(si, variants, &mut found, &mut why);
+            if found.len() == before && dropped && !self.triggers.is_empty() {
+                // Its input sees what an earlier trigger sees at its points: another
+                // input of the same path may not.
+                let triggers = mutants::assignments(&self.seeds[si].run, self.triggers);
+                if let Some(input) = self.seeds[si].sibling(&triggers) {
+                    self.progress.message(&format!(
+                        "bug {}/{}: seed path {}: another input of the path, unlike the earlier triggers at its points",
+                        self.id,
+                        ctx.o.bugs,
+                        si + 1
+                    ));
+                    self.seeds[si] = Seed::record(ctx.setup, ctx.o, input);
+                    self.variants(si, variants, &mut found, &mut why);
                 }
             }
             yielding += usize::from(found.len() > before);
         }
         (found, why, walked)
+    }
+
+    /// Synthesize on seed path `si` a candidate per point count of `variants` into
+    /// `found` (the first failure's reason, and each candidate dropped for holding on an
+    /// earlier trigger, into `why`): whether one was dropped so.
+    fn variants(
+        &mut self,
+        si: usize,
+        variants: &[usize],
+        found: &mut Vec<Candidate>,
+        why: &mut Vec<String>,
+    ) -> bool {
+        let ctx = self.ctx;
+        let forbidden = mutants::assignments(&self.seeds[si].run, self.triggers);
+        let excluded = Excluded {
+            lines: self.avoid,
+            inputs: &forbidden,
+        };
+        let mut dropped = false;
+        for &m in variants {
+            match synthesize_on(
+                ctx,
+                &mut self.seeds[si],
+                si,
+                ctx.o.points * m,
+                excluded,
+                self.probed,
+                self.rng,
+            ) {
+                Ok(c) if found.iter().any(|f| f.same_as(&c)) => {}
+                Ok(c) if c.holds_on_any(&self.seeds[si].run.pool, &forbidden) => {
+                    why.push(HOLDS_ON_A_TRIGGER.into());
+                    dropped = true;
+                }
+                Ok(c) => found.push(c),
+                Err(e) => {
+                    why.push(e);
+                    break;
+                }
+            }
+        }
+        dropped
     }
 }
 
@@ -1165,10 +1245,18 @@ fn synthesize_on(
     let cands: Vec<_> = chosen.iter().map(|p| p.cands.clone()).collect();
     let mut samples = path.samples.clone();
     samples.extend(mutants::on_path(&seed.run, &ctx.o.pool, &pc));
+    let rounds = if ctx.o.selects() { MUTANT_ROUNDS } else { 0 };
+    if ctx.o.selects() {
+        // Mutations of the program's own inputs, which gate a bug natively, are ruled
+        // out as the path's samples are (on the path's expressions).
+        let own = seed.own_mutants.get_or_insert_with(|| {
+            mutants::of_own(&seed.run.rec.objects, ctx.own, OWN_MUTANTS, rng)
+        });
+        samples.extend(own.iter().cloned());
+    }
     // When rarity selects: the mutations of the seed input that the predicates let
     // through (on the path's expressions, whether or not they take the path) join the
     // samples, and synthesis runs again to rule them out.
-    let rounds = if ctx.o.selects() { MUTANT_ROUNDS } else { 0 };
     let mut preds = Vec::new();
     for round in 0..=rounds {
         if round > 0 {

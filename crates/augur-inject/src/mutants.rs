@@ -1,20 +1,23 @@
 //! Inputs near the seed for synthesis, judged on the seed path's own expressions (no
-//! native run): the program's tests and mutations of the seed input that take the seed
-//! path, as assignments of its inputs. Uniform samples of a path spread over its whole
-//! input space, while tests and mutations crowd near the inputs users and fuzzers try;
-//! a conjunction rare among the first may hold on most of the second.
+//! native run): the program's tests, mutations of the seed input and mutations of the
+//! program's own inputs, as assignments of its inputs. Uniform samples of a path spread
+//! over its whole input space, while tests and mutations crowd near the inputs users and
+//! fuzzers try; a conjunction rare among the first may hold on many of the second.
 
 use crate::measure;
 use crate::sample;
 use crate::seeded::SeededRun;
 use crate::verify::Objects;
 use augur_engine::Rng;
-use augur_expr::{Assignment, ExprId};
+use augur_expr::{ArrayId, Assignment, ExprId};
 
-/// A test as an assignment of `run`'s inputs (None when its objects are not the run's).
-fn assignment(run: &SeededRun, test: &Objects) -> Option<Assignment> {
+/// A run's input objects: name, array, size.
+type Inputs = [(String, ArrayId, u64)];
+
+/// A test as an assignment of `inputs` (None when its objects are not those).
+fn assignment(inputs: &Inputs, test: &Objects) -> Option<Assignment> {
     let mut a = Assignment::default();
-    for (name, arr, size) in &run.rec.objects {
+    for (name, arr, size) in inputs {
         let (_, bytes) = test.iter().find(|(n, _)| n == name)?;
         if bytes.len() as u64 != *size {
             return None;
@@ -27,7 +30,10 @@ fn assignment(run: &SeededRun, test: &Objects) -> Option<Assignment> {
 /// `tests` as assignments of `run`'s inputs, wherever they go (those whose objects are
 /// not the run's are left out).
 pub fn assignments(run: &SeededRun, tests: &[Objects]) -> Vec<Assignment> {
-    tests.iter().filter_map(|t| assignment(run, t)).collect()
+    tests
+        .iter()
+        .filter_map(|t| assignment(&run.rec.objects, t))
+        .collect()
 }
 
 /// `tests` that take the seed path of `run` (its condition `pc` holds), as assignments
@@ -36,6 +42,23 @@ pub fn on_path(run: &SeededRun, tests: &[Objects], pc: &[ExprId]) -> Vec<Assignm
     assignments(run, tests)
         .into_iter()
         .filter(|a| sample::satisfies(&run.pool, a, pc))
+        .collect()
+}
+
+/// `n` mutations of the program's own inputs `own` (as [`measure::mutated_among`] makes
+/// them, of those shaped as a run's `inputs`), as assignments of `inputs`, wherever they
+/// go: the inputs whose share firing a bug gates it, drawn afresh. A predicate over one
+/// input byte holds on about 1 in 256 of them when the mutations reach its byte; ruling
+/// them out takes predicates over more than one byte.
+pub fn of_own(inputs: &Inputs, own: &[Objects], n: usize, rng: &mut Rng) -> Vec<Assignment> {
+    let shaped: Vec<Objects> = own
+        .iter()
+        .filter(|t| assignment(inputs, t).is_some())
+        .cloned()
+        .collect();
+    measure::mutated_among(&shaped, n, rng)
+        .iter()
+        .filter_map(|m| assignment(inputs, m))
         .collect()
 }
 
@@ -56,8 +79,37 @@ pub fn surviving(
 ) -> Vec<Assignment> {
     measure::mutated(seed, tries, rng)
         .iter()
-        .filter_map(|m| assignment(run, m))
+        .filter_map(|m| assignment(&run.rec.objects, m))
         .filter(|a| sample::satisfies(&run.pool, a, preds))
         .take(want)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn own_inputs_of_another_shape_are_not_mutated_for_synthesis() {
+        let mut pool = augur_expr::ExprPool::new();
+        let stdin = pool.new_array("stdin", 4);
+        let inputs = vec![("stdin".to_string(), stdin, 4)];
+        let own: Vec<Objects> = vec![
+            vec![("stdin".into(), b"abcd".to_vec())],
+            vec![("stdin".into(), b"xyz".to_vec())],
+            vec![("file:f".into(), b"abcd".to_vec())],
+        ];
+        let mut rng = Rng::new(3);
+        let mutants = of_own(&inputs, &own, 300, &mut rng);
+        assert_eq!(
+            mutants.len(),
+            300,
+            "every mutant is of the one input shaped so"
+        );
+        for m in &mutants {
+            let bytes = m.get(stdin).unwrap();
+            let changed = bytes.iter().zip(b"abcd").filter(|(x, y)| x != y).count();
+            assert!((1..=4).contains(&changed), "{bytes:?}");
+        }
+    }
 }
