@@ -207,9 +207,10 @@ struct Seed {
     run: SeededRun,
     points: Option<Vec<Point>>,
     path: Option<Counted>,
-    /// Mutations of the program's own inputs as assignments of its inputs, for synthesis
-    /// to rule out ([`mutants::of_own`]), once drawn.
-    own_mutants: Option<Vec<Assignment>>,
+    /// Mutations of the program's own inputs and random inputs, as assignments of its
+    /// inputs, for synthesis to rule out ([`mutants::of_own`], [`mutants::random`]),
+    /// once drawn.
+    gating: Option<Vec<Assignment>>,
     /// Why sampling the path failed, once it has (not tried again for a later bug).
     unsampled: Option<String>,
     solver: SolverChain,
@@ -226,7 +227,7 @@ impl Seed {
             run,
             points: None,
             path: None,
-            own_mutants: None,
+            gating: None,
             unsampled: None,
             solver,
         }
@@ -866,9 +867,9 @@ const MUTANT_ROUNDS: usize = 4;
 /// Mutations tried per round: the share let through is then known to about
 /// 1 / `MUTANT_TRIES`.
 const MUTANT_TRIES: usize = 4000;
-/// Mutations of the program's own inputs that synthesis rules out, when rarity selects:
-/// a conjunction firing on 0.1% of them hits about 4.
-const OWN_MUTANTS: usize = 4000;
+/// Mutations of the program's own inputs, and random inputs, that synthesis rules out
+/// when rarity selects (of each): a conjunction firing on 0.1% of them hits about 4.
+const GATING_SAMPLES: usize = 4000;
 /// Mutations let through that join the samples per round, at most.
 const MUTANTS_KEPT: usize = 200;
 /// Xored into `--seed` for the measuring runs' random number stream.
@@ -1247,12 +1248,20 @@ fn synthesize_on(
     samples.extend(mutants::on_path(&seed.run, &ctx.o.pool, &pc));
     let rounds = if ctx.o.selects() { MUTANT_ROUNDS } else { 0 };
     if ctx.o.selects() {
-        // Mutations of the program's own inputs, which gate a bug natively, are ruled
-        // out as the path's samples are (on the path's expressions).
-        let own = seed.own_mutants.get_or_insert_with(|| {
-            mutants::of_own(&seed.run.rec.objects, ctx.own, OWN_MUTANTS, rng)
+        // The kinds of inputs that gate a bug natively are ruled out as the path's
+        // samples are (on the path's expressions).
+        let gating = seed.gating.get_or_insert_with(|| {
+            let inputs = &seed.run.rec.objects;
+            let mut g = mutants::of_own(inputs, ctx.own, GATING_SAMPLES, rng);
+            g.extend(mutants::random(
+                inputs,
+                &seed.input.objects,
+                GATING_SAMPLES,
+                rng,
+            ));
+            g
         });
-        samples.extend(own.iter().cloned());
+        samples.extend(gating.iter().cloned());
     }
     // When rarity selects: the mutations of the seed input that the predicates let
     // through (on the path's expressions, whether or not they take the path) join the

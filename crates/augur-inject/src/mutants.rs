@@ -1,6 +1,7 @@
 //! Inputs near the seed for synthesis, judged on the seed path's own expressions (no
-//! native run): the program's tests, mutations of the seed input and mutations of the
-//! program's own inputs, as assignments of its inputs. Uniform samples of a path spread
+//! native run): the program's tests, mutations of the seed input, and mutations of the
+//! program's own inputs and random inputs (the kinds that gate a bug), as assignments of
+//! its inputs. Uniform samples of a path spread
 //! over its whole input space, while tests and mutations crowd near the inputs users and
 //! fuzzers try; a conjunction rare among the first may hold on many of the second.
 
@@ -62,6 +63,16 @@ pub fn of_own(inputs: &Inputs, own: &[Objects], n: usize, rng: &mut Rng) -> Vec<
         .collect()
 }
 
+/// `n` random inputs shaped as `seed` (as [`measure::random`] makes them), as
+/// assignments of a run's `inputs`: the other kind of input that gates a bug. A
+/// conjunction over one byte of the first argument holds on about 1 in 256 of them.
+pub fn random(inputs: &Inputs, seed: &Objects, n: usize, rng: &mut Rng) -> Vec<Assignment> {
+    measure::random(seed, n, rng)
+        .iter()
+        .filter_map(|r| assignment(inputs, r))
+        .collect()
+}
+
 /// Up to `want` of `tries` mutations of `seed` (as [`measure::mutated`] makes them)
 /// that satisfy every one of `preds` as the seed path computes them: the mutations a
 /// bug guarded by `preds` would still fire on, for synthesis to rule out. Those that
@@ -90,7 +101,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn own_inputs_of_another_shape_are_not_mutated_for_synthesis() {
+    fn synthesis_rules_out_mutations_of_own_inputs_of_its_shape_and_random_inputs() {
         let mut pool = augur_expr::ExprPool::new();
         let stdin = pool.new_array("stdin", 4);
         let inputs = vec![("stdin".to_string(), stdin, 4)];
@@ -111,5 +122,9 @@ mod tests {
             let changed = bytes.iter().zip(b"abcd").filter(|(x, y)| x != y).count();
             assert!((1..=4).contains(&changed), "{bytes:?}");
         }
+        let random = random(&inputs, &own[0], 300, &mut rng);
+        assert_eq!(random.len(), 300);
+        let far = random.iter().filter(|r| r.get(stdin).unwrap()[0] != b'a');
+        assert!(far.count() > 250, "random bytes, not the seed's");
     }
 }
