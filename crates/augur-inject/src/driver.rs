@@ -1043,12 +1043,12 @@ impl Round<'_, '_> {
                 si + 1
             ));
             let before = found.len();
-            let dropped = self.variants(si, variants, &mut found, &mut why);
-            if found.len() == before && dropped && !self.triggers.is_empty() {
+            let forbidden = mutants::assignments(&self.seeds[si].run, self.triggers);
+            let dropped = self.variants(si, variants, &forbidden, &mut found, &mut why);
+            if found.len() == before && dropped {
                 // Its input sees what an earlier trigger sees at its points: another
                 // input of the same path may not.
-                let triggers = mutants::assignments(&self.seeds[si].run, self.triggers);
-                if let Some(input) = self.seeds[si].sibling(&triggers) {
+                if let Some(input) = self.seeds[si].sibling(&forbidden) {
                     self.progress.message(&format!(
                         "bug {}/{}: seed path {}: another input of the path, unlike the earlier triggers at its points",
                         self.id,
@@ -1056,7 +1056,8 @@ impl Round<'_, '_> {
                         si + 1
                     ));
                     self.seeds[si] = Seed::record(ctx.setup, ctx.o, input);
-                    self.variants(si, variants, &mut found, &mut why);
+                    let forbidden = mutants::assignments(&self.seeds[si].run, self.triggers);
+                    self.variants(si, variants, &forbidden, &mut found, &mut why);
                 }
             }
             yielding += usize::from(found.len() > before);
@@ -1065,20 +1066,21 @@ impl Round<'_, '_> {
     }
 
     /// Synthesize on seed path `si` a candidate per point count of `variants` into
-    /// `found` (the first failure's reason, and each candidate dropped for holding on an
-    /// earlier trigger, into `why`): whether one was dropped so.
+    /// `found` (the first failure's reason, and each candidate dropped for holding on
+    /// one of `forbidden`, the earlier triggers as assignments of the path's inputs,
+    /// into `why`): whether one was dropped so.
     fn variants(
         &mut self,
         si: usize,
         variants: &[usize],
+        forbidden: &[Assignment],
         found: &mut Vec<Candidate>,
         why: &mut Vec<String>,
     ) -> bool {
         let ctx = self.ctx;
-        let forbidden = mutants::assignments(&self.seeds[si].run, self.triggers);
         let excluded = Excluded {
             lines: self.avoid,
-            inputs: &forbidden,
+            inputs: forbidden,
         };
         let mut dropped = false;
         for &m in variants {
@@ -1092,7 +1094,7 @@ impl Round<'_, '_> {
                 self.rng,
             ) {
                 Ok(c) if found.iter().any(|f| f.same_as(&c)) => {}
-                Ok(c) if c.holds_on_any(&self.seeds[si].run.pool, &forbidden) => {
+                Ok(c) if c.holds_on_any(&self.seeds[si].run.pool, forbidden) => {
                     why.push(HOLDS_ON_A_TRIGGER.into());
                     dropped = true;
                 }
@@ -1246,8 +1248,9 @@ fn synthesize_on(
     let cands: Vec<_> = chosen.iter().map(|p| p.cands.clone()).collect();
     let mut samples = path.samples.clone();
     samples.extend(mutants::on_path(&seed.run, &ctx.o.pool, &pc));
-    let rounds = if ctx.o.selects() { MUTANT_ROUNDS } else { 0 };
+    let mut rounds = 0;
     if ctx.o.selects() {
+        rounds = MUTANT_ROUNDS;
         // The kinds of inputs that gate a bug natively are ruled out as the path's
         // samples are (on the path's expressions).
         let gating = seed.gating.get_or_insert_with(|| {
