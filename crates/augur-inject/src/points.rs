@@ -6,6 +6,8 @@
 use crate::embed::{self, Probe};
 use crate::predicate::{self, Pred};
 use crate::seeded::{self, SeededRun, VarValue};
+use crate::space;
+use augur_expr::{ArrayId, ExprPool};
 use augur_ir::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -28,13 +30,53 @@ pub struct Point {
     pub vals: Vec<VarValue>,
     /// Candidate predicates (true on the seed).
     pub cands: Vec<Pred>,
+    /// The input bytes its input-dependent variables read (see [`bytes_read`]).
+    pub bytes: Vec<(ArrayId, u64)>,
 }
 
+/// What a point scores for each input byte it reads that no point chosen before it
+/// reads, for up to [`NEW_BYTES_SCORED`] of them: a conjunction can only be rarer than
+/// its rarest predicate when its predicates read independent bytes (two points reading
+/// one byte, `c >= 58` and then `wc <= 58` on `btowc (c)`, are one equality on it, which
+/// about one in 256 mutated or random inputs satisfies). Worth two levels of call depth.
+const NEW_BYTE_SCORE: u64 = 8;
+/// New bytes scored at most per point: a point over a string's 7th byte reads the six
+/// before it too, but is not worth seven independent predicates.
+const NEW_BYTES_SCORED: usize = 2;
+
 impl Point {
-    fn score(&self, pool: &augur_expr::ExprPool) -> u64 {
+    fn score(&self, pool: &ExprPool) -> u64 {
         let useful = self.vals.iter().filter(|v| v.is_symbolic(pool)).count() as u64;
         u64::from(self.branches) + 4 * u64::from(self.call_depth) + 2 * useful
     }
+
+    /// Its score with the bytes it reads that no point in `read` reads.
+    fn score_beside(&self, pool: &ExprPool, read: &FxHashSet<(ArrayId, u64)>) -> u64 {
+        let new = self.bytes.iter().filter(|b| !read.contains(b)).count();
+        self.score(pool) + NEW_BYTE_SCORE * new.min(NEW_BYTES_SCORED) as u64
+    }
+}
+
+/// The input bytes read, at constant indices, by the input-dependent values among
+/// `vals` (a value read at an index that depends on the input adds none).
+pub fn bytes_read(pool: &ExprPool, vals: &[VarValue]) -> Vec<(ArrayId, u64)> {
+    let mut out: Vec<_> = vals
+        .iter()
+        .filter(|v| v.is_symbolic(pool))
+        .filter_map(|v| space::bytes_read(pool, v.expr))
+        .flatten()
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Whether a visit after `branches` input-dependent branches is in the deeper half of a
+/// path whose deepest visit is after `deepest`: only there are transitions placed (a
+/// point before the program's input checks would let inputs off the seed path, which
+/// the path's counts know nothing of, drive the ETS).
+pub fn in_deeper_half(branches: u32, deepest: u32) -> bool {
+    2 * branches >= deepest
 }
 
 /// The visits that could hold a transition: (visit index, source index).
@@ -105,6 +147,7 @@ pub fn candidates(
         if cands.is_empty() {
             continue;
         }
+        let bytes = bytes_read(&run.pool, &vals);
         out.push(Point {
             visit: i,
             source: s,
@@ -114,40 +157,96 @@ pub fn candidates(
             branches: visit.branches,
             vals,
             cands,
+            bytes,
         });
     }
     out
 }
 
 /// Choose up to `k` points, none of whose line is in `avoid`: the candidates in the
-/// deeper half of the path, in path order, are cut into `k` stretches and the
-/// best-scoring point of each is taken, so the points spread along the path (different
-/// loop iterations and variables, rather than `k` views of one value). Two points may be
-/// visits of one line (a loop's body at two iterations): the embedding then lets one
-/// visit make one transition only, so each needs a visit of its own.
+/// [deeper half](in_deeper_half) of the path, in path order, are cut into `k` stretches
+/// and the best-scoring point of each is taken, so the points spread along the path
+/// (different loop iterations and variables, rather than `k` views of one value); a
+/// point scores more for the input bytes it reads that the points chosen in the
+/// stretches before its own do not ([`NEW_BYTE_SCORE`]). Two points may be visits of
+/// one line (a loop's body at two iterations): the embedding then lets one visit make
+/// one transition only, so each needs a visit of its own.
 pub fn choose(
-    pool: &augur_expr::ExprPool,
+    pool: &ExprPool,
     points: &[Point],
     k: usize,
     avoid: &FxHashSet<(usize, u32)>,
 ) -> Vec<Point> {
-    // Only the deeper half of the path (by input-dependent branches passed): a point
-    // before the program's input checks would let inputs off the seed path, which the
-    // path's counts know nothing of, drive the ETS.
     let deepest = points.iter().map(|p| p.branches).max().unwrap_or(0);
     let usable: Vec<&Point> = points
         .iter()
-        .filter(|p| !avoid.contains(&(p.source, p.line)) && 2 * p.branches >= deepest)
+        .filter(|p| !avoid.contains(&(p.source, p.line)) && in_deeper_half(p.branches, deepest))
         .collect();
     let mut picked: Vec<Point> = Vec::new();
+    let mut read = FxHashSet::default();
     for part in 0..k {
         let (lo, hi) = (usable.len() * part / k, usable.len() * (part + 1) / k);
         let best = usable[lo..hi]
             .iter()
-            .max_by_key(|p| (p.score(pool), std::cmp::Reverse(p.visit)));
+            .max_by_key(|p| (p.score_beside(pool, &read), std::cmp::Reverse(p.visit)));
         if let Some(p) = best {
+            read.extend(p.bytes.iter().copied());
             picked.push((*p).clone());
         }
     }
     picked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seeded::Var;
+
+    /// A point at `visit` whose one variable is byte `byte` of `stdin`.
+    fn point(pool: &mut ExprPool, stdin: ArrayId, visit: usize, depth: u32, byte: u64) -> Point {
+        let arr = pool.array_sym(stdin);
+        let at = pool.constant(u128::from(byte), 64);
+        let expr = pool.select(arr, at);
+        let vals = vec![VarValue {
+            var: Var {
+                name: "c".into(),
+                size: 1,
+            },
+            expr,
+            seed: 97,
+        }];
+        Point {
+            visit,
+            source: 0,
+            line: 10 + visit as u32,
+            instance: 1,
+            call_depth: depth,
+            branches: 10 + visit as u32,
+            bytes: bytes_read(pool, &vals),
+            vals,
+            cands: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_point_reading_a_byte_no_earlier_point_reads_beats_a_deeper_one_on_a_read_byte() {
+        let mut pool = ExprPool::new();
+        let stdin = pool.new_array("stdin", 4);
+        // Path order: byte 0 in a caller and again in a callee (`c`, then `btowc (c)`),
+        // then byte 1 in the caller and byte 0 once more in the callee.
+        let points = [
+            point(&mut pool, stdin, 0, 2, 0),
+            point(&mut pool, stdin, 1, 3, 0),
+            point(&mut pool, stdin, 2, 2, 1),
+            point(&mut pool, stdin, 3, 3, 0),
+        ];
+        assert_eq!(points[2].bytes, vec![(stdin, 1)]);
+        let chosen = choose(&pool, &points, 2, &FxHashSet::default());
+        let visits: Vec<usize> = chosen.iter().map(|p| p.visit).collect();
+        assert_eq!(visits, [1, 2], "the second stretch's point reads byte 1");
+        // Without a byte of its own, the deeper point wins its stretch.
+        let same = [points[2].clone(), points[3].clone()];
+        let alone = choose(&pool, &same, 1, &FxHashSet::default());
+        assert_eq!(alone[0].visit, 3);
+    }
 }

@@ -37,7 +37,7 @@ pub struct Space {
 
 /// The bytes `c` reads: Some(bytes) when it reads input arrays only at constant indices,
 /// else None (it may read any byte of its arrays).
-fn bytes_read(pool: &ExprPool, c: ExprId) -> Option<Vec<(ArrayId, u64)>> {
+pub(crate) fn bytes_read(pool: &ExprPool, c: ExprId) -> Option<Vec<(ArrayId, u64)>> {
     let mut out = Vec::new();
     let mut exact = true;
     pool.post_order(&[c], |e| {
