@@ -537,6 +537,23 @@ fn in_one_program_a_seed_input_sharing_an_earlier_trigger_is_replaced_by_another
 }
 
 #[test]
+fn a_seed_path_that_yields_no_candidate_says_why_as_it_goes() {
+    // Both paths of unheld.c (`getchar() == 'a'` or not) hold the input in no variable.
+    let c = inject_file(&test_program("unheld.c"), &["--sym-stdin", "1"]);
+    assert_eq!(c.status, 0, "{}", c.stderr);
+    let why =
+        "no transition point: no line on the seed path has an input-dependent variable in scope";
+    for path in 1..=2 {
+        let line = format!("bug 1/1: seed path {path}: no candidate: {why}");
+        assert!(c.stderr.contains(&line), "{line}\n{}", c.stderr);
+    }
+    assert_eq!(
+        c.summary["failures"][0]["reason"],
+        format!("on every seed path (2): 2 x {why}")
+    );
+}
+
+#[test]
 fn a_local_is_never_read_before_every_path_assigns_it() {
     // classify() declares its locals at the top and first assigns them on these lines:
     // at the start of those lines and before, their bytes are whatever the stack held.

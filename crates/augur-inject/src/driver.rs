@@ -1042,7 +1042,7 @@ impl Round<'_, '_> {
                 ctx.o.bugs,
                 si + 1
             ));
-            let before = found.len();
+            let (before, reasons_before) = (found.len(), why.len());
             let forbidden = mutants::assignments(&self.seeds[si].run, self.triggers);
             let dropped = self.variants(si, variants, &forbidden, &mut found, &mut why);
             if found.len() == before && dropped {
@@ -1058,6 +1058,16 @@ impl Round<'_, '_> {
                     self.seeds[si] = Seed::record(ctx.setup, ctx.o, input);
                     let forbidden = mutants::assignments(&self.seeds[si].run, self.triggers);
                     self.variants(si, variants, &forbidden, &mut found, &mut why);
+                }
+            }
+            if found.len() == before {
+                if let Some(w) = why[reasons_before..].last() {
+                    self.progress.message(&format!(
+                        "bug {}/{}: seed path {}: no candidate: {w}",
+                        self.id,
+                        ctx.o.bugs,
+                        si + 1
+                    ));
                 }
             }
             yielding += usize::from(found.len() > before);
