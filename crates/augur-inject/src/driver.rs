@@ -235,10 +235,12 @@ impl Seed {
 
     /// Another input of its path, one of its samples: the one whose values at the
     /// path's transition points differ from those each of `triggers` (assignments of
-    /// its inputs) gives them at the most variables, as the path computes them. None
-    /// before its points and samples are known, or when no sample differs anywhere.
-    fn sibling(&self, triggers: &[Assignment]) -> Option<SeedInput> {
-        let (points, path) = (self.points.as_ref()?, self.path.as_ref()?);
+    /// its inputs) gives them at the most variables, as the path computes them. Else
+    /// why not: no sample differs anywhere (or its points and samples are not known).
+    fn sibling(&self, triggers: &[Assignment]) -> Result<SeedInput, String> {
+        let (Some(points), Some(path)) = (self.points.as_ref(), self.path.as_ref()) else {
+            return Err("its points and samples are not known".into());
+        };
         let pool = &self.run.pool;
         let exprs: Vec<ExprId> = points
             .iter()
@@ -257,14 +259,23 @@ impl Seed {
                 .filter(|&i| theirs.iter().all(|t| t[i] != mine[i]))
                 .count()
         };
-        let (best, most) = path
+        match path
             .samples
             .iter()
             .map(|a| (a, differing(a)))
-            .max_by_key(|(_, n)| *n)?;
-        (most > 0).then(|| SeedInput {
-            objects: objects(&self.run, best),
-        })
+            .max_by_key(|(_, n)| *n)
+        {
+            Some((best, most)) if most > 0 => Ok(SeedInput {
+                objects: objects(&self.run, best),
+            }),
+            _ => Err(format!(
+                "none of its {} sample(s) differs from the earlier triggers at its {} point(s) \
+                 ({} input-dependent value(s))",
+                path.samples.len(),
+                points.len(),
+                exprs.len()
+            )),
+        }
     }
 }
 
@@ -1048,16 +1059,19 @@ impl Round<'_, '_> {
             if found.len() == before && dropped {
                 // Its input sees what an earlier trigger sees at its points: another
                 // input of the same path may not.
-                if let Some(input) = self.seeds[si].sibling(&forbidden) {
-                    self.progress.message(&format!(
-                        "bug {}/{}: seed path {}: another input of the path, unlike the earlier triggers at its points",
-                        self.id,
-                        ctx.o.bugs,
-                        si + 1
-                    ));
-                    self.seeds[si] = Seed::record(ctx.setup, ctx.o, input);
-                    let forbidden = mutants::assignments(&self.seeds[si].run, self.triggers);
-                    self.variants(si, variants, &forbidden, &mut found, &mut why);
+                let bug = format!("bug {}/{}: seed path {}", self.id, ctx.o.bugs, si + 1);
+                match self.seeds[si].sibling(&forbidden) {
+                    Ok(input) => {
+                        self.progress.message(&format!(
+                            "{bug}: another input of the path, unlike the earlier triggers at its points"
+                        ));
+                        self.seeds[si] = Seed::record(ctx.setup, ctx.o, input);
+                        let forbidden = mutants::assignments(&self.seeds[si].run, self.triggers);
+                        self.variants(si, variants, &forbidden, &mut found, &mut why);
+                    }
+                    Err(e) => self
+                        .progress
+                        .message(&format!("{bug}: no other input of the path: {e}")),
                 }
             }
             if found.len() == before {

@@ -5,9 +5,10 @@
 
 use crate::embed::{self, Probe};
 use crate::predicate::{self, Pred};
+use crate::sample;
 use crate::seeded::{self, SeededRun, VarValue};
-use crate::space;
-use augur_expr::{ArrayId, ExprPool};
+use crate::space::{self, Space};
+use augur_expr::{ArrayId, ExprId, ExprPool};
 use augur_ir::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -30,7 +31,8 @@ pub struct Point {
     pub vals: Vec<VarValue>,
     /// Candidate predicates (true on the seed).
     pub cands: Vec<Pred>,
-    /// The input bytes its input-dependent variables read (see [`bytes_read`]).
+    /// The input bytes its input-dependent variables read (see [`bytes_read`]) that the
+    /// path does not pin (see [`free_bits`]).
     pub bytes: Vec<(ArrayId, u64)>,
 }
 
@@ -69,6 +71,26 @@ pub fn bytes_read(pool: &ExprPool, vals: &[VarValue]) -> Vec<(ArrayId, u64)> {
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// The bits of choice the path condition `pc` leaves each of `bytes`: log2 of the
+/// values it can take as the constraints that read it alone show (no solver is asked):
+/// 0 for a byte the path pins (wc's `case '\n':`), 8 for one it says nothing of. A
+/// predicate over a pinned byte is implied by the path, so a point or a seed path gains
+/// nothing from reading it.
+pub fn free_bits(pool: &ExprPool, pc: &[ExprId], bytes: &[(ArrayId, u64)]) -> Vec<f64> {
+    let mut all = sample::support(pool, pc);
+    all.extend_from_slice(bytes);
+    all.sort_unstable();
+    all.dedup();
+    let space = Space::new(pool, pc, &all);
+    bytes
+        .iter()
+        .map(|b| {
+            let i = all.binary_search(b).expect("every byte is in the space");
+            (space.values[i].len() as f64).log2()
+        })
+        .collect()
 }
 
 /// Whether a visit after `branches` input-dependent branches is in the deeper half of a
@@ -160,6 +182,15 @@ pub fn candidates(
             bytes,
         });
     }
+    // Only the bytes the path leaves a choice count for a point.
+    let mut read: Vec<(ArrayId, u64)> = out.iter().flat_map(|p| p.bytes.clone()).collect();
+    read.sort_unstable();
+    read.dedup();
+    let bits = free_bits(&run.pool, &run.rec.constraints, &read);
+    for p in &mut out {
+        p.bytes
+            .retain(|b| bits[read.binary_search(b).expect("read")] > 0.0);
+    }
     out
 }
 
@@ -201,6 +232,7 @@ pub fn choose(
 mod tests {
     use super::*;
     use crate::seeded::Var;
+    use augur_expr::CmpOp;
 
     /// A point at `visit` whose one variable is byte `byte` of `stdin`.
     fn point(pool: &mut ExprPool, stdin: ArrayId, visit: usize, depth: u32, byte: u64) -> Point {
@@ -226,6 +258,22 @@ mod tests {
             vals,
             cands: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_byte_the_path_pins_leaves_no_choice_and_one_it_bounds_leaves_some() {
+        let mut pool = ExprPool::new();
+        let stdin = pool.new_array("stdin", 3);
+        let arr = pool.array_sym(stdin);
+        let byte = |pool: &mut ExprPool, i: u128| {
+            let at = pool.constant(i, 64);
+            pool.select(arr, at)
+        };
+        let (b0, b1) = (byte(&mut pool, 0), byte(&mut pool, 1));
+        let (newline, high) = (pool.constant(10, 8), pool.constant(128, 8));
+        let pc = [pool.eq(b0, newline), pool.cmp(CmpOp::Ult, b1, high)];
+        let bytes = [(stdin, 0), (stdin, 1), (stdin, 2)];
+        assert_eq!(free_bits(&pool, &pc, &bytes), [0.0, 7.0, 8.0]);
     }
 
     #[test]

@@ -5,6 +5,7 @@ use crate::points;
 use crate::seeded::{self, SeededRun};
 use crate::setup::Setup;
 use augur_engine::{Executor, MemorySink, Outcome, SeedInput};
+use augur_expr::ArrayId;
 use rustc_hash::FxHashSet;
 use std::time::Duration;
 
@@ -56,10 +57,11 @@ pub fn does_its_work(run: &SeededRun) -> bool {
 }
 
 /// What a seed path scores for each distinct input byte that its variables read in the
-/// deeper half of the path, where transitions go: a bug is rare only when its
-/// predicates read several independent bytes, so a path whose deeper half looks at one
-/// byte only (wc's on an input with one printable byte that is no space) gives no rare
-/// bug, however long it is.
+/// deeper half of the path, where transitions go, if the path leaves it all 256 values
+/// (less as it leaves fewer: by [`points::free_bits`], none for a byte it pins): a bug
+/// is rare only when its predicates read several independent bytes, so a path whose
+/// deeper half looks at one byte only (wc's on an input with one printable byte that is
+/// no space) gives no rare bug, however long it is.
 const DEEP_BYTE_SCORE: f64 = 4.0;
 
 /// A seed path's score: long, through many functions and branches, with many
@@ -85,7 +87,15 @@ pub fn score(run: &mut SeededRun) -> f64 {
         + 4.0 * f64::from(rec.functions)
         + 2.0 * f64::from(rec.branches)
         + useful
-        + DEEP_BYTE_SCORE * deep_bytes.len() as f64
+        + DEEP_BYTE_SCORE * deep_choice(run, deep_bytes) / 8.0
+}
+
+/// The bits of choice `run`'s path leaves the input bytes `bytes`, summed.
+fn deep_choice(run: &SeededRun, bytes: FxHashSet<(ArrayId, u64)>) -> f64 {
+    let bytes: Vec<_> = bytes.into_iter().collect();
+    points::free_bits(&run.pool, &run.rec.constraints, &bytes)
+        .iter()
+        .sum()
 }
 
 #[cfg(test)]
@@ -96,8 +106,8 @@ mod tests {
     use augur_expr::ExprPool;
 
     /// A run of two visits deep in the path, whose variable `c` is stdin's byte
-    /// `bytes[i]` at visit `i`.
-    fn run(bytes: [u64; 2]) -> SeededRun {
+    /// `bytes[i]` at visit `i`; its path pins the bytes of `pinned` to 'b'.
+    fn run(bytes: [u64; 2], pinned: &[u64]) -> SeededRun {
         let mut pool = ExprPool::new();
         let stdin = pool.new_array("stdin", 2);
         let visits = bytes
@@ -122,9 +132,20 @@ mod tests {
                 }
             })
             .collect();
+        let constraints = pinned
+            .iter()
+            .map(|&b| {
+                let arr = pool.array_sym(stdin);
+                let at = pool.constant(u128::from(b), 64);
+                let byte = pool.select(arr, at);
+                let value = pool.constant(u128::from(b'b'), 8);
+                pool.eq(byte, value)
+            })
+            .collect();
         let mut rec = Recording {
             visits,
             branches: 4,
+            constraints,
             ..Recording::default()
         };
         rec.seed.set(stdin, b"ab".to_vec());
@@ -133,8 +154,11 @@ mod tests {
 
     #[test]
     fn a_path_reading_more_input_bytes_where_transitions_go_scores_more() {
-        let one_byte = score(&mut run([0, 0]));
-        let two_bytes = score(&mut run([0, 1]));
+        let one_byte = score(&mut run([0, 0], &[]));
+        let two_bytes = score(&mut run([0, 1], &[]));
         assert_eq!(two_bytes - one_byte, DEEP_BYTE_SCORE);
+        // A byte the path pins is no choice a predicate can narrow.
+        let one_pinned = score(&mut run([0, 1], &[1]));
+        assert_eq!(one_pinned, one_byte);
     }
 }
