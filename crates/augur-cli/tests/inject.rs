@@ -338,6 +338,13 @@ fn inject_rare(extra: &[&str]) -> Corpus {
 /// `augur inject` on rare.c with one `--seed-test` per input of `seeds` (8 bytes of
 /// stdin each), `--seed 1` and `extra`.
 fn inject_rare_from(seeds: &[&[u8; 8]], extra: &[&str]) -> Corpus {
+    let seeds: Vec<&[u8]> = seeds.iter().map(|s| &s[..]).collect();
+    inject_seeded("rare.c", &seeds, extra)
+}
+
+/// `augur inject` on tests/programs/inject/`program` with one `--seed-test` per input of
+/// `seeds` (stdin's bytes, all of one length), `--seed 1` and `extra`.
+fn inject_seeded(program: &str, seeds: &[&[u8]], extra: &[&str]) -> Corpus {
     let files: Vec<tempfile::NamedTempFile> = seeds
         .iter()
         .map(|bytes| {
@@ -347,12 +354,13 @@ fn inject_rare_from(seeds: &[&[u8; 8]], extra: &[&str]) -> Corpus {
             seed
         })
         .collect();
-    let mut args = vec!["--sym-stdin", "8", "--seed", "1"];
+    let len = seeds[0].len().to_string();
+    let mut args = vec!["--sym-stdin", &len, "--seed", "1"];
     for f in &files {
         args.extend(["--seed-test", f.path().to_str().unwrap()]);
     }
     args.extend_from_slice(extra);
-    inject_file(&test_program("rare.c"), &args)
+    inject_file(&test_program(program), &args)
 }
 
 /// How many of the verification's inputs of `kind` the bug was tried on and fired on.
@@ -534,6 +542,38 @@ fn in_one_program_a_seed_input_sharing_an_earlier_trigger_is_replaced_by_another
         );
         assert_eq!(bug["verification"]["trigger_fires"], true, "{bug}");
     }
+}
+
+#[test]
+fn in_one_program_a_seed_path_whose_samples_all_share_an_earlier_trigger_gets_the_solver_s_input() {
+    // sliver.c's value v is 1 on one input in 2^24 (stdin 7, 9, 3) and 0 on every
+    // sample of its one path: bug 1 takes v's value on the seed, so every candidate of
+    // bug 2 holds on bug 1's trigger and no sample differs from it; the solver gives an
+    // input of the path with v = 1, on which bug 2 is synthesized and emitted.
+    let extra = [
+        "--points",
+        "1",
+        "--explore-time",
+        "0.000001",
+        "--one-program",
+        "--bugs",
+        "2",
+    ];
+    let c = inject_seeded("sliver.c", &[b"abc", b"abc"], &extra);
+    assert_eq!(c.status, 0, "{}", c.stderr);
+    assert_eq!(c.summary["emitted"], 2, "{}", c.stdout);
+    assert!(
+        c.stderr.contains(
+            "bug 2/2: seed path 2: another input of the path, unlike the earlier triggers at its points"
+        ),
+        "{}",
+        c.stderr
+    );
+    let bug2: Json = serde_json::from_slice(
+        &std::fs::read(c.bug_dir(&c.bugs()[1]).join("trigger.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(bug2["objects"][0]["bytes"], serde_json::json!([7, 9, 3]));
 }
 
 #[test]

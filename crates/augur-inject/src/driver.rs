@@ -235,19 +235,22 @@ impl Seed {
 
     /// Another input of its path, one of its samples: the one whose values at the
     /// path's transition points differ from those each of `triggers` (assignments of
-    /// its inputs) gives them at the most variables, as the path computes them. Else
-    /// why not: no sample differs anywhere (or its points and samples are not known).
-    fn sibling(&self, triggers: &[Assignment]) -> Result<SeedInput, String> {
+    /// its inputs) gives them at the most variables, as the path computes them; when
+    /// every sample agrees with them, one the solver finds ([`Seed::solved_sibling`]).
+    /// Else why not.
+    fn sibling(&mut self, triggers: &[Assignment]) -> Result<SeedInput, String> {
         let (Some(points), Some(path)) = (self.points.as_ref(), self.path.as_ref()) else {
             return Err("its points and samples are not known".into());
         };
         let pool = &self.run.pool;
-        let exprs: Vec<ExprId> = points
+        let mut exprs: Vec<ExprId> = points
             .iter()
             .flat_map(|p| &p.vals)
             .filter(|v| v.is_symbolic(pool))
             .map(|v| v.expr)
             .collect();
+        let mut seen = FxHashSet::default();
+        exprs.retain(|e| seen.insert(*e));
         let values = |a: &Assignment| -> Vec<u128> {
             let mut ev = augur_expr::Evaluator::new(pool, a);
             exprs.iter().map(|&e| ev.eval(e)).collect()
@@ -259,25 +262,57 @@ impl Seed {
                 .filter(|&i| theirs.iter().all(|t| t[i] != mine[i]))
                 .count()
         };
-        match path
+        let best = path
             .samples
             .iter()
             .map(|a| (a, differing(a)))
-            .max_by_key(|(_, n)| *n)
-        {
-            Some((best, most)) if most > 0 => Ok(SeedInput {
+            .max_by_key(|(_, n)| *n);
+        if let Some((best, _)) = best.filter(|(_, most)| *most > 0) {
+            return Ok(SeedInput {
                 objects: objects(&self.run, best),
-            }),
-            _ => Err(format!(
-                "none of its {} sample(s) differs from the earlier triggers at its {} point(s) \
-                 ({} input-dependent value(s))",
-                path.samples.len(),
-                points.len(),
-                exprs.len()
-            )),
+            });
         }
+        let why = format!(
+            "none of its {} sample(s) differs from the earlier triggers at its {} point(s) \
+             ({} input-dependent value(s)), nor the solver's answers for the last {}",
+            path.samples.len(),
+            points.len(),
+            exprs.len(),
+            exprs.len().min(SIBLING_QUERIES)
+        );
+        self.solved_sibling(&exprs, &theirs).ok_or(why)
+    }
+
+    /// An input of its path on which one of `exprs` (the values at its points, in path
+    /// order) differs from every trigger's value of it (`theirs`), from the solver, the
+    /// deepest first and [`SIBLING_QUERIES`] at most. Uniform samples of a path miss
+    /// values that only a sliver of its inputs give (wc's paths through the bytes its
+    /// `switch` names: 2,000 samples all alike at every point), and a trigger in such a
+    /// sliver is rare on its own account.
+    fn solved_sibling(&mut self, exprs: &[ExprId], theirs: &[Vec<u128>]) -> Option<SeedInput> {
+        let pc = self.run.rec.constraints.clone();
+        for (i, &e) in exprs.iter().enumerate().rev().take(SIBLING_QUERIES) {
+            let pool = &mut self.run.pool;
+            let width = pool.width(e);
+            let mut unlike = pool.constant(1, 1);
+            for t in theirs {
+                let value = pool.constant(t[i], width);
+                let same = pool.eq(e, value);
+                let other = pool.not(same);
+                unlike = pool.bool_and(unlike, other);
+            }
+            if let Ok(Some(model)) = self.solver.model_with(pool, &pc, unlike) {
+                return Some(SeedInput {
+                    objects: objects(&self.run, &model),
+                });
+            }
+        }
+        None
     }
 }
+
+/// Solver queries at most for another input of a seed path (see [`Seed::solved_sibling`]).
+const SIBLING_QUERIES: usize = 8;
 
 /// A synthesized bug before verification.
 struct Planned {
