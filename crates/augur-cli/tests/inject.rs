@@ -574,6 +574,17 @@ fn in_one_program_a_seed_path_whose_samples_all_share_an_earlier_trigger_gets_th
     )
     .unwrap();
     assert_eq!(bug2["objects"][0]["bytes"], serde_json::json!([7, 9, 3]));
+    // Each bug's verification counts its own firings: bug 1 (v = 0) fires on every
+    // random input, bug 2 (v = 1) on none, and those runs are bug 1's in bug 2's counts.
+    let random = |i: usize| c.bugs()[i]["verification"]["by_source"]["random"].clone();
+    assert_eq!(
+        (&random(0)["fired"], &random(0)["fired_another_bug"]),
+        (&serde_json::json!(50), &serde_json::json!(0))
+    );
+    assert_eq!(
+        (&random(1)["fired"], &random(1)["fired_another_bug"]),
+        (&serde_json::json!(0), &serde_json::json!(50))
+    );
 }
 
 #[test]

@@ -1089,12 +1089,12 @@ impl Round<'_, '_> {
                 si + 1
             ));
             let (before, reasons_before) = (found.len(), why.len());
+            let bug = format!("bug {}/{}: seed path {}", self.id, ctx.o.bugs, si + 1);
             let forbidden = mutants::assignments(&self.seeds[si].run, self.triggers);
-            let dropped = self.variants(si, variants, &forbidden, &mut found, &mut why);
-            if found.len() == before && dropped {
+            let mut dropped = self.variants(si, variants, &forbidden, &mut found, &mut why);
+            if let (true, Some(_)) = (found.len() == before, &dropped) {
                 // Its input sees what an earlier trigger sees at its points: another
                 // input of the same path may not.
-                let bug = format!("bug {}/{}: seed path {}", self.id, ctx.o.bugs, si + 1);
                 match self.seeds[si].sibling(&forbidden) {
                     Ok(input) => {
                         self.progress.message(&format!(
@@ -1102,7 +1102,7 @@ impl Round<'_, '_> {
                         ));
                         self.seeds[si] = Seed::record(ctx.setup, ctx.o, input);
                         let forbidden = mutants::assignments(&self.seeds[si].run, self.triggers);
-                        self.variants(si, variants, &forbidden, &mut found, &mut why);
+                        dropped = self.variants(si, variants, &forbidden, &mut found, &mut why);
                     }
                     Err(e) => self
                         .progress
@@ -1111,12 +1111,14 @@ impl Round<'_, '_> {
             }
             if found.len() == before {
                 if let Some(w) = why[reasons_before..].last() {
-                    self.progress.message(&format!(
-                        "bug {}/{}: seed path {}: no candidate: {w}",
-                        self.id,
-                        ctx.o.bugs,
-                        si + 1
-                    ));
+                    let points = match &dropped {
+                        Some(points) if w == HOLDS_ON_A_TRIGGER => {
+                            format!(" (its points: {points})")
+                        }
+                        _ => String::new(),
+                    };
+                    self.progress
+                        .message(&format!("{bug}: no candidate: {w}{points}"));
                 }
             }
             yielding += usize::from(found.len() > before);
@@ -1127,7 +1129,7 @@ impl Round<'_, '_> {
     /// Synthesize on seed path `si` a candidate per point count of `variants` into
     /// `found` (the first failure's reason, and each candidate dropped for holding on
     /// one of `forbidden`, the earlier triggers as assignments of the path's inputs,
-    /// into `why`): whether one was dropped so.
+    /// into `why`): the points of the last one dropped so, if any.
     fn variants(
         &mut self,
         si: usize,
@@ -1135,13 +1137,13 @@ impl Round<'_, '_> {
         forbidden: &[Assignment],
         found: &mut Vec<Candidate>,
         why: &mut Vec<String>,
-    ) -> bool {
+    ) -> Option<String> {
         let ctx = self.ctx;
         let excluded = Excluded {
             lines: self.avoid,
             inputs: forbidden,
         };
-        let mut dropped = false;
+        let mut dropped = None;
         for &m in variants {
             match synthesize_on(
                 ctx,
@@ -1155,7 +1157,7 @@ impl Round<'_, '_> {
                 Ok(c) if found.iter().any(|f| f.same_as(&c)) => {}
                 Ok(c) if c.holds_on_any(&self.seeds[si].run.pool, forbidden) => {
                     why.push(HOLDS_ON_A_TRIGGER.into());
-                    dropped = true;
+                    dropped = Some(c.text(ctx.setup));
                 }
                 Ok(c) => found.push(c),
                 Err(e) => {

@@ -374,7 +374,7 @@ mod tests {
             tried,
             fired,
             same: tried - fired,
-            differed: 0,
+            ..Tally::default()
         }
     }
 

@@ -29,6 +29,7 @@ fn bug_json(b: &Bug) -> Json {
         .map(|(s, t)| {
             let counts = json!({
                 "tried": t.tried, "fired": t.fired, "same_as_original": t.same,
+                "fired_another_bug": t.fired_other,
                 "differed": t.differed, "fraction_fired": share(t.fired, t.tried),
             });
             (s.name().to_string(), counts)
@@ -58,7 +59,7 @@ fn bug_json(b: &Bug) -> Json {
                 Err(why) => json!({"build": name, "fires": false, "outcome": why}),
             }).collect::<Vec<_>>(),
             "inputs": t.tried, "same_as_original": t.same, "fired": t.fired,
-            "differed": t.differed, "other_bugs_fired_by_trigger": v.crossed,
+            "fired_another_bug": t.fired_other, "differed": t.differed, "other_bugs_fired_by_trigger": v.crossed,
             "by_source": sources,
         },
     })

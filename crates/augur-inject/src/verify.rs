@@ -131,6 +131,9 @@ pub struct Tally {
     pub same: usize,
     /// Of which: fired the bug.
     pub fired: usize,
+    /// Of which: fired another bug of the program (in one program: the first bug to
+    /// fire ends the run).
+    pub fired_other: usize,
     /// Of which: behaved differently without firing the bug (a failure).
     pub differed: usize,
 }
@@ -205,6 +208,7 @@ impl Verification {
                 tried: a.tried + t.tried,
                 same: a.same + t.same,
                 fired: a.fired + t.fired,
+                fired_other: a.fired_other + t.fired_other,
                 differed: a.differed + t.differed,
             })
     }
@@ -255,8 +259,16 @@ impl Verification {
             .map(|d| format!(" (first: {d})"))
             .unwrap_or_default();
         format!(
-            "{trigger} {builds}; {} input(s): {} as the original, {} fire, {} differ{first}; {} other trigger(s) fire it",
-            t.tried, t.same, t.fired, t.differed, self.crossed
+            "{trigger} {builds}; {} input(s): {} as the original, {} fire, {}{} differ{first}; {} other trigger(s) fire it",
+            t.tried,
+            t.same,
+            t.fired,
+            match t.fired_other {
+                0 => String::new(),
+                n => format!("{n} fire another bug, "),
+            },
+            t.differed,
+            self.crossed
         )
     }
 }
@@ -335,8 +347,12 @@ pub fn verify(
         let tally = &mut tallies.last_mut().expect("pushed above").1;
         let b = buggy.replay.run(objects)?;
         tally.tried += 1;
-        if targets.iter().any(|t| t.fired(&b)) {
+        if targets[own].fired(&b) {
             tally.fired += 1;
+            continue;
+        }
+        if targets.iter().any(|t| t.fired(&b)) {
+            tally.fired_other += 1;
             continue;
         }
         let was = original.behaviour(objects)?;
@@ -433,8 +449,7 @@ int main(void) { int a; augur_make_symbolic(&a, sizeof a, "a"); printf("%d\n", f
             Tally {
                 tried: 4,
                 same: 4,
-                fired: 0,
-                differed: 0
+                ..Tally::default()
             }
         );
     }
