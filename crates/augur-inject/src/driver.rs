@@ -272,15 +272,15 @@ impl Seed {
                 objects: objects(&self.run, best),
             });
         }
-        let why = format!(
+        let samples = format!(
             "none of its {} sample(s) differs from the earlier triggers at its {} point(s) \
-             ({} input-dependent value(s)), nor the solver's answers for the last {}",
+             ({} input-dependent value(s))",
             path.samples.len(),
             points.len(),
-            exprs.len(),
-            exprs.len().min(SIBLING_QUERIES)
+            exprs.len()
         );
-        self.solved_sibling(&exprs, &theirs).ok_or(why)
+        self.solved_sibling(&exprs, &theirs)
+            .map_err(|solver| format!("{samples}, {solver}"))
     }
 
     /// An input of its path on which one of `exprs` (the values at its points, in path
@@ -289,10 +289,17 @@ impl Seed {
     /// values that only a sliver of its inputs give (wc's paths through the bytes its
     /// `switch` names: 2,000 samples all alike at every point), and a trigger in such a
     /// sliver is rare on its own account.
-    fn solved_sibling(&mut self, exprs: &[ExprId], theirs: &[Vec<u128>]) -> Option<SeedInput> {
-        let pc = self.run.rec.constraints.clone();
-        for (i, &e) in exprs.iter().enumerate().rev().take(SIBLING_QUERIES) {
-            let pool = &mut self.run.pool;
+    /// Else what the solver said.
+    fn solved_sibling(
+        &mut self,
+        exprs: &[ExprId],
+        theirs: &[Vec<u128>],
+    ) -> Result<SeedInput, String> {
+        let (run, solver) = (&mut self.run, &mut self.solver);
+        let asked = exprs.len().min(SIBLING_QUERIES);
+        let mut failed = 0;
+        for (i, &e) in exprs.iter().enumerate().rev().take(asked) {
+            let pool = &mut run.pool;
             let width = pool.width(e);
             let mut unlike = pool.constant(1, 1);
             for t in theirs {
@@ -301,13 +308,19 @@ impl Seed {
                 let other = pool.not(same);
                 unlike = pool.bool_and(unlike, other);
             }
-            if let Ok(Some(model)) = self.solver.model_with(pool, &pc, unlike) {
-                return Some(SeedInput {
-                    objects: objects(&self.run, &model),
-                });
+            match solver.model_with(pool, &run.rec.constraints, unlike) {
+                Ok(Some(model)) => {
+                    return Ok(SeedInput {
+                        objects: objects(run, &model),
+                    })
+                }
+                Ok(None) => {}
+                Err(_) => failed += 1,
             }
         }
-        None
+        Err(format!(
+            "nor the solver for the last {asked} ({failed} of them unanswered)"
+        ))
     }
 }
 
@@ -1092,7 +1105,7 @@ impl Round<'_, '_> {
             let bug = format!("bug {}/{}: seed path {}", self.id, ctx.o.bugs, si + 1);
             let forbidden = mutants::assignments(&self.seeds[si].run, self.triggers);
             let mut dropped = self.variants(si, variants, &forbidden, &mut found, &mut why);
-            if let (true, Some(_)) = (found.len() == before, &dropped) {
+            if found.len() == before && dropped.is_some() {
                 // Its input sees what an earlier trigger sees at its points: another
                 // input of the same path may not.
                 match self.seeds[si].sibling(&forbidden) {
