@@ -1302,6 +1302,11 @@ fn synthesize_on(
     if chosen.is_empty() {
         return Err("no transition point: no line on the seed path has an input-dependent variable in scope".into());
     }
+    tracing::debug!(
+        "seed path {seed_path}: {} candidate point(s); chosen: {}",
+        all.len(),
+        chosen_text(&seed.run.pool, ctx.setup, &chosen)
+    );
     let pc = seed.run.rec.constraints.clone();
     if let Some(e) = &seed.unsampled {
         return Err(e.clone());
@@ -1383,6 +1388,36 @@ fn synthesize_on(
         seed: seed_path,
         kept,
     })
+}
+
+/// The chosen points of a seed path as a debugging line: where each is, its
+/// input-dependent variables with their seed values, and the free input bytes they read.
+fn chosen_text(pool: &augur_expr::ExprPool, setup: &Setup, chosen: &[Point]) -> String {
+    let names = setup.source_names();
+    let point = |p: &Point| {
+        let vars: Vec<String> = p
+            .vals
+            .iter()
+            .filter(|v| v.is_symbolic(pool))
+            .map(|v| format!("{}={}", v.var.name, v.seed))
+            .collect();
+        let bytes: Vec<String> = p
+            .bytes
+            .iter()
+            .map(|(a, i)| format!("{}[{i}]", pool.array_name(*a)))
+            .collect();
+        format!(
+            "{}:{} visit {} depth {} branches {} [{}] free bytes [{}]",
+            names[p.source],
+            p.line,
+            p.instance,
+            p.call_depth,
+            p.branches,
+            vars.join(" "),
+            bytes.join(" ")
+        )
+    };
+    chosen.iter().map(point).collect::<Vec<_>>().join("; ")
 }
 
 /// Candidate `c` on its seed path `seed` as bug `id`: its triggers counted, its report
