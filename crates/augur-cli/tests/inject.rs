@@ -683,6 +683,18 @@ fn what_local_pointers_point_at_are_predicate_variables() {
 }
 
 #[test]
+fn a_variable_declared_again_in_another_block_is_a_predicate_variable_under_its_name() {
+    // shadowed.c reaches its input only through the second of two `p`s of one function,
+    // whose stack slot LLVM names `%p1`.
+    let c = inject_file(
+        &test_program("shadowed.c"),
+        &["--sym-stdin", "6", "--bugs", "1", "--seed", "1"],
+    );
+    assert_emitted_and_verified(&c, 1);
+    assert_every_predicate_reads(&c, &["*p@", "*p#"]);
+}
+
+#[test]
 fn a_loop_body_holds_transitions_at_several_of_its_visits() {
     // loop_body.c reads its input in one loop of two lines: four points need two visits
     // of one line, and the trigger (checked natively on every build) takes the loop's

@@ -1305,7 +1305,11 @@ fn synthesize_on(
     tracing::debug!(
         "seed path {seed_path}: {} candidate point(s); chosen: {}",
         all.len(),
-        chosen_text(&seed.run.pool, ctx.setup, &chosen)
+        points_text(&seed.run.pool, ctx.setup, &chosen)
+    );
+    tracing::trace!(
+        "seed path {seed_path}: every candidate point: {}",
+        points_text(&seed.run.pool, ctx.setup, all)
     );
     let pc = seed.run.rec.constraints.clone();
     if let Some(e) = &seed.unsampled {
@@ -1390,9 +1394,9 @@ fn synthesize_on(
     })
 }
 
-/// The chosen points of a seed path as a debugging line: where each is, its
-/// input-dependent variables with their seed values, and the free input bytes they read.
-fn chosen_text(pool: &augur_expr::ExprPool, setup: &Setup, chosen: &[Point]) -> String {
+/// Points of a seed path as a debugging line: where each is, its input-dependent
+/// variables with their seed values, and the free input bytes they read.
+fn points_text(pool: &augur_expr::ExprPool, setup: &Setup, chosen: &[Point]) -> String {
     let names = setup.source_names();
     let point = |p: &Point| {
         let vars: Vec<String> = p

@@ -517,9 +517,15 @@ impl Watcher {
                 Some((l.var.clone(), addr))
             })
             .collect();
+        // A local shadows a global of its name.
+        let globals = self
+            .globals
+            .iter()
+            .filter(|(g, _)| !slots.iter().any(|(l, _)| l.base() == g.base()));
+        let slots = unambiguous(&slots);
         slots
             .iter()
-            .chain(self.globals.iter())
+            .chain(globals)
             .filter_map(|(v, addr)| {
                 let obj = st.mem().find(*addr)?;
                 let off = addr - obj.base;
@@ -543,6 +549,22 @@ impl Watcher {
             })
             .collect()
     }
+}
+
+/// The variables of `slots` whose name no other of them has. Two slots of one function
+/// may hold variables of one name, declared in two blocks (`for (int i ...)` twice):
+/// where both are assigned, the name in the C text is the one in scope there, which the
+/// slots do not tell, so neither is a variable there.
+fn unambiguous(slots: &[(Var, u64)]) -> Vec<(Var, u64)> {
+    let mut count: FxHashMap<&str, usize> = FxHashMap::default();
+    for (v, _) in slots {
+        *count.entry(v.name.as_str()).or_default() += 1;
+    }
+    slots
+        .iter()
+        .filter(|(v, _)| count[v.name.as_str()] == 1)
+        .cloned()
+        .collect()
 }
 
 /// The pointer stored at `addr`, when its 8 bytes are known and it is not null.
@@ -681,6 +703,21 @@ fn string_byte_expr(pool: &mut ExprPool, bytes: &[Byte]) -> ExprId {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn two_assigned_slots_of_one_name_leave_that_name_out() {
+        let var = |name: &str| Var {
+            name: name.into(),
+            size: 1,
+        };
+        // Two `i`s (two `for (int i ...)` loops, both assigned by the second) and one `p`.
+        let slots = [(var("i"), 16), (var("*p@0"), 24), (var("i"), 32)];
+        let kept: Vec<String> = unambiguous(&slots)
+            .into_iter()
+            .map(|(v, _)| v.name)
+            .collect();
+        assert_eq!(kept, ["*p@0"]);
+    }
 
     #[test]
     fn a_string_byte_reads_as_zero_past_the_string_s_end() {

@@ -391,7 +391,10 @@ pub enum Inst {
         count: Operand,
         /// Alignment in bytes.
         align: u64,
-        /// The source variable it holds (from the value name), if any.
+        /// The source variable it holds, if any: the value name, or the debug
+        /// information's name where LLVM made the value name unique (`%p235` holds `p`;
+        /// two slots of one function may so hold variables of one name). A parameter's
+        /// slot is `NAME.addr`.
         var: Option<Box<str>>,
     },
     /// Load a value of type `ty` from `addr`.

@@ -43,6 +43,7 @@
 mod byte_geps;
 mod globals;
 mod inline_asm;
+mod var_names;
 mod x87;
 
 use std::cell::RefCell;
@@ -60,6 +61,7 @@ use llvm_sys::prelude::*;
 use llvm_sys::{LLVMDiagnosticSeverity, LLVMIntPredicate, LLVMTypeKind};
 
 pub(crate) use self::inline_asm::AsmLeft;
+pub(crate) use self::var_names::VarNames;
 use crate::IrError;
 
 /// What one rewrite did.
@@ -124,6 +126,8 @@ pub(crate) struct ModuleFacts {
     pub declared: DeclaredSizes,
     /// Why each inline-assembly call left in the rewritten module cannot run.
     pub asm_left: AsmLeft,
+    /// The source names of the stack slots LLVM renamed (a second `p` is `%p235`).
+    pub var_names: VarNames,
 }
 
 /// [`rewrite_file`], also returning the [`ModuleFacts`] of the rewritten module.
@@ -137,6 +141,7 @@ pub(crate) fn rewrite(
     let declared = byte_geps::declared_sizes(&module);
     #[cfg(not(augur_llvm19))]
     let declared = DeclaredSizes::new();
+    let var_names = var_names::var_names(&module);
     let (stats, asm_left) = Rewriter::new(&module).run();
     if stats.changed() {
         // A failure here is a bug of this pass: say so rather than hand on broken IR.
@@ -152,7 +157,12 @@ pub(crate) fn rewrite(
             .write_bitcode(output)
             .map_err(|e| IrError(format!("{}: cannot write bitcode: {e}", output.display())))?;
     }
-    Ok((stats, ModuleFacts { declared, asm_left }))
+    let facts = ModuleFacts {
+        declared,
+        asm_left,
+        var_names,
+    };
+    Ok((stats, facts))
 }
 
 /// Does the module at `path` (bitcode, or textual IR if `.ll`) use the `x86_fp80` type,
@@ -286,6 +296,17 @@ unsafe fn linked<T>(first: *mut T, next: impl Fn(*mut T) -> *mut T) -> Vec<*mut 
         item = next(item);
     }
     out
+}
+
+/// The name of a value of a loaded module ("" when it has none).
+fn value_name(v: LLVMValueRef) -> String {
+    let mut len = 0;
+    // SAFETY: `v` is a value of a module this pass holds; the name is `len` bytes the
+    // module owns.
+    unsafe {
+        let p = LLVMGetValueName2(v, &mut len);
+        String::from_utf8_lossy(std::slice::from_raw_parts(p.cast(), len)).into_owned()
+    }
 }
 
 /// A module parsed into its own context. Every `LLVMValueRef` handled by this pass comes
@@ -485,7 +506,7 @@ impl<'m> Rewriter<'m> {
             self.stats.geps_left = geps.left;
         }
         for f in self.module.functions() {
-            let name = self.name_of(f);
+            let name = value_name(f);
             for bb in self.module.blocks(f) {
                 // Snapshot first: rewriting inserts instructions.
                 for inst in self.module.instructions(bb) {
@@ -512,16 +533,6 @@ impl<'m> Rewriter<'m> {
             }
         }
         (self.stats, self.asm_left)
-    }
-
-    fn name_of(&self, f: LLVMValueRef) -> String {
-        let mut len = 0;
-        // SAFETY: `f` is a function of the module (invariant); the name is `len` bytes
-        // that the module owns.
-        unsafe {
-            let p = LLVMGetValueName2(f, &mut len);
-            String::from_utf8_lossy(std::slice::from_raw_parts(p.cast(), len)).into_owned()
-        }
     }
 
     /// The 64-bit words of `v` if it is an integer constant wider than 64 bits.

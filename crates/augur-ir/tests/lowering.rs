@@ -98,3 +98,31 @@ fn missing_file_and_compile_errors_are_one_line() {
     assert!(err.0.contains("bad.c: does not compile"), "{}", err.0);
     assert!(!err.0.contains('\n'));
 }
+
+#[test]
+fn a_stack_slot_is_named_after_its_variable_where_llvm_renames_it() {
+    // Two `p` and two `i` in one function: LLVM names the second slots `%p1`, `%i3`...
+    let p = lower_c(
+        "int f(int x, int n) {\n\
+           int s = 0;\n\
+           if (x) { const char *p = \"ab\"; for (int i = 0; i < n; i++) s += p[i & 1]; }\n\
+           else { const char *p = \"cd\"; for (int i = 0; i < n; i++) s -= p[i & 1]; }\n\
+           return s;\n\
+         }\n",
+    );
+    let f = p
+        .functions
+        .iter()
+        .find(|f| f.name == "f")
+        .expect("f is lowered");
+    let mut vars: Vec<&str> = f
+        .insts
+        .iter()
+        .filter_map(|i| match i {
+            Inst::Alloca { var: Some(v), .. } => Some(&**v),
+            _ => None,
+        })
+        .collect();
+    vars.sort_unstable();
+    assert_eq!(vars, ["i", "i", "n.addr", "p", "p", "s", "x.addr"]);
+}

@@ -55,6 +55,7 @@ impl Lowerer<'_> {
             blocks: FxHashMap::default(),
             asm_left: self.facts.asm_left.get(&f.name).map_or(&[], Vec::as_slice),
             asm_seen: Default::default(),
+            func: &f.name,
         };
         for (i, p) in f.parameters.iter().enumerate() {
             scope.regs.insert(p.name.clone(), Reg(i as u32));
@@ -460,8 +461,16 @@ impl Lowerer<'_> {
             I::Alloca(x) => {
                 let t = self.layout.lower(&x.allocated_type)?;
                 let info = self.layout.info(t);
+                // The variable's own name where LLVM made the slot's unique (`%p235`).
                 let var = match &x.dest {
-                    Name::Name(n) => Some(n.as_str().into()),
+                    Name::Name(n) => Some(
+                        self.facts
+                            .var_names
+                            .get(s.func)
+                            .and_then(|slots| slots.get(n.as_str()))
+                            .map_or(n.as_str(), String::as_str)
+                            .into(),
+                    ),
                     Name::Number(_) => None,
                 };
                 Inst::Alloca {

@@ -83,6 +83,8 @@ struct FnScope<'m> {
     asm_left: &'m [String],
     /// Inline-assembly calls lowered so far.
     asm_seen: std::cell::Cell<usize>,
+    /// The function's name (for its stack slots' source names).
+    func: &'m str,
 }
 
 impl FnScope<'_> {
