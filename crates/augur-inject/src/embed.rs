@@ -1,9 +1,13 @@
 //! Embedding ETSs into the C source. Injected code goes at the start of a recorded line,
 //! on that same line (so no other line moves), as one block marked by a comment:
 //! each transition is a branch-free update of the bug's own global state variable,
-//! `augur_bugN += (augur_bugN == k) & (++augur_bugN_visitK == V) & (PRED);`, made only
+//! `if (++augur_bugN_visitK == V) augur_bugN += (augur_bugN == k) & (PRED);`, made only
 //! on the visit V of its line that synthesis read the predicate's values at (a counter
-//! per transition counts the visits), and the last point also holds the bug action, run
+//! per transition counts the visits: its test is no branch on the input, as a path fixes
+//! how often it visits a line; the predicate is evaluated on that visit only, where the
+//! bytes it reads, such as a string's, are those synthesis saw, and not on a later visit
+//! where a string byte's guard would read memory the program never wrote), and the last
+//! point also holds the bug action, run
 //! when the state is final. A line visited more than once (a loop's body) may hold
 //! several transitions of one bug, each on a visit of its own. The state variable and
 //! the counters are defined at the end of the file holding the last point. Before synthesis, a probe compile (clang `-fsyntax-only`
@@ -150,7 +154,7 @@ fn transition(bug: &BugPlan, k: usize, a: Action) -> String {
     let site = &bug.sites[k];
     let mut code = format!(
         "/* augur-inject bug {id}: transition {} */ {{ extern int augur_bug{id}; extern unsigned {visits}; \
-         augur_bug{id} += (augur_bug{id} == {k}) & (++{visits} == {}u) & {};",
+         if (++{visits} == {}u) augur_bug{id} += (augur_bug{id} == {k}) & {};",
         k + 1,
         site.instance,
         site.pred.c(),
@@ -555,6 +559,34 @@ mod tests {
         };
         let got = fires_natively(LOOP, third, &[&["a", "b"], &["a", "b", "c"], &["a"; 4]]);
         assert_eq!(got, [false, true, true]);
+    }
+
+    #[test]
+    fn a_predicate_is_evaluated_on_its_own_visit_only() {
+        use crate::predicate::{Op, Side};
+        // `v` divides by zero on the loop body's third visit: the transition on its
+        // first visit must not read it there (as a string byte's guard must not read
+        // past the bytes a program wrote), so the bug, whose action follows the loop,
+        // fires with three arguments.
+        let src = "#define v (1 / (3 - i))\nint main(int argc, char **argv) {\n  int n = 0;\n  for (int i = 1; i < argc; i++) {\n    n += argv[i][0];\n  }\n  return n < 0;\n}\n";
+        let mut pool = augur_expr::ExprPool::new();
+        let mut site = |line, var: &str| Site {
+            source: 0,
+            line,
+            instance: 1,
+            pred: Pred {
+                lhs: Side::Var(var.into(), 4),
+                op: Op::Ge,
+                rhs: Side::Const(0),
+                expr: pool.constant(1, 1),
+            },
+        };
+        let bug = BugPlan {
+            id: 1,
+            sites: vec![site(5, "v"), site(7, "n")],
+            kind: Kind::Assert,
+        };
+        assert_eq!(fires_natively(src, bug, &[&["a", "b", "c"]]), [true]);
     }
 
     #[test]
