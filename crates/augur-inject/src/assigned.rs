@@ -1,5 +1,6 @@
 //! Which local variables are definitely assigned before an instruction: a forward
-//! must-analysis (the intersection over predecessors) on one function's CFG, over the
+//! must-analysis (the intersection over predecessors) on one function's CFG (or, asked
+//! for [`Paths::Some`], which may be: the union), over the
 //! stack slots of source variables and elements of local aggregates (a struct's field,
 //! an array's element at a constant byte offset). A slot is assigned by a store into it,
 //! or by a call given its address (an out-parameter: `scanf("%d", &x)`,
@@ -24,6 +25,15 @@ pub struct Slot {
     pub element: Option<u64>,
 }
 
+/// On which paths from the function's entry an assignment must lie.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Paths {
+    /// On every path (the slot holds a value written by the program).
+    Every,
+    /// On some path (the slot may hold one).
+    Some,
+}
+
 /// The analysis of one function over some of its stack slots.
 pub struct Assigned {
     /// Each register holding an address inside a slot (the slot, a cast of it, a GEP
@@ -31,7 +41,7 @@ pub struct Assigned {
     alias: FxHashMap<Reg, (usize, u64)>,
     /// The slots analysed, by base index.
     slots: Vec<(usize, Option<u64>)>,
-    /// Per block: which slots are assigned on every path to its start.
+    /// Per block: which slots are assigned on every (or some) path to its start.
     at_start: Vec<Vec<bool>>,
     /// The slots each instruction that assigns any assigns, by instruction index.
     assigning: FxHashMap<u32, Vec<usize>>,
@@ -89,8 +99,8 @@ pub fn addresses(f: &Function, bases: &[Reg]) -> FxHashMap<Reg, (usize, u64)> {
 }
 
 impl Assigned {
-    /// Analyse `f` for `slots`.
-    pub fn new(prog: &Program, f: &Function, slots: &[Slot]) -> Assigned {
+    /// Analyse `f` for `slots`: which are assigned on `paths` to each instruction.
+    pub fn new(prog: &Program, f: &Function, slots: &[Slot], paths: Paths) -> Assigned {
         let mut bases: Vec<Reg> = slots.iter().map(|s| s.base).collect();
         bases.sort_unstable();
         bases.dedup();
@@ -108,20 +118,22 @@ impl Assigned {
         let count = a.slots.len();
         let n = f.blocks.len();
         let preds = predecessors(f);
-        // Optimistic start (everything assigned) except at the entry; iterate to the
-        // greatest fixed point.
-        let mut at_start = vec![vec![true; count]; n];
+        // Every path: an optimistic start (everything assigned) except at the entry,
+        // iterated to the greatest fixed point of the intersection. Some path: nothing
+        // assigned, to the least fixed point of the union.
+        let every = paths == Paths::Every;
+        let mut at_start = vec![vec![every; count]; n];
         if n > 0 {
             at_start[0] = vec![false; count];
         }
         loop {
             let mut changed = false;
             for b in 1..n {
-                let mut meet = vec![true; count];
+                let mut meet = vec![every; count];
                 for p in &preds[b] {
                     let out = a.after_block(f, *p, &at_start[p.0 as usize]);
                     for (m, o) in meet.iter_mut().zip(out) {
-                        *m &= o;
+                        *m = if every { *m && o } else { *m || o };
                     }
                 }
                 if meet != at_start[b] {
@@ -185,8 +197,8 @@ impl Assigned {
         self.through(block.start..block.end, start)
     }
 
-    /// Which slots (in the order given to [`Assigned::new`]) are assigned on every path
-    /// from the entry of `f` to instruction `pc`, before it runs.
+    /// Which slots (in the order given to [`Assigned::new`]) are assigned on every (or
+    /// some) path from the entry of `f` to instruction `pc`, before it runs.
     pub fn before(&self, f: &Function, pc: u32) -> Vec<bool> {
         let b = block_containing(f, pc);
         let start = f.blocks[b.0 as usize].start;
@@ -195,7 +207,7 @@ impl Assigned {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use augur_ir::{compile_c, CompileOptions, Program};
 
@@ -218,7 +230,8 @@ int f(int a) {
         compiled(SRC)
     }
 
-    fn compiled(src: &str) -> Program {
+    /// `src` compiled and lowered.
+    pub(crate) fn compiled(src: &str) -> Program {
         let dir = tempfile::tempdir().unwrap();
         let (c, bc) = (dir.path().join("f.c"), dir.path().join("f.bc"));
         std::fs::write(&c, src).unwrap();
@@ -227,7 +240,7 @@ int f(int a) {
     }
 
     #[test]
-    fn locals_are_assigned_only_where_every_path_assigns_them() {
+    fn locals_are_assigned_where_every_path_or_some_path_assigns_them() {
         let prog = program();
         let f = prog.func(prog.func_named("f").unwrap());
         let slots: Vec<(Reg, String)> = f
@@ -247,8 +260,9 @@ int f(int a) {
                 element: None,
             })
             .collect();
-        let a = Assigned::new(&prog, f, &regs);
-        let at_line = |line: u32| -> Vec<&str> {
+        let every = Assigned::new(&prog, f, &regs, Paths::Every);
+        let some = Assigned::new(&prog, f, &regs, Paths::Some);
+        let at_line = |a: &Assigned, line: u32| -> Vec<&str> {
             let pc = (0..f.insts.len() as u32)
                 .find(|&pc| {
                     prog.loc(f.locs[pc as usize])
@@ -265,11 +279,14 @@ int f(int a) {
             names.sort_unstable();
             names
         };
-        assert_eq!(at_line(4), ["a.addr"]);
-        assert_eq!(at_line(5), ["a.addr", "x"]);
+        assert_eq!(at_line(&every, 4), ["a.addr"]);
+        assert_eq!(at_line(&every, 5), ["a.addr", "x"]);
         // y is assigned on both branches; z on one only; w by the call taking its address.
-        assert_eq!(at_line(11), ["a.addr", "x", "y"]);
-        assert_eq!(at_line(12), ["a.addr", "w", "x", "y"]);
+        assert_eq!(at_line(&every, 11), ["a.addr", "x", "y"]);
+        assert_eq!(at_line(&every, 12), ["a.addr", "w", "x", "y"]);
+        // On some path, z too.
+        assert_eq!(at_line(&some, 4), ["a.addr"]);
+        assert_eq!(at_line(&some, 11), ["a.addr", "x", "y", "z"]);
     }
 
     #[test]
@@ -316,7 +333,7 @@ int f(int v) {
                 element: Some(off),
             })
             .collect();
-        let a = Assigned::new(&prog, f, &which);
+        let a = Assigned::new(&prog, f, &which, Paths::Every);
         let pc = (0..f.insts.len() as u32)
             .find(|&pc| prog.loc(f.locs[pc as usize]).is_some_and(|l| l.line == 10))
             .unwrap();

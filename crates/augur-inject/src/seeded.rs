@@ -8,7 +8,7 @@
 //! the next bytes of the string a `char` pointer points at, `*p#K`), plus
 //! the path's shape (branches, calls, instructions) and, at its end, the path condition.
 
-use crate::assigned::{Assigned, Slot};
+use crate::assigned::{Assigned, Paths, Slot};
 use crate::setup::Setup;
 use augur_engine::Executor;
 use augur_engine::{Byte, MemorySink, Observer, Outcome, SeedInput, State, Value};
@@ -441,10 +441,78 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<LocalVar> {
     out
 }
 
-/// A function's integer locals and which of them are assigned where.
+/// A function's integer locals, which of them are assigned where, and which globals its
+/// variables hide.
 struct Locals {
     slots: Vec<LocalVar>,
+    /// Where each slot is assigned on every path.
     assigned: Assigned,
+    /// Where each named stack slot of the function (a local or parameter, whether
+    /// recorded or not) may be assigned (on some path), as a whole or at its start.
+    maybe: Assigned,
+    /// Per slot: the other named stack slots holding a variable of its name (indices
+    /// into `maybe`'s). Two slots of one function may (`for (int i ...)` twice); where
+    /// another may hold a value, the name in the C text may mean either, and neither is
+    /// a variable there.
+    namesakes: Vec<Vec<usize>>,
+    /// Per global (as the watcher lists them): whether a local or parameter of the
+    /// function has its name and so hides it, wherever in the function.
+    hidden: Vec<bool>,
+}
+
+impl Locals {
+    fn new(prog: &Program, func: FuncId, globals: &[(Var, u64)]) -> Locals {
+        let f = prog.func(func);
+        let slots = int_locals(prog, func);
+        let which: Vec<Slot> = slots.iter().map(|l| l.slot).collect();
+        let named: Vec<(Reg, &str)> = f
+            .insts
+            .iter()
+            .filter_map(|i| match i {
+                Inst::Alloca {
+                    dst, var: Some(v), ..
+                } => Some((*dst, v.strip_suffix(".addr").unwrap_or(v))),
+                _ => None,
+            })
+            .collect();
+        let namesakes = slots
+            .iter()
+            .map(|l| {
+                let (base, name) = (l.slot.base, l.var.base());
+                (0..named.len())
+                    .filter(|&j| named[j].0 != base && named[j].1 == name)
+                    .collect()
+            })
+            .collect();
+        let whole: Vec<Slot> = named
+            .iter()
+            .map(|(base, _)| Slot {
+                base: *base,
+                element: None,
+            })
+            .collect();
+        Locals {
+            assigned: Assigned::new(prog, f, &which, Paths::Every),
+            maybe: Assigned::new(prog, f, &whole, Paths::Some),
+            namesakes,
+            hidden: globals
+                .iter()
+                .map(|(g, _)| named.iter().any(|(_, n)| *n == g.base()))
+                .collect(),
+            slots,
+        }
+    }
+
+    /// Which slots hold, before instruction `pc`, a value the program wrote, under a
+    /// name that means them.
+    fn readable(&self, f: &augur_ir::Function, pc: u32) -> Vec<bool> {
+        let maybe = self.maybe.before(f, pc);
+        let mut out = self.assigned.before(f, pc);
+        for (i, ok) in out.iter_mut().enumerate() {
+            *ok = *ok && !self.namesakes[i].iter().any(|&j| maybe[j]);
+        }
+        out
+    }
 }
 
 /// The observer behind [`run`].
@@ -482,24 +550,20 @@ impl Watcher {
     }
 
     fn locals_of(&mut self, func: FuncId) -> Rc<Locals> {
-        let prog = self.prog.clone();
+        let (prog, globals) = (&self.prog, &self.globals);
         self.locals
             .entry(func)
-            .or_insert_with(|| {
-                let slots = int_locals(&prog, func);
-                let which: Vec<Slot> = slots.iter().map(|l| l.slot).collect();
-                let assigned = Assigned::new(&prog, prog.func(func), &which);
-                Rc::new(Locals { slots, assigned })
-            })
+            .or_insert_with(|| Rc::new(Locals::new(prog, func, globals)))
             .clone()
     }
 
     /// The variables in scope in `st`'s top frame, before instruction `pc`, with their
-    /// current bytes: globals, and the locals assigned on every path to `pc`.
+    /// current bytes: the globals no variable of the function hides, and the locals
+    /// assigned on every path to `pc` (see [`Locals::readable`]).
     fn snapshot(&mut self, st: &State, func: FuncId, pc: u32) -> Vec<(Var, Vec<Byte>)> {
         let regs = &st.frame().regs;
         let locals = self.locals_of(func);
-        let assigned = locals.assigned.before(self.prog.func(func), pc);
+        let assigned = locals.readable(self.prog.func(func), pc);
         let slots: Vec<(Var, u64)> = locals
             .slots
             .iter()
@@ -517,12 +581,12 @@ impl Watcher {
                 Some((l.var.clone(), addr))
             })
             .collect();
-        // A local shadows a global of its name.
         let globals = self
             .globals
             .iter()
-            .filter(|(g, _)| !slots.iter().any(|(l, _)| l.base() == g.base()));
-        let slots = unambiguous(&slots);
+            .zip(&locals.hidden)
+            .filter(|(_, hidden)| !**hidden)
+            .map(|(g, _)| g);
         slots
             .iter()
             .chain(globals)
@@ -549,22 +613,6 @@ impl Watcher {
             })
             .collect()
     }
-}
-
-/// The variables of `slots` whose name no other of them has. Two slots of one function
-/// may hold variables of one name, declared in two blocks (`for (int i ...)` twice):
-/// where both are assigned, the name in the C text is the one in scope there, which the
-/// slots do not tell, so neither is a variable there.
-fn unambiguous(slots: &[(Var, u64)]) -> Vec<(Var, u64)> {
-    let mut count: FxHashMap<&str, usize> = FxHashMap::default();
-    for (v, _) in slots {
-        *count.entry(v.name.as_str()).or_default() += 1;
-    }
-    slots
-        .iter()
-        .filter(|(v, _)| count[v.name.as_str()] == 1)
-        .cloned()
-        .collect()
 }
 
 /// The pointer stored at `addr`, when its 8 bytes are known and it is not null.
@@ -704,19 +752,78 @@ fn string_byte_expr(pool: &mut ExprPool, bytes: &[Byte]) -> ExprId {
 mod tests {
     use super::*;
 
+    /// Two `for (int i ...)` in sequence, a `k` in each branch of an `if` (f), and an
+    /// `i` assigned on one path only beside one assigned before (g).
+    const NAMESAKES: &str = "int f(int x, int n) {
+  int s = 0;
+  for (int i = 0; i < n; i++)
+    s += i;
+  for (int i = 0; i < n; i++)
+    s -= i;
+  if (x) {
+    int k = 1;
+    s += k;
+  } else {
+    int k = 2;
+    s += k;
+  }
+  return s;
+}
+int g(int c) {
+  int s = 0;
+  for (int i = 0; i < c; i++)
+    s += i;
+  {
+    int i;
+    if (c > 5)
+      i = 1;
+    s += c;
+  }
+  return s;
+}
+";
+
     #[test]
-    fn two_assigned_slots_of_one_name_leave_that_name_out() {
+    fn a_name_two_slots_hold_is_read_only_where_no_other_of_them_may_be_assigned() {
+        let prog = crate::assigned::tests::compiled(NAMESAKES);
+        let readable_at = |name: &str, line: u32| -> Vec<String> {
+            let func = prog.func_named(name).unwrap();
+            let f = prog.func(func);
+            let locals = Locals::new(&prog, func, &[]);
+            let pc = (0..f.insts.len() as u32)
+                .find(|&pc| {
+                    prog.loc(f.locs[pc as usize])
+                        .is_some_and(|l| l.line == line)
+                })
+                .unwrap();
+            let mut names: Vec<String> = locals
+                .slots
+                .iter()
+                .zip(locals.readable(f, pc))
+                .filter(|(_, r)| *r)
+                .map(|(l, _)| l.var.name.clone())
+                .collect();
+            names.sort_unstable();
+            names
+        };
+        // The first loop's `i`: the second's is not assigned yet on any path.
+        assert_eq!(readable_at("f", 4), ["i", "n", "s", "x"]);
+        // Both `i`s are assigned in the second loop: which one it reads is not known.
+        assert_eq!(readable_at("f", 6), ["n", "s", "x"]);
+        // Each branch's `k`: the other branch's never reaches it.
+        assert_eq!(readable_at("f", 9), ["k", "n", "s", "x"]);
+        assert_eq!(readable_at("f", 12), ["k", "n", "s", "x"]);
+        // The first loop's `i` is assigned, and the inner `i` may be: the C text means
+        // the inner one, so neither.
+        assert_eq!(readable_at("g", 24), ["c", "s"]);
+        // A global `s` is hidden in f (its local `s`), a global `total` is not.
         let var = |name: &str| Var {
             name: name.into(),
-            size: 1,
+            size: 4,
         };
-        // Two `i`s (two `for (int i ...)` loops, both assigned by the second) and one `p`.
-        let slots = [(var("i"), 16), (var("*p@0"), 24), (var("i"), 32)];
-        let kept: Vec<String> = unambiguous(&slots)
-            .into_iter()
-            .map(|(v, _)| v.name)
-            .collect();
-        assert_eq!(kept, ["*p@0"]);
+        let globals = [(var("s"), 0), (var("total@4"), 0)];
+        let f = Locals::new(&prog, prog.func_named("f").unwrap(), &globals);
+        assert_eq!(f.hidden, [true, false]);
     }
 
     #[test]

@@ -41,11 +41,10 @@ pub(super) fn var_names(module: &LoadedModule) -> VarNames {
                 let Some((slot, source)) = declared(inst) else {
                     continue;
                 };
-                let source = if slot.starts_with(&format!("{source}.addr")) {
-                    format!("{source}.addr")
-                } else {
-                    source
-                };
+                let parameter = slot
+                    .strip_prefix(source.as_str())
+                    .is_some_and(|rest| rest.starts_with(".addr"));
+                let source = if parameter { source + ".addr" } else { source };
                 if slot != source {
                     out.entry(func.clone()).or_default().insert(slot, source);
                 }
