@@ -22,6 +22,7 @@ mod program;
 pub mod project;
 mod replay;
 mod runtime;
+mod runtime_objects;
 mod svcomp;
 mod symlinks;
 
@@ -41,6 +42,7 @@ pub use replay::{
     ReplayOptions, ReplaySummary, TestInput,
 };
 pub use runtime::{libc_bitcode, library_bitcode, musl_dir, runtime_dir};
+pub use runtime_objects::runtime_object;
 
 use augur_engine::HandlerTable;
 

@@ -63,7 +63,7 @@ fn files() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
 
 /// A name part no other process or thread uses at the same time (threads of one process
 /// may fill a new runtime directory, or compile its libc, at the same time).
-fn unique() -> String {
+pub(crate) fn unique() -> String {
     static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     format!("{}-{n}", std::process::id())

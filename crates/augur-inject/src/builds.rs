@@ -172,11 +172,11 @@ impl Build {
             .map_err(|e| format!("cannot write augur's runtime files: {e}"))?;
         let dir =
             tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
-        cmd.arg("-I")
-            .arg(&runtime)
-            .args(cflags)
-            .args(sources)
-            .arg(runtime.join("replay").join("replay.c"))
+        cmd.arg("-I").arg(&runtime).args(cflags);
+        let runtime_object =
+            augur_env::runtime_object(&cmd, &runtime.join("replay").join("replay.c"))?;
+        cmd.args(sources)
+            .arg(runtime_object)
             .args(NATIVE_LINK_FLAGS)
             .arg("-o")
             .arg(dir.path().join("program"));

@@ -357,24 +357,24 @@ pub fn build(spec: &BuildSpec) -> Result<Built, String> {
     let id = build_id(spec.inputs, spec.cflags)?;
     let wrappers = work.path().join("augur_record_wrappers.c");
     std::fs::write(&wrappers, wrappers_file(&id, &wrapped)).map_err(io)?;
-    let mut objects = Vec::new();
-    for (src, name) in [
-        (wrappers.clone(), "wrappers.o"),
-        (runtime.join("record").join("record.c"), "record.o"),
-    ] {
-        let obj = work.path().join(name);
-        let mut cmd = clang();
-        cmd.args(["-c", "-O2", "-w"]).arg(&src).arg("-o").arg(&obj);
-        augur_env::run_clang(cmd, &src.display().to_string())?;
-        objects.push(obj);
-    }
+    let wrappers_object = work.path().join("wrappers.o");
     let mut cmd = clang();
-    cmd.args(NATIVE_CFLAGS)
-        .arg("-I")
-        .arg(&runtime)
-        .args(modules.iter().map(|m| &m.0))
-        .args(&objects)
-        .arg(runtime.join("replay").join("replay.c"))
+    cmd.args(["-c", "-O2", "-w"])
+        .arg(&wrappers)
+        .arg("-o")
+        .arg(&wrappers_object);
+    augur_env::run_clang(cmd, &wrappers.display().to_string())?;
+    let mut record_cc = clang();
+    record_cc.args(["-O2", "-w"]);
+    let record_object =
+        augur_env::runtime_object(&record_cc, &runtime.join("record").join("record.c"))?;
+    let mut cmd = clang();
+    cmd.args(NATIVE_CFLAGS).arg("-I").arg(&runtime);
+    let replay_object = augur_env::runtime_object(&cmd, &runtime.join("replay").join("replay.c"))?;
+    cmd.args(modules.iter().map(|m| &m.0))
+        .arg(wrappers_object)
+        .arg(record_object)
+        .arg(replay_object)
         .args(NATIVE_LINK_FLAGS)
         .args(spec.link)
         .args(&libs)

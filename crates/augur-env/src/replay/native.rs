@@ -151,8 +151,9 @@ pub fn compile(
         }
     }
     let mut cmd = native_clang(cflags, runtime_dir);
+    let runtime = crate::runtime_object(&cmd, &runtime_dir.join("replay").join("replay.c"))?;
     cmd.args(&files)
-        .arg(runtime_dir.join("replay").join("replay.c"))
+        .arg(runtime)
         .args(&libs)
         .args(NATIVE_LINK_FLAGS)
         .arg("-o")
