@@ -487,6 +487,21 @@ impl CompiledQuery {
         true
     }
 
+    /// Whether each constraint holds, in order, when the arrays hold `input`: unlike
+    /// [`CompiledQuery::holds`], every constraint is evaluated (to tell which of many
+    /// candidate predicates an input satisfies). `out` is cleared first.
+    pub fn holds_each(&self, input: &[u8], scratch: &mut Scratch, out: &mut Vec<bool>) {
+        out.clear();
+        for op in &self.ops {
+            self.run(op, input, scratch);
+        }
+        out.extend(
+            self.checks
+                .iter()
+                .map(|&(_, result)| scratch.regs[result as usize] == 1),
+        );
+    }
+
     /// Executes one instruction.
     #[inline]
     fn run(&self, op: &Op, input: &[u8], scratch: &mut Scratch) {

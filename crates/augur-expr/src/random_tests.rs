@@ -365,6 +365,11 @@ fn compiled_queries_decide_like_the_evaluator() {
                     .map(|&c| g.p.display(c).to_string())
                     .collect::<Vec<_>>()
             );
+            let mut each = Vec::new();
+            query.holds_each(&input, &mut regs, &mut each);
+            let each_expected: Vec<bool> =
+                constraints.iter().map(|&c| g.p.eval(c, &a) == 1).collect();
+            assert_eq!(each, each_expected);
             let rebuilt = query.assignment(&input);
             assert!(constraints
                 .iter()
