@@ -831,10 +831,8 @@ fn input_arrays(pool: &augur_expr::ExprPool, points: &[Point]) -> Vec<augur_expr
 
 /// How many of `samples` satisfy every one of `preds`.
 fn satisfying(pool: &augur_expr::ExprPool, samples: &[Assignment], preds: &[ExprId]) -> usize {
-    samples
-        .iter()
-        .filter(|s| sample::satisfies(pool, s, preds))
-        .count()
+    let mut checker = sample::Checker::new(pool, preds);
+    samples.iter().filter(|s| checker.holds(s)).count()
 }
 
 /// The number of the seed path's inputs satisfying `preds`: exact when the path's
@@ -989,7 +987,8 @@ impl Candidate {
     /// trigger, would then fire it first, wherever that input's own path goes.)
     fn holds_on_any(&self, pool: &augur_expr::ExprPool, inputs: &[Assignment]) -> bool {
         let preds: Vec<ExprId> = self.kept.iter().map(|(_, q)| q.expr).collect();
-        inputs.iter().any(|a| sample::satisfies(pool, a, &preds))
+        let mut checker = sample::Checker::new(pool, &preds);
+        inputs.iter().any(|a| checker.holds(a))
     }
 
     /// The source holding its action.

@@ -40,9 +40,10 @@ pub fn assignments(run: &SeededRun, tests: &[Objects]) -> Vec<Assignment> {
 /// `tests` that take the seed path of `run` (its condition `pc` holds), as assignments
 /// of its inputs (tests whose objects are not the run's are left out).
 pub fn on_path(run: &SeededRun, tests: &[Objects], pc: &[ExprId]) -> Vec<Assignment> {
+    let mut checker = sample::Checker::new(&run.pool, pc);
     assignments(run, tests)
         .into_iter()
-        .filter(|a| sample::satisfies(&run.pool, a, pc))
+        .filter(|a| checker.holds(a))
         .collect()
 }
 
@@ -88,10 +89,11 @@ pub fn surviving(
     want: usize,
     rng: &mut Rng,
 ) -> Vec<Assignment> {
+    let mut checker = sample::Checker::new(&run.pool, preds);
     measure::mutated(seed, tries, rng)
         .iter()
         .filter_map(|m| assignment(&run.rec.objects, m))
-        .filter(|a| sample::satisfies(&run.pool, a, preds))
+        .filter(|a| checker.holds(a))
         .take(want)
         .collect()
 }

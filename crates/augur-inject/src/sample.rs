@@ -20,7 +20,7 @@
 //! pinned bytes only when that fails.
 
 use augur_engine::Rng;
-use augur_expr::{ArrayId, Assignment, BinOp, CmpOp, ExprId, ExprPool};
+use augur_expr::{ArrayId, Assignment, BinOp, CmpOp, CompiledQuery, ExprId, ExprPool, Scratch};
 use augur_solver::{SatResult, Solver, SolverChain};
 
 use crate::space::Space;
@@ -232,6 +232,38 @@ pub fn satisfies(pool: &ExprPool, a: &Assignment, constraints: &[ExprId]) -> boo
     constraints.iter().all(|&c| ev.eval(c) == 1)
 }
 
+/// Constraints checked under many assignments: compiled once into a program
+/// ([`CompiledQuery`]), so that each check costs a run of it rather than a hash lookup per
+/// node; evaluated where a value is wider than 64 bits.
+pub struct Checker<'p> {
+    pool: &'p ExprPool,
+    constraints: &'p [ExprId],
+    compiled: Option<(CompiledQuery, Scratch)>,
+}
+
+impl<'p> Checker<'p> {
+    /// A checker of `constraints` (of `pool`).
+    pub fn new(pool: &'p ExprPool, constraints: &'p [ExprId]) -> Self {
+        let compiled = CompiledQuery::compile(pool, constraints).map(|q| {
+            let scratch = q.scratch();
+            (q, scratch)
+        });
+        Checker {
+            pool,
+            constraints,
+            compiled,
+        }
+    }
+
+    /// Does `a` satisfy every constraint? (As [`satisfies`].)
+    pub fn holds(&mut self, a: &Assignment) -> bool {
+        match &mut self.compiled {
+            Some((q, scratch)) => q.holds(&q.input_of(a), scratch),
+            None => satisfies(self.pool, a, self.constraints),
+        }
+    }
+}
+
 /// Rejection sampling: up to `draws` uniform random inputs over `bytes`, stopping after
 /// `want` satisfy `constraints` (and at least a tenth of the draws); the count is the
 /// share accepted times the input space.
@@ -258,10 +290,11 @@ pub fn draw_in(
 ) -> Counted {
     let mut samples = Vec::new();
     let mut draws = 0;
+    let mut checker = Checker::new(pool, constraints);
     while draws < max_draws && (samples.len() < want || draws < max_draws / 10) {
         draws += 1;
         let a = space.draw(pool, rng);
-        if satisfies(pool, &a, constraints) {
+        if checker.holds(&a) {
             samples.push(a);
         }
     }
@@ -288,10 +321,8 @@ fn in_space(
     rng: &mut Rng,
 ) -> Option<Counted> {
     if let Some(points) = space.points(pool, ENUMERATED) {
-        let samples: Vec<Assignment> = points
-            .into_iter()
-            .filter(|a| satisfies(pool, a, constraints))
-            .collect();
+        let mut checker = Checker::new(pool, constraints);
+        let samples: Vec<Assignment> = points.into_iter().filter(|a| checker.holds(a)).collect();
         return Some(Counted {
             count: samples.len() as f64,
             exact: true,
