@@ -248,9 +248,17 @@ fn prepare(root: &Path, spec: &RunSpec) -> Result<PathBuf, String> {
     Ok(cwd)
 }
 
+/// The first pause between two looks at a running child; each next one is twice as
+/// long, up to [`LONGEST_NAP`]. Most runs of a test take a few milliseconds: a fixed 5 ms
+/// pause made each of them last at least that long.
+const FIRST_NAP: Duration = Duration::from_micros(100);
+/// The longest pause between two looks at a running child.
+const LONGEST_NAP: Duration = Duration::from_millis(5);
+
 /// Wait for the child `pid` at most `timeout`; kill it after that. Reaps it.
 fn wait(pid: libc::pid_t, timeout: Duration) -> std::io::Result<Status> {
     let start = Instant::now();
+    let mut nap = FIRST_NAP;
     loop {
         let mut status = 0;
         // SAFETY: waitpid on this process's own child, writing `status`.
@@ -269,7 +277,8 @@ fn wait(pid: libc::pid_t, timeout: Duration) -> std::io::Result<Status> {
             }
             return Ok(Status::Timeout);
         }
-        std::thread::sleep(Duration::from_millis(5));
+        std::thread::sleep(nap);
+        nap = (nap * 2).min(LONGEST_NAP);
     }
 }
 
