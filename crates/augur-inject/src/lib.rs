@@ -21,6 +21,7 @@ mod driver;
 mod embed;
 mod measure;
 mod mutants;
+mod parallel;
 mod points;
 mod predicate;
 mod project;

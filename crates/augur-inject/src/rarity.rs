@@ -244,14 +244,16 @@ pub fn measure(
             r.interference.takes_a_trigger |= first_of(&fired, c.mark, other.mark) == Some(c.mark);
         }
     }
-    for (input, source, of) in &inputs {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            break;
-        }
-        let Ok(run) = build.run(input) else {
+    let runs = crate::parallel::map_in_order(
+        &inputs,
+        deadline,
+        |_| true,
+        |(input, _, _)| build.run(input).ok().map(|run| marks(&run)),
+    );
+    for ((_, source, of), fired) in inputs.iter().zip(runs) {
+        let Some(fired) = fired else {
             continue;
         };
-        let fired = marks(&run);
         for (c, r) in cands.iter().zip(rates.iter_mut()) {
             let own = of.is_some_and(|i| triggers[i] == c.trigger);
             let hit = fired.contains(&c.mark);

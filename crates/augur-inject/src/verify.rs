@@ -10,7 +10,7 @@
 use crate::builds::{Build, Flavour};
 use augur_env::{judge, sanitizer_report, Expect, NativeRun, Status, Verdict};
 use rustc_hash::FxHashMap;
-use std::cell::RefCell;
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// A test's objects.
@@ -276,7 +276,7 @@ impl Verification {
 /// The original program's build, with its runs remembered (inputs recur across bugs).
 pub struct Original {
     build: Build,
-    runs: RefCell<FxHashMap<Objects, (Status, Vec<u8>)>>,
+    runs: Mutex<FxHashMap<Objects, (Status, Vec<u8>)>>,
 }
 
 impl Original {
@@ -284,18 +284,20 @@ impl Original {
     pub fn new(build: Build) -> Original {
         Original {
             build,
-            runs: RefCell::default(),
+            runs: Mutex::default(),
         }
     }
 
     /// Exit status and stdout of the original on `objects`.
     fn behaviour(&self, objects: &Objects) -> Result<(Status, Vec<u8>), String> {
-        if let Some(b) = self.runs.borrow().get(objects) {
-            return Ok(b.clone());
+        let known = |o: &Objects| self.runs.lock().expect("a run panicked").get(o).cloned();
+        if let Some(b) = known(objects) {
+            return Ok(b);
         }
         let r = self.build.run(objects)?;
         let b = (r.status, r.stdout);
-        self.runs.borrow_mut().insert(objects.clone(), b.clone());
+        let mut runs = self.runs.lock().expect("a run panicked");
+        runs.insert(objects.clone(), b.clone());
         Ok(b)
     }
 }
@@ -336,26 +338,38 @@ pub fn verify(
         };
         v.builds.push((flavour.name(), outcome));
     }
+    // Each input on the buggy program, and on the original unless it fires a bug: on
+    // every core, tallied below in input order.
+    let judged = crate::parallel::map_in_order(
+        inputs,
+        deadline,
+        |(source, _)| source.measures(),
+        |(_, objects)| -> Result<_, String> {
+            let b = buggy.replay.run(objects)?;
+            let was = if targets.iter().any(|t| t.fired(&b)) {
+                None
+            } else {
+                Some(original.behaviour(objects)?)
+            };
+            Ok((b, was))
+        },
+    );
     let mut tallies: Vec<(Source, Tally)> = Vec::new();
-    for (source, objects) in inputs {
-        if source.measures() && deadline.is_some_and(|d| Instant::now() >= d) {
-            break;
-        }
+    for ((source, objects), judged) in inputs.iter().zip(judged) {
         if tallies.last().is_none_or(|(s, _)| s != source) {
             tallies.push((*source, Tally::default()));
         }
         let tally = &mut tallies.last_mut().expect("pushed above").1;
-        let b = buggy.replay.run(objects)?;
+        let (b, was) = judged?;
         tally.tried += 1;
         if targets[own].fired(&b) {
             tally.fired += 1;
             continue;
         }
-        if targets.iter().any(|t| t.fired(&b)) {
+        let Some(was) = was else {
             tally.fired_other += 1;
             continue;
-        }
-        let was = original.behaviour(objects)?;
+        };
         if was.0 == b.status && was.1 == b.stdout {
             tally.same += 1;
         } else {
