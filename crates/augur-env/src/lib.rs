@@ -37,6 +37,7 @@ pub use replay::judge::{describe, judge, sanitizer_report, Expect, Verdict};
 pub use replay::native::{
     run as run_native, run_clang, NativeRun, RunSpec, Status, NATIVE_CFLAGS, NATIVE_LINK_FLAGS,
 };
+pub use replay::parallel::map_in_order;
 pub use replay::{
     collect_tests, load_test, native_ir, replay, split_inputs, NativeIr, NativeProgram,
     ReplayOptions, ReplaySummary, TestInput,

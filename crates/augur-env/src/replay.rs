@@ -10,6 +10,7 @@ pub mod environment;
 pub mod judge;
 pub mod native;
 mod native_ir;
+pub mod parallel;
 mod private_root;
 mod spawn;
 mod unprivileged;
@@ -376,8 +377,14 @@ pub fn replay(opts: &ReplayOptions, out: &mut dyn Write) -> Result<ReplaySummary
     let tests = collect_tests(&opts.tests)?;
     let program = NativeProgram::build(opts)?;
     let mut summary = ReplaySummary::default();
-    for t in &tests {
-        let v = program.replay_one(t, opts);
+    // On every core, a batch at a time, so that the lines come as the tests are run.
+    let batch = 4 * std::thread::available_parallelism().map_or(1, |n| n.get());
+    let verdicts = tests.chunks(batch).flat_map(|batch| {
+        let verdicts =
+            parallel::map_in_order(batch, None, |_| false, |t| program.replay_one(t, opts));
+        batch.iter().zip(verdicts)
+    });
+    for (t, v) in verdicts {
         match v {
             Verdict::Passed(_) | Verdict::Ran(_) => summary.passed += 1,
             Verdict::Failed(_) => summary.failed += 1,

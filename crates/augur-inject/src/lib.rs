@@ -21,7 +21,6 @@ mod driver;
 mod embed;
 mod measure;
 mod mutants;
-mod parallel;
 mod points;
 mod predicate;
 mod project;

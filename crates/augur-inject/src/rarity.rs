@@ -244,7 +244,7 @@ pub fn measure(
             r.interference.takes_a_trigger |= first_of(&fired, c.mark, other.mark) == Some(c.mark);
         }
     }
-    let runs = crate::parallel::map_in_order(
+    let runs = augur_env::map_in_order(
         &inputs,
         deadline,
         |_| true,

@@ -340,7 +340,7 @@ pub fn verify(
     }
     // Each input on the buggy program, and on the original unless it fires a bug: on
     // every core, tallied below in input order.
-    let judged = crate::parallel::map_in_order(
+    let judged = augur_env::map_in_order(
         inputs,
         deadline,
         |(source, _)| source.measures(),

@@ -1,6 +1,7 @@
-//! Native runs on every core: a bug's verification and a measuring build run each input
-//! once or twice, and the runs are independent. Results come back in input order, so
-//! what is tallied from them is what a run one input after the other tallies.
+//! Native runs on every core: `augur replay`'s tests, and `augur inject`'s verification
+//! and measuring builds, run independent inputs one or two runs each. Results come back
+//! in input order, so what is printed or tallied from them is what runs one input after
+//! the other give.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
