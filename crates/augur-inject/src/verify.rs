@@ -273,6 +273,18 @@ impl Verification {
     }
 }
 
+/// What one input did on the buggy program (and the original).
+enum Judged {
+    /// It fired the bug verified.
+    Fired,
+    /// It fired another bug of the program.
+    FiredOther,
+    /// It behaved as on the original.
+    Same,
+    /// It behaved otherwise: how (see [`difference`]).
+    Differed(String),
+}
+
 /// The original program's build, with its runs remembered (inputs recur across bugs).
 pub struct Original {
     build: Build,
@@ -339,44 +351,44 @@ pub fn verify(
         v.builds.push((flavour.name(), outcome));
     }
     // Each input on the buggy program, and on the original unless it fires a bug: on
-    // every core, tallied below in input order.
+    // every core, each run reduced at once to what the tally needs (a run's output may be
+    // large), tallied below in input order.
+    let timeout_s = buggy.replay.timeout.as_secs_f64();
     let judged = augur_env::map_in_order(
         inputs,
         deadline,
         |(source, _)| source.measures(),
-        |(_, objects)| -> Result<_, String> {
+        |(source, objects)| -> Result<Judged, String> {
             let b = buggy.replay.run(objects)?;
-            let was = if targets.iter().any(|t| t.fired(&b)) {
-                None
+            if targets[own].fired(&b) {
+                return Ok(Judged::Fired);
+            }
+            if targets.iter().any(|t| t.fired(&b)) {
+                return Ok(Judged::FiredOther);
+            }
+            let was = original.behaviour(objects)?;
+            Ok(if was.0 == b.status && was.1 == b.stdout {
+                Judged::Same
             } else {
-                Some(original.behaviour(objects)?)
-            };
-            Ok((b, was))
+                Judged::Differed(difference(*source, objects, &was, &b, timeout_s))
+            })
         },
     );
     let mut tallies: Vec<(Source, Tally)> = Vec::new();
-    for ((source, objects), judged) in inputs.iter().zip(judged) {
+    for ((source, _), judged) in inputs.iter().zip(judged) {
         if tallies.last().is_none_or(|(s, _)| s != source) {
             tallies.push((*source, Tally::default()));
         }
         let tally = &mut tallies.last_mut().expect("pushed above").1;
-        let (b, was) = judged?;
         tally.tried += 1;
-        if targets[own].fired(&b) {
-            tally.fired += 1;
-            continue;
-        }
-        let Some(was) = was else {
-            tally.fired_other += 1;
-            continue;
-        };
-        if was.0 == b.status && was.1 == b.stdout {
-            tally.same += 1;
-        } else {
-            tally.differed += 1;
-            let timeout_s = buggy.replay.timeout.as_secs_f64();
-            v.first_difference
-                .get_or_insert_with(|| difference(*source, objects, &was, &b, timeout_s));
+        match judged? {
+            Judged::Fired => tally.fired += 1,
+            Judged::FiredOther => tally.fired_other += 1,
+            Judged::Same => tally.same += 1,
+            Judged::Differed(how) => {
+                tally.differed += 1;
+                v.first_difference.get_or_insert(how);
+            }
         }
     }
     v.tallies = tallies;
