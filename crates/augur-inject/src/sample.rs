@@ -226,15 +226,10 @@ impl Round<'_> {
     }
 }
 
-/// Does `a` satisfy every one of `constraints`?
-pub fn satisfies(pool: &ExprPool, a: &Assignment, constraints: &[ExprId]) -> bool {
-    let mut ev = augur_expr::Evaluator::new(pool, a);
-    constraints.iter().all(|&c| ev.eval(c) == 1)
-}
-
 /// Constraints checked under many assignments: compiled once into a program
 /// ([`CompiledQuery`]), so that each check costs a run of it rather than a hash lookup per
-/// node; evaluated where a value is wider than 64 bits.
+/// node and assignment (augur-expr's evaluator); evaluated where a value is wider than 64
+/// bits, which the program does not hold.
 pub struct Checker<'p> {
     pool: &'p ExprPool,
     constraints: &'p [ExprId],
@@ -255,11 +250,26 @@ impl<'p> Checker<'p> {
         }
     }
 
-    /// Does `a` satisfy every constraint? (As [`satisfies`].)
+    /// Does `a` satisfy every constraint?
     pub fn holds(&mut self, a: &Assignment) -> bool {
         match &mut self.compiled {
             Some((q, scratch)) => q.holds(&q.input_of(a), scratch),
-            None => satisfies(self.pool, a, self.constraints),
+            None => {
+                let mut ev = augur_expr::Evaluator::new(self.pool, a);
+                self.constraints.iter().all(|&c| ev.eval(c) == 1)
+            }
+        }
+    }
+
+    /// Whether `a` satisfies each constraint, in order, into `out` (cleared first).
+    pub fn holds_each(&mut self, a: &Assignment, out: &mut Vec<bool>) {
+        match &mut self.compiled {
+            Some((q, scratch)) => q.holds_each(&q.input_of(a), scratch, out),
+            None => {
+                let mut ev = augur_expr::Evaluator::new(self.pool, a);
+                out.clear();
+                out.extend(self.constraints.iter().map(|&c| ev.eval(c) == 1));
+            }
         }
     }
 }
@@ -512,6 +522,30 @@ mod tests {
         (0..n)
             .map(|i| u128::from(s.byte(ArrayId(0), i.into())) << (8 * i))
             .sum()
+    }
+
+    #[test]
+    fn a_checker_answers_as_the_evaluator_compiled_or_not() {
+        // 2 bytes compile into a program; 16 bytes (a 128-bit value) do not, and the
+        // checker evaluates them.
+        for n in [2u64, 16] {
+            let mut pool = ExprPool::new();
+            let c = range(&mut pool, n, 1 << (8 * n - 2), 1 << (8 * n - 1));
+            let mut checker = Checker::new(&pool, &c);
+            assert_eq!(checker.compiled.is_some(), n == 2);
+            let mut rng = Rng::new(7);
+            let (mut held, mut each) = (0, Vec::new());
+            for _ in 0..200 {
+                let mut a = Assignment::default();
+                a.set(ArrayId(0), (0..n).map(|_| rng.below(256) as u8).collect());
+                let expected: Vec<bool> = c.iter().map(|&k| pool.eval(k, &a) == 1).collect();
+                checker.holds_each(&a, &mut each);
+                assert_eq!(each, expected, "{n} bytes");
+                assert_eq!(checker.holds(&a), expected.iter().all(|&h| h), "{n} bytes");
+                held += usize::from(checker.holds(&a));
+            }
+            assert!(held > 20 && held < 180, "{n} bytes: {held} of 200 hold");
+        }
     }
 
     #[test]

@@ -6,8 +6,9 @@
 //! them first.
 
 use crate::predicate::Pred;
+use crate::sample::Checker;
 use augur_engine::Rng;
-use augur_expr::{Assignment, CompiledQuery, Evaluator, ExprId, ExprPool};
+use augur_expr::{Assignment, ExprId, ExprPool};
 use augur_solver::SolverChain;
 
 /// Hill-climbing rounds over all points.
@@ -18,9 +19,8 @@ const SOLVER_TRIES: usize = 24;
 /// Per candidate of a point: which samples satisfy it.
 type Table = Vec<Vec<bool>>;
 
-/// Which of `samples` (`n` of them) satisfy each candidate: the candidates compiled
-/// into one program run once per sample (the evaluator's memo costs a hash lookup per
-/// node and sample), or evaluated where they hold values wider than 64 bits.
+/// Which of `samples` (`n` of them) satisfy each candidate: the candidates are one
+/// [`Checker`], run once per sample.
 fn table<'s>(
     pool: &ExprPool,
     cands: &[Pred],
@@ -29,19 +29,10 @@ fn table<'s>(
 ) -> Table {
     let mut t = vec![Vec::with_capacity(n); cands.len()];
     let exprs: Vec<ExprId> = cands.iter().map(|c| c.expr).collect();
-    let Some(program) = CompiledQuery::compile(pool, &exprs) else {
-        for s in samples {
-            let mut ev = Evaluator::new(pool, s);
-            for (row, &e) in t.iter_mut().zip(&exprs) {
-                row.push(ev.eval(e) == 1);
-            }
-        }
-        return t;
-    };
-    let mut scratch = program.scratch();
+    let mut checker = Checker::new(pool, &exprs);
     let mut holds = Vec::with_capacity(cands.len());
     for s in samples {
-        program.holds_each(&program.input_of(s), &mut scratch, &mut holds);
+        checker.holds_each(s, &mut holds);
         for (row, &h) in t.iter_mut().zip(&holds) {
             row.push(h);
         }

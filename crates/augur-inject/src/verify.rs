@@ -302,8 +302,13 @@ impl Original {
 
     /// Exit status and stdout of the original on `objects`.
     fn behaviour(&self, objects: &Objects) -> Result<(Status, Vec<u8>), String> {
-        let known = |o: &Objects| self.runs.lock().expect("a run panicked").get(o).cloned();
-        if let Some(b) = known(objects) {
+        let known = self
+            .runs
+            .lock()
+            .expect("a run panicked")
+            .get(objects)
+            .cloned();
+        if let Some(b) = known {
             return Ok(b);
         }
         let r = self.build.run(objects)?;
