@@ -683,6 +683,21 @@ fn what_local_pointers_point_at_are_predicate_variables() {
 }
 
 #[test]
+fn elements_read_at_an_index_a_local_holds_are_predicate_variables() {
+    // indexed.c holds its input in no variable: it reads argv[i][0], argv[i][1] and
+    // buf[j] only, each at an index a loop's local holds.
+    for (input, var) in [
+        (&["--sym-args", "1", "2", "2"][..], "*(*argv[i*8])#"),
+        (&["--sym-stdin", "4"][..], "buf[j*1]@0"),
+    ] {
+        let args = [input, &["--bugs", "1", "--points", "3", "--seed", "1"]].concat();
+        let c = inject_file(&test_program("indexed.c"), &args);
+        assert_emitted_and_verified(&c, 1);
+        assert_every_predicate_reads(&c, &[var]);
+    }
+}
+
+#[test]
 fn a_variable_declared_again_in_another_block_is_a_predicate_variable_under_its_name() {
     // shadowed.c reaches its input only through the second of two `p`s of one function,
     // whose stack slot LLVM names `%p1`.
@@ -701,7 +716,7 @@ fn a_loop_body_holds_transitions_at_several_of_its_visits() {
     // iterations in order.
     let c = inject_file(
         &test_program("loop_body.c"),
-        &["--bugs", "2", "--points", "4", "--seed", "1"],
+        &["--bugs", "1", "--points", "4", "--seed", "1"],
     );
     assert_emitted_and_verified(&c, 1);
     for bug in c.bugs() {

@@ -133,11 +133,12 @@ pub fn probe_request(
         let v = &run.rec.visits[i];
         let names = want.entry((s, v.line)).or_default();
         for (var, _) in &v.vars {
-            // The probe asks whether the identifier is in scope (an element's
-            // aggregate).
-            let base = var.base();
-            if !names.iter().any(|n| n == base) {
-                names.push(base.to_string());
+            // The probe asks whether the identifiers are in scope (an element's
+            // aggregate, and the variable indexing it).
+            for id in var.identifiers() {
+                if !names.iter().any(|n| n == id) {
+                    names.push(id.to_string());
+                }
             }
         }
     }
@@ -160,9 +161,11 @@ pub fn candidates(
         let vals: Vec<VarValue> = seeded::values(&mut run.pool, &run.rec.seed, &visit)
             .into_iter()
             .filter(|v| {
-                !probe
-                    .out_of_scope
-                    .contains(&(s, visit.line, v.var.base().to_string()))
+                v.var.identifiers().iter().all(|id| {
+                    !probe
+                        .out_of_scope
+                        .contains(&(s, visit.line, id.to_string()))
+                })
             })
             .collect();
         let cands = predicate::candidates(&mut run.pool, &vals);

@@ -77,7 +77,10 @@ impl Side {
                     4 => "int",
                     _ => "long long",
                 };
-                format!("(long long)({ty})({})", crate::seeded::c_expr(name, *size))
+                format!(
+                    "(long long)({ty})({})",
+                    crate::names::Place::parse(name).c(*size)
+                )
             }
             Side::Const(c) => format!("{c}LL"),
         }

@@ -4,11 +4,14 @@
 //! assigns before the line ([`crate::assigned`]), parameters, globals, and the input-dependent integer elements
 //! of aggregates: globals' fields and array elements, locals' read at constant offsets,
 //! these too once every path assigns them; the input-dependent integers a local
-//! pointer points at, `*p@OFFSET`, read at the offsets the code reads through it; and
-//! the next bytes of the string a `char` pointer points at, `*p#K`), plus
+//! pointer points at, `*p@OFFSET`, read at the offsets the code reads through it; the
+//! next bytes of the string a `char` pointer points at, `*p#K`; and the elements the
+//! code reads at an index a local holds, ahead of its own read, [`crate::indexed`]), plus
 //! the path's shape (branches, calls, instructions) and, at its end, the path condition.
 
 use crate::assigned::{Assigned, Paths, Slot};
+use crate::indexed::{Element, Held, IndexedRead};
+use crate::names::Place;
 use crate::setup::Setup;
 use augur_engine::Executor;
 use augur_engine::{Byte, MemorySink, Observer, Outcome, SeedInput, State, Value};
@@ -44,89 +47,34 @@ const MAX_ARRAY_ELEMENTS: u64 = 8;
 const STRING_BYTES: u64 = 7;
 
 /// An integer source variable: a scalar, an integer element of an aggregate (a struct
-/// field, an array element), named `g@OFFSET` after the aggregate and the element's byte
-/// offset in it, an integer a pointer `p` points at, named `*p@OFFSET` after the
-/// pointer and the byte offset from where it points (`*p@0` is `p[0]` for a `char *p`),
-/// or byte K of the string a `char` pointer points at, `*p#K` (`p[K]` while none of
-/// `p[0]` to `p[K - 1]` ends the string, else 0: never read past the string's end).
+/// field, an array element, at a constant offset or at an index a local holds), an
+/// integer a pointer points at, or a byte of the string a `char` pointer (a variable, or
+/// an element at an index) points at. Its name says which ([`crate::names`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Var {
-    /// Its name in the C source (`g@OFFSET` for an element of `g`, `*p@OFFSET` for
-    /// bytes `p` points at).
+    /// Its name ([`crate::names`]: `x`, `g@OFFSET`, `*p@OFFSET`, `*p#K`, `buf[i*1]@0`,
+    /// `*(*argv[i*8])#K`...).
     pub name: String,
     /// Its size in bytes (1, 2, 4 or 8).
     pub size: u8,
 }
 
 impl Var {
+    /// Its name, parsed.
+    pub fn place(&self) -> Place<'_> {
+        Place::parse(&self.name)
+    }
+
     /// The C identifier it is read through (the aggregate's, for an element; the
     /// pointer's, for a pointee).
     pub fn base(&self) -> &str {
-        element(&self.name)
-            .or_else(|| string_byte(&self.name))
-            .map_or(&self.name, |(g, _)| g.trim_start_matches('*'))
+        self.place().base()
     }
-}
 
-/// The aggregate and byte offset an element variable's name `g@OFFSET` stands for (for
-/// a pointee `*p@OFFSET`, the aggregate is `*p`).
-pub fn element(name: &str) -> Option<(&str, u64)> {
-    let (g, off) = name.split_once('@')?;
-    Some((g, off.parse().ok()?))
-}
-
-/// The pointer `*p` and byte index K a string byte's name `*p#K` stands for.
-fn string_byte(name: &str) -> Option<(&str, u64)> {
-    let (p, k) = name.split_once('#')?;
-    Some((p, k.parse().ok()?))
-}
-
-/// The C expression reading string byte `k` of what pointer `p` points at: 0 when `p` is
-/// null or one of the bytes before it ends the string.
-fn string_byte_c(p: &str, k: u64) -> String {
-    let byte = |i: u64| format!("((unsigned char *)(char *)({p}))[{i}]");
-    let guard: Vec<String> = std::iter::once(format!("({p})"))
-        .chain((0..k).map(byte))
-        .collect();
-    format!(
-        "(({}) ? {} : (unsigned char)0)",
-        guard.join(" && "),
-        byte(k)
-    )
-}
-
-/// The C expression reading variable `name` of `size` bytes: the name itself, or for an
-/// element `g@OFFSET` its bytes copied out of `g` (no aliasing rule broken, whatever the
-/// element's declared type), or for a pointee `*p@OFFSET` its bytes copied from where
-/// `p` points, 0 when `p` is null, or for a string byte `*p#K` that byte, 0 past the
-/// string's end.
-pub fn c_expr(name: &str, size: u8) -> String {
-    if let Some((p, k)) = string_byte(name) {
-        return string_byte_c(p.trim_start_matches('*'), k);
-    }
-    let Some((g, off)) = element(name) else {
-        return name.to_string();
-    };
-    let (addr, pointer) = match g.strip_prefix('*') {
-        Some(p) => (format!("(char *)({p})"), Some(p)),
-        None => (format!("(char *)&{g}"), None),
-    };
-    let ty = match size {
-        1 => "unsigned char",
-        2 => "short",
-        4 => "int",
-        _ => "long long",
-    };
-    let read = if size == 1 {
-        format!("((unsigned char *){addr})[{off}]")
-    } else {
-        format!(
-            "({{ {ty} augur_v; __builtin_memcpy(&augur_v, {addr} + {off}, {size}); augur_v; }})"
-        )
-    };
-    match pointer {
-        Some(p) => format!("(({p}) ? {read} : ({ty})0)"),
-        None => read,
+    /// Every C identifier it is read through: its base, and the variable indexing it.
+    pub fn identifiers(&self) -> Vec<&str> {
+        let place = self.place();
+        std::iter::once(place.base()).chain(place.index()).collect()
     }
 }
 
@@ -228,7 +176,7 @@ pub fn run(setup: &Setup, seed: &SeedInput) -> SeededRun {
 }
 
 /// Integer width in bytes of `ty` if it is a 1, 2, 4 or 8 byte integer.
-fn int_size(prog: &Program, ty: augur_ir::TyId) -> Option<u8> {
+pub(crate) fn int_size(prog: &Program, ty: augur_ir::TyId) -> Option<u8> {
     match prog.ty(ty).ty {
         Ty::Int(w) if matches!(w, 8 | 16 | 32 | 64) => Some((w / 8) as u8),
         _ => None,
@@ -279,6 +227,8 @@ struct LocalVar {
     var: Var,
     /// For a pointee `*p@OFFSET`: OFFSET, from where the pointer in the slot points.
     pointee: Option<u64>,
+    /// For an element at an index (`buf[i*1]@0`), the program's read of it.
+    indexed: Option<IndexedRead>,
 }
 
 /// What `f` loads through each register of `bases` (each holding an address), per base.
@@ -348,9 +298,11 @@ fn pointee_loads(
 /// Per function: the stack slots of integer source variables, the integer elements of
 /// local aggregates that the code reads at a constant offset (named `s@OFFSET`, at most
 /// [`MAX_ELEMENTS`] per aggregate), and the integers at a constant offset from where a
-/// local pointer points that the code reads through it (named `*p@OFFSET`, as many). A
-/// slot is a scalar when the code loads it only whole, as an integer of the slot's size,
-/// and a pointer when it loads it only whole, as a pointer.
+/// local pointer points that the code reads through it (named `*p@OFFSET`, as many),
+/// and the elements it reads at an index an integer local holds ([`crate::indexed`]:
+/// `buf[i*1]@0`, `*p[i*8]@4`, the bytes `*(*argv[i*8])#K` of a pointer element's
+/// string). A slot is a scalar when the code loads it only whole, as an integer of the
+/// slot's size, and a pointer when it loads it only whole, as a pointer.
 fn int_locals(prog: &Program, func: FuncId) -> Vec<LocalVar> {
     let f = prog.func(func);
     let allocas: Vec<(Reg, u64, &str)> = f
@@ -371,6 +323,8 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<LocalVar> {
         })
         .collect();
     let bases: Vec<Reg> = allocas.iter().map(|a| a.0).collect();
+    let names: Vec<(Reg, &str)> = allocas.iter().map(|a| (a.0, a.2)).collect();
+    let mut held = Vec::new();
     let loads = loads_through(prog, f, &bases);
     let pointees = pointee_loads(prog, f, &loads.pointers);
     let mut out = Vec::new();
@@ -397,7 +351,9 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<LocalVar> {
                     slot: whole,
                     var,
                     pointee: None,
+                    indexed: None,
                 });
+                held.push((base, Held::Int(size)));
                 continue;
             }
         }
@@ -421,8 +377,10 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<LocalVar> {
                     slot: whole,
                     var,
                     pointee: Some(off),
+                    indexed: None,
                 });
             }
+            held.push((base, Held::Pointer));
             continue;
         }
         for (off, size) in reads.into_iter().take(MAX_ELEMENTS) {
@@ -435,6 +393,39 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<LocalVar> {
                 slot: Slot { base, element },
                 var,
                 pointee: None,
+                indexed: None,
+            });
+        }
+        held.push((base, Held::Aggregate));
+    }
+    let name = |r: Reg| names.iter().find(|(b, _)| *b == r).map_or("", |(_, n)| *n);
+    for read in crate::indexed::reads(prog, f, &held) {
+        let (base, index) = (name(read.base), name(read.index.0));
+        let element = match read.pointer {
+            true => format!("*{base}[{index}*{}]", read.scale),
+            false => format!("{base}[{index}*{}]", read.scale),
+        };
+        let vars: Vec<Var> = match read.element {
+            Element::Int(off, size) => vec![Var {
+                name: format!("{element}@{off}"),
+                size,
+            }],
+            Element::String => (0..=STRING_BYTES)
+                .map(|k| Var {
+                    name: format!("*({element})#{k}"),
+                    size: 1,
+                })
+                .collect(),
+        };
+        for var in vars {
+            out.push(LocalVar {
+                slot: Slot {
+                    base: read.base,
+                    element: None,
+                },
+                var,
+                pointee: None,
+                indexed: Some(read.clone()),
             });
         }
     }
@@ -445,8 +436,12 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<LocalVar> {
 /// variables hide.
 struct Locals {
     slots: Vec<LocalVar>,
-    /// Where each slot is assigned on every path.
+    /// Where each slot is assigned on every path: the variables' slots, in order, then
+    /// those of the locals indexing elements.
     assigned: Assigned,
+    /// Per slot: where in `assigned`'s slots its indexing local's is, for an element at
+    /// an index.
+    index_at: Vec<Option<usize>>,
     /// Where each named stack slot of the function (a local or parameter, whether
     /// recorded or not) may be assigned (on some path), as a whole or at its start.
     maybe: Assigned,
@@ -464,7 +459,25 @@ impl Locals {
     fn new(prog: &Program, func: FuncId, globals: &[(Var, u64)]) -> Locals {
         let f = prog.func(func);
         let slots = int_locals(prog, func);
-        let which: Vec<Slot> = slots.iter().map(|l| l.slot).collect();
+        // The slots followed: each variable's, then the indexing locals'.
+        let mut which: Vec<Slot> = slots.iter().map(|l| l.slot).collect();
+        let index_slot = |l: &LocalVar| {
+            l.indexed.as_ref().map(|r| Slot {
+                base: r.index.0,
+                element: None,
+            })
+        };
+        let index_at = slots
+            .iter()
+            .map(|l| {
+                let slot = index_slot(l)?;
+                let at = which.iter().position(|s| *s == slot).unwrap_or(which.len());
+                if at == which.len() {
+                    which.push(slot);
+                }
+                Some(at)
+            })
+            .collect();
         let named: Vec<(Reg, &str)> = f
             .insts
             .iter()
@@ -478,9 +491,10 @@ impl Locals {
         let namesakes = slots
             .iter()
             .map(|l| {
-                let (base, name) = (l.slot.base, l.var.base());
+                let own = [Some(l.slot.base), l.indexed.as_ref().map(|r| r.index.0)];
+                let ids = l.var.identifiers();
                 (0..named.len())
-                    .filter(|&j| named[j].0 != base && named[j].1 == name)
+                    .filter(|&j| !own.contains(&Some(named[j].0)) && ids.contains(&named[j].1))
                     .collect()
             })
             .collect();
@@ -493,6 +507,7 @@ impl Locals {
             .collect();
         Locals {
             assigned: Assigned::new(prog, f, &which, Paths::Every),
+            index_at,
             maybe: Assigned::new(prog, f, &whole, Paths::Some),
             namesakes,
             hidden: globals
@@ -507,11 +522,14 @@ impl Locals {
     /// name that means them.
     fn readable(&self, f: &augur_ir::Function, pc: u32) -> Vec<bool> {
         let maybe = self.maybe.before(f, pc);
-        let mut out = self.assigned.before(f, pc);
-        for (i, ok) in out.iter_mut().enumerate() {
-            *ok = *ok && !self.namesakes[i].iter().any(|&j| maybe[j]);
-        }
-        out
+        let assigned = self.assigned.before(f, pc);
+        (0..self.slots.len())
+            .map(|i| {
+                assigned[i]
+                    && self.index_at[i].is_none_or(|j| assigned[j])
+                    && !self.namesakes[i].iter().any(|&j| maybe[j])
+            })
+            .collect()
     }
 }
 
@@ -563,7 +581,8 @@ impl Watcher {
     fn snapshot(&mut self, st: &State, func: FuncId, pc: u32) -> Vec<(Var, Vec<Byte>)> {
         let regs = &st.frame().regs;
         let locals = self.locals_of(func);
-        let assigned = locals.readable(self.prog.func(func), pc);
+        let f = self.prog.func(func);
+        let assigned = locals.readable(f, pc);
         let slots: Vec<(Var, u64)> = locals
             .slots
             .iter()
@@ -574,12 +593,19 @@ impl Watcher {
                     return None;
                 };
                 let addr = *bits as u64 + l.slot.element.unwrap_or(0);
-                let addr = match l.pointee {
-                    None => addr,
-                    Some(off) => pointer_at(st, addr)?.checked_add(off)?,
+                let addr = match (&l.indexed, l.pointee) {
+                    (Some(read), _) => element_at(st, f, pc, read, addr)?,
+                    (None, None) => addr,
+                    (None, Some(off)) => pointer_at(st, addr)?.checked_add(off)?,
                 };
                 Some((l.var.clone(), addr))
             })
+            .collect();
+        // One element read twice in a block is one variable.
+        let mut seen = rustc_hash::FxHashSet::default();
+        let slots: Vec<(Var, u64)> = slots
+            .into_iter()
+            .filter(|(v, _)| seen.insert(v.name.clone()))
             .collect();
         let globals = self
             .globals
@@ -594,8 +620,9 @@ impl Watcher {
                 let obj = st.mem().find(*addr)?;
                 let off = addr - obj.base;
                 // A string byte `*p#K` is made of the string's first K + 1 bytes.
-                let string = string_byte(&v.name);
-                let n = string.map_or(u64::from(v.size), |(_, k)| k + 1);
+                let place = v.place();
+                let string = place.string_bytes();
+                let n = string.unwrap_or(u64::from(v.size));
                 // (not one whose bytes are still reads of an array written at a symbolic
                 // offset: an observer cannot make them)
                 let bytes = (off + n <= obj.size).then(|| obj.peek(off, n)).flatten()?;
@@ -608,10 +635,48 @@ impl Watcher {
                     &bytes[..]
                 };
                 let symbolic = own.iter().any(|b| matches!(b, Byte::S(_)));
-                let scalar = string.is_none() && element(&v.name).is_none();
+                let scalar = matches!(place, Place::Scalar(_));
                 (symbolic || scalar).then(|| (v.clone(), bytes))
             })
             .collect()
+    }
+}
+
+/// Where the bytes of the element `read` reads are, seen from instruction `pc` of `f`
+/// in `st`'s top frame (`slot`: the address of its aggregate's or pointer's slot):
+/// only where the program is about to read that element itself, and its index is known.
+fn element_at(
+    st: &State,
+    f: &augur_ir::Function,
+    pc: u32,
+    read: &IndexedRead,
+    slot: u64,
+) -> Option<u64> {
+    if !read.ahead_of(f, pc) {
+        return None;
+    }
+    let start = match read.pointer {
+        true => pointer_at(st, slot)?,
+        false => slot,
+    };
+    let Some(Value::Con { bits, .. }) = st.frame().regs.get(read.index.0 .0 as usize) else {
+        return None;
+    };
+    let (at, size) = (*bits as u64, u32::from(read.index.1));
+    let obj = st.mem().find(at)?;
+    let off = at - obj.base;
+    let raw = (off + u64::from(size) <= obj.size)
+        .then(|| obj.read_known(off, u64::from(size)))
+        .flatten()? as u64;
+    let unused = 64 - 8 * size;
+    let index = match read.signed {
+        true => ((raw << unused) as i64 >> unused) as u64,
+        false => raw,
+    };
+    let element = start.wrapping_add(index.wrapping_mul(read.scale));
+    match read.element {
+        Element::Int(off, _) => element.checked_add(off),
+        Element::String => pointer_at(st, element),
     }
 }
 
@@ -709,7 +774,7 @@ pub fn values(pool: &mut ExprPool, seed: &Assignment, visit: &Visit) -> Vec<VarV
         .vars
         .iter()
         .map(|(var, bytes)| {
-            let expr = match string_byte(&var.name) {
+            let expr = match var.place().string_bytes() {
                 Some(_) => string_byte_expr(pool, bytes),
                 None => scalar_expr(pool, bytes, var.size),
             };
@@ -733,7 +798,7 @@ fn scalar_expr(pool: &mut ExprPool, bytes: &[Byte], size: u8) -> ExprId {
 }
 
 /// The expression of a string byte made of the string's first bytes `bytes`: the last
-/// one if none before it is 0, else 0 (as [`string_byte_c`] reads it).
+/// one if none before it is 0, else 0 (as its C text, [`Place::c`], reads it).
 fn string_byte_expr(pool: &mut ExprPool, bytes: &[Byte]) -> ExprId {
     let (last, before) = bytes.split_last().expect("a string byte is read");
     let zero = pool.constant(0, 8);
@@ -828,16 +893,6 @@ int g(int c) {
 
     #[test]
     fn a_string_byte_reads_as_zero_past_the_string_s_end() {
-        assert_eq!(
-            c_expr("*s#2", 1),
-            "(((s) && ((unsigned char *)(char *)(s))[0] && ((unsigned char *)(char *)(s))[1]) \
-             ? ((unsigned char *)(char *)(s))[2] : (unsigned char)0)"
-        );
-        let var = Var {
-            name: "*s#2".into(),
-            size: 1,
-        };
-        assert_eq!((var.base(), string_byte(&var.name)), ("s", Some(("*s", 2))));
         let mut pool = ExprPool::new();
         let a = pool.new_array("arg", 3);
         let bytes: Vec<Byte> = (0..3u64)

@@ -1,0 +1,312 @@
+//! Elements a function reads at an index an integer local holds (`buf[i]`, `p[i]`, the
+//! bytes of `argv[i]`), found on the IR: a load through a GEP of one variable index,
+//! the index loaded whole from an integer local's stack slot, the base a local
+//! aggregate's slot or a pointer loaded whole from a local's slot, all in one basic
+//! block. Each read is the program's own: a predicate may read the element at a line
+//! only where the program reads the same element later in the same block, with no
+//! store or call before its loads of the locals, so that whatever input reaches the predicate, the index is
+//! one the program itself reads at (not one past an array's end).
+
+use augur_ir::{block_containing, BlockId, Function, Inst, Operand, Program, Reg, Ty};
+use rustc_hash::FxHashMap;
+
+/// What a named stack slot holds, as the function reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Held {
+    /// An integer of this many bytes, loaded whole only.
+    Int(u8),
+    /// A pointer, loaded whole only.
+    Pointer,
+    /// An aggregate (or anything else).
+    Aggregate,
+}
+
+/// What the program reads of an element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Element {
+    /// An integer at a byte offset in it, of a size in bytes.
+    Int(u64, u8),
+    /// The string it points at (it is a pointer, through which a byte is read at 0).
+    String,
+}
+
+/// One read of an element at an index, as the program makes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexedRead {
+    /// The stack slot of the aggregate, or of the pointer to the elements.
+    pub base: Reg,
+    /// Does `base` hold a pointer to the elements (else they are its own bytes)?
+    pub pointer: bool,
+    /// The stack slot of the integer indexing, and its size in bytes.
+    pub index: (Reg, u8),
+    /// Is the index sign-extended (else zero-extended) to 64 bits?
+    pub signed: bool,
+    /// The element's size in bytes.
+    pub scale: u64,
+    /// What is read of the element.
+    pub element: Element,
+    /// The block the program reads it in.
+    pub block: BlockId,
+    /// The read's loads of `base`'s and `index`'s slots: the first and the last.
+    pub loads: (u32, u32),
+}
+
+impl IndexedRead {
+    /// Does the program, from instruction `pc` on, load the slots of this read before
+    /// any store or call (so a predicate at `pc` reads the element the program is about
+    /// to read)?
+    pub fn ahead_of(&self, f: &Function, pc: u32) -> bool {
+        let (first, last) = self.loads;
+        block_containing(f, pc) == self.block
+            && pc <= first
+            && f.insts[pc as usize..last as usize]
+                .iter()
+                .all(|i| !matches!(i, Inst::Store { .. } | Inst::Call { .. }))
+    }
+}
+
+/// The register `op` names, if any.
+fn reg(op: &Operand) -> Option<Reg> {
+    match op {
+        Operand::Reg(r) => Some(*r),
+        _ => None,
+    }
+}
+
+/// The indexed reads `f` makes, over its named stack slots `slots` (each slot's
+/// register and what it holds).
+pub fn reads(prog: &Program, f: &Function, slots: &[(Reg, Held)]) -> Vec<IndexedRead> {
+    let def: FxHashMap<Reg, u32> = f
+        .insts
+        .iter()
+        .enumerate()
+        .filter_map(|(k, i)| Some((i.dst()?, k as u32)))
+        .collect();
+    let held: FxHashMap<Reg, Held> = slots.iter().copied().collect();
+    let aggregates: Vec<Reg> = slots
+        .iter()
+        .filter(|(_, h)| *h == Held::Aggregate)
+        .map(|(r, _)| *r)
+        .collect();
+    let inside = crate::assigned::addresses(f, &aggregates);
+    let inst = |r: Reg| def.get(&r).map(|&pc| (pc, &f.insts[pc as usize]));
+    // A register loaded from a named slot: the slot, what it holds, where.
+    let loaded = |r: Reg| match inst(r)? {
+        (pc, Inst::Load { addr, .. }) => {
+            let slot = reg(addr)?;
+            Some((slot, *held.get(&slot)?, pc))
+        }
+        _ => None,
+    };
+    let mut out = Vec::new();
+    for (at, i) in f.insts.iter().enumerate() {
+        let Inst::Load { dst, addr, ty } = i else {
+            continue;
+        };
+        let Some((base, offset, index, scale)) = indexed_gep(f, &def, addr) else {
+            continue;
+        };
+        // The index: an integer local, perhaps extended.
+        let Some(mut index) = reg(index) else {
+            continue;
+        };
+        let mut signed = true;
+        if let Some((_, Inst::Cast { op, a, .. })) = inst(index) {
+            signed = *op == augur_ir::CastOp::SExt;
+            let Some(a) = reg(a).filter(|_| *op != augur_ir::CastOp::Trunc) else {
+                continue;
+            };
+            index = a;
+        }
+        let Some((index_slot, Held::Int(index_size), index_at)) = loaded(index) else {
+            continue;
+        };
+        // The base: a pointer local's value, or an address in a local aggregate.
+        let Some(base) = reg(base) else {
+            continue;
+        };
+        let (base, pointer, at_offset, loads) = match loaded(base) {
+            Some((slot, Held::Pointer, base_at)) => {
+                let loads = (base_at.min(index_at), base_at.max(index_at));
+                (slot, true, offset, loads)
+            }
+            _ => match inside.get(&base) {
+                Some(&(a, off)) => (aggregates[a], false, off + offset, (index_at, index_at)),
+                None => continue,
+            },
+        };
+        let block = block_containing(f, at as u32);
+        if block_containing(f, loads.0) != block {
+            continue;
+        }
+        let element = match super::seeded::int_size(prog, *ty) {
+            Some(size) => Element::Int(at_offset, size),
+            None if at_offset == 0 && prog.ty(*ty).ty == Ty::Ptr && reads_a_byte(prog, f, *dst) => {
+                Element::String
+            }
+            None => continue,
+        };
+        out.push(IndexedRead {
+            base,
+            pointer,
+            index: (index_slot, index_size),
+            signed,
+            scale,
+            element,
+            block,
+            loads,
+        });
+    }
+    out
+}
+
+/// The indexed GEP an address `addr` is made by, perhaps through casts and constant
+/// offsets after it (a field of the element): its base, its constant offset with those
+/// after it, its one index and scale.
+fn indexed_gep<'f>(
+    f: &'f Function,
+    def: &FxHashMap<Reg, u32>,
+    addr: &Operand,
+) -> Option<(&'f Operand, u64, &'f Operand, u64)> {
+    let mut field = 0;
+    let mut at = reg(addr)?;
+    loop {
+        match &f.insts[*def.get(&at)? as usize] {
+            Inst::Cast { a, .. } => at = reg(a)?,
+            Inst::Gep {
+                base,
+                offset,
+                indices,
+                ..
+            } => {
+                let offset = u64::try_from(*offset).ok()? + field;
+                match &indices[..] {
+                    [] => {
+                        field = offset;
+                        at = reg(base)?;
+                    }
+                    [(index, _, scale)] => return Some((base, offset, index, *scale)),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// Does `f` load a byte at offset 0 through pointer `p` (a string's first byte)?
+fn reads_a_byte(prog: &Program, f: &Function, p: Reg) -> bool {
+    let inside = crate::assigned::addresses(f, &[p]);
+    f.insts.iter().any(|i| match i {
+        Inst::Load { addr, ty, .. } => {
+            reg(addr).and_then(|r| inside.get(&r)) == Some(&(0, 0))
+                && super::seeded::int_size(prog, *ty) == Some(1)
+        }
+        _ => false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = "struct kv { int k; int v; };
+int f(int argc, char **argv, struct kv *t) {
+  unsigned char buf[8];
+  int n = 0;
+  for (int i = 1; i < argc; i++)
+    if (argv[i][0] == '-')
+      n++;
+  for (unsigned j = 0; j < 8; j++)
+    buf[j] = (unsigned char)j;
+  for (long j = 0; j < 4; j++)
+    n += buf[j] + t[j].v;
+  return n + argv[argc - 1][0];
+}
+";
+
+    #[test]
+    fn reads_at_an_index_a_local_holds_are_found_with_their_element() {
+        let prog = crate::assigned::tests::compiled(SRC);
+        let func = prog.func_named("f").unwrap();
+        let f = prog.func(func);
+        let slots: Vec<(Reg, Held, &str)> = f
+            .insts
+            .iter()
+            .filter_map(|i| match i {
+                Inst::Alloca {
+                    dst, var: Some(v), ..
+                } => {
+                    let name = v.strip_suffix(".addr").unwrap_or(v);
+                    let held = match name {
+                        "argc" | "n" | "i" => Held::Int(4),
+                        "j" => Held::Int(4),
+                        "j1" => Held::Int(8),
+                        "argv" | "t" => Held::Pointer,
+                        _ => Held::Aggregate,
+                    };
+                    Some((*dst, held, name))
+                }
+                _ => None,
+            })
+            .collect();
+        let name = |r: Reg| slots.iter().find(|s| s.0 == r).unwrap().2;
+        let given: Vec<(Reg, Held)> = slots.iter().map(|s| (s.0, s.1)).collect();
+        let found: Vec<(String, bool, u64, Element)> = reads(&prog, f, &given)
+            .into_iter()
+            .map(|r| {
+                let what = format!("{}[{}]", name(r.base), name(r.index.0));
+                (what, r.signed, r.scale, r.element)
+            })
+            .collect();
+        // `argv[argc - 1]` is indexed by an expression, not a local: not found; `buf[j] =`
+        // is a store.
+        assert_eq!(
+            found,
+            [
+                ("argv[i]".to_string(), true, 8, Element::String),
+                ("buf[j]".to_string(), true, 1, Element::Int(0, 1)),
+                ("t[j]".to_string(), true, 8, Element::Int(4, 4)),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_read_is_ahead_only_between_its_block_s_stores_and_its_loads() {
+        let prog = crate::assigned::tests::compiled(
+            "int g(char *p, int i) {
+  int n;
+  n = 1; n += p[i];
+  return n;
+}
+",
+        );
+        let f = prog.func(prog.func_named("g").unwrap());
+        let slot = |name: &str| {
+            f.insts.iter().find_map(|i| match i {
+                Inst::Alloca {
+                    dst, var: Some(v), ..
+                } if &**v == name => Some(*dst),
+                _ => None,
+            })
+        };
+        let slots = [
+            (slot("p.addr").unwrap(), Held::Pointer),
+            (slot("i.addr").unwrap(), Held::Int(4)),
+            (slot("n").unwrap(), Held::Int(4)),
+        ];
+        let [read] = &reads(&prog, f, &slots)[..] else {
+            panic!("one read of p[i]")
+        };
+        let (first, _) = read.loads;
+        let store_n = (0..first)
+            .rev()
+            .find(|&pc| matches!(f.insts[pc as usize], Inst::Store { .. }))
+            .unwrap();
+        // From the store `n = 1` on, a store comes before the loads; after the first
+        // load, the read has begun.
+        assert!(read.ahead_of(f, first));
+        assert!(!read.ahead_of(f, store_n));
+        assert!(!read.ahead_of(f, first + 1));
+    }
+}
