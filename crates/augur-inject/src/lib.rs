@@ -35,6 +35,7 @@ mod setup;
 mod space;
 mod synth;
 mod verify;
+mod word_bounds;
 
 pub use driver::{driver, Bug, Config, InjectOptions, Outcome};
 pub use embed::Kind;

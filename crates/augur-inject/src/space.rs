@@ -9,7 +9,9 @@
 //! is still exactly uniform over the solutions (the space holds them all), and accepts
 //! far more often; hashing needs no XOR over a pinned byte.
 //!
-//! The sets come from the constraints that read a single byte whose value is not yet
+//! The sets come from the bounds the constraints put on input words read as one integer
+//! ([`crate::word_bounds`]: `0 <= a <= 1000` leaves byte 1 of `a` 0 to 3, its bytes 2
+//! and 3 0), from the constraints that read a single byte whose value is not yet
 //! known (each value tried by augur-expr's evaluator, the known bytes in place), and
 //! from the solver, which shows a byte pinned when no solution gives it another value
 //! than one model's; each pinned byte can make more constraints read a single unknown
@@ -81,8 +83,29 @@ impl Space {
                 (c, r)
             })
             .collect();
+        s.bound_words(pool, constraints);
         s.narrow(pool);
         s
+    }
+
+    /// Keep each byte's values within the range its words' bounds allow
+    /// ([`crate::word_bounds`]).
+    fn bound_words(&mut self, pool: &ExprPool, constraints: &[ExprId]) {
+        let bounds = crate::word_bounds::byte_bounds(pool, constraints);
+        for (b, values) in self.bytes.iter().zip(&mut self.values) {
+            let Some(&(lo, hi)) = bounds.get(b) else {
+                continue;
+            };
+            let kept: Vec<u8> = values
+                .iter()
+                .copied()
+                .filter(|v| (lo..=hi).contains(v))
+                .collect();
+            // (none at all cannot happen for a satisfiable formula: keep the set)
+            if !kept.is_empty() {
+                *values = kept;
+            }
+        }
     }
 
     /// Is byte `i` pinned to one value?
@@ -324,8 +347,9 @@ mod tests {
     #[test]
     fn the_solver_pins_the_bytes_of_a_wide_value_and_the_rest_follow() {
         let mut pool = ExprPool::new();
-        // n: a 4-byte little-endian count, n == 2 (no single byte is read alone), and
-        // x: a byte with x < n + 5 (a constraint over five bytes).
+        // n: a 4-byte little-endian count, 3 * n == 6 (no single byte is read alone, and
+        // no word is compared with a constant), and x: a byte with x < n + 5 (a
+        // constraint over five bytes).
         let a = pool.new_array("n", 4);
         let x = pool.new_array("x", 1);
         let mut n = byte(&mut pool, a, 0);
@@ -333,12 +357,17 @@ mod tests {
             let b = byte(&mut pool, a, i);
             n = pool.concat(b, n);
         }
-        let two = pool.constant(2, 32);
         let xb = byte(&mut pool, x, 0);
         let xw = pool.zext(xb, 32);
         let five = pool.constant(5, 32);
         let bound = pool.bin(BinOp::Add, n, five);
-        let c = vec![pool.cmp(CmpOp::Eq, n, two), pool.cmp(CmpOp::Ult, xw, bound)];
+        let three = pool.constant(3, 32);
+        let six = pool.constant(6, 32);
+        let tripled = pool.bin(BinOp::Mul, three, n);
+        let c = vec![
+            pool.cmp(CmpOp::Eq, tripled, six),
+            pool.cmp(CmpOp::Ult, xw, bound),
+        ];
         let bytes = all_bytes(&pool, &[a, x]);
         let mut s = Space::new(&pool, &c, &bytes);
         assert_eq!(s.size(), 2f64.powi(40), "nothing is read alone");
