@@ -167,11 +167,12 @@ fn link_into(
     std::fs::rename(&tmp, linked).map_err(|e| format!("{}: {e}", linked.display()))
 }
 
-/// Where `runtime/musl/build.sh` put musl's bitcode: `AUGUR_MUSL_DIR` when set, else
-/// `.deps/musl-llvmN` in augur's source tree (where `scripts/deps.sh` builds it) for this
-/// build's LLVM, or for LLVM 14 when only that one was built (LLVM reads older bitcode).
+/// Where `runtime/musl/build.sh` put musl's bitcode: `AUGUR_MUSL_DIR` when set and not
+/// empty (as the shell scripts read it), else `.deps/musl-llvmN` in augur's source tree
+/// (where `scripts/deps.sh` builds it) for this build's LLVM, or for LLVM 14 when only
+/// that one was built (LLVM reads older bitcode).
 pub fn musl_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("AUGUR_MUSL_DIR") {
+    if let Some(dir) = std::env::var_os("AUGUR_MUSL_DIR").filter(|d| !d.is_empty()) {
         return PathBuf::from(dir);
     }
     let deps = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.deps");
