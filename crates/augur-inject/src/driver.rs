@@ -1298,11 +1298,12 @@ fn synthesize_on(
     }
     let all = seed.points.as_ref().expect("computed above");
     let chosen = points::choose(&seed.run.pool, all, k, excluded.lines);
-    if chosen.is_empty() && all.is_empty() {
-        return Err("no transition point: no line on the seed path has an input-dependent variable in scope".into());
-    }
     if chosen.is_empty() {
-        return Err("no transition point: every candidate point is on a line an earlier bug ends on or in the first half of the path's branches".into());
+        return Err(match all.is_empty() {
+            true => "no transition point: no line on the seed path has an input-dependent variable in scope",
+            false => "no transition point: every candidate point is on a line an earlier bug ends on or in the first half of the path's branches",
+        }
+        .into());
     }
     tracing::debug!(
         "seed path {seed_path}: {} candidate point(s); chosen: {}",

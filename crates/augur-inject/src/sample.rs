@@ -71,7 +71,7 @@ pub fn support(pool: &ExprPool, constraints: &[ExprId]) -> Vec<(ArrayId, u64)> {
 }
 
 /// Byte `i` of array `a` as an expression.
-fn byte(pool: &mut ExprPool, a: ArrayId, i: u64) -> ExprId {
+pub(crate) fn byte(pool: &mut ExprPool, a: ArrayId, i: u64) -> ExprId {
     let arr = pool.array_sym(a);
     let idx = pool.constant(u128::from(i), 64);
     pool.select(arr, idx)

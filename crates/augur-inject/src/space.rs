@@ -291,14 +291,8 @@ impl Space {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sample::byte;
     use augur_expr::BinOp;
-
-    /// Byte `i` of array `a`.
-    fn byte(pool: &mut ExprPool, a: ArrayId, i: u64) -> ExprId {
-        let arr = pool.array_sym(a);
-        let idx = pool.constant(u128::from(i), 64);
-        pool.select(arr, idx)
-    }
 
     fn all_bytes(pool: &ExprPool, arrays: &[ArrayId]) -> Vec<(ArrayId, u64)> {
         arrays
