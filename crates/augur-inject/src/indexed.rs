@@ -30,9 +30,9 @@ pub enum Element {
     String,
 }
 
-/// One read of an element at an index, as the program makes it.
+/// An element at an index, and where the program reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IndexedRead {
+pub struct IndexedElement {
     /// The stack slot of the aggregate, or of the pointer to the elements.
     pub base: Reg,
     /// Does `base` hold a pointer to the elements (else they are its own bytes)?
@@ -45,23 +45,24 @@ pub struct IndexedRead {
     pub scale: u64,
     /// What is read of the element.
     pub element: Element,
-    /// The block the program reads it in.
-    pub block: BlockId,
-    /// The read's loads of `base`'s and `index`'s slots: the first and the last.
-    pub loads: (u32, u32),
+    /// The program's reads of it: each one's block, and its loads of `base`'s and
+    /// `index`'s slots (the first and the last).
+    pub reads: Vec<(BlockId, (u32, u32))>,
 }
 
-impl IndexedRead {
-    /// Does the program, from instruction `pc` on, load the slots of this read before
-    /// any store or call (so a predicate at `pc` reads the element the program is about
-    /// to read)?
+impl IndexedElement {
+    /// Does the program, from instruction `pc` on, load the slots of one of its reads
+    /// before any store or call (so a predicate at `pc` reads the element the program is
+    /// about to read)?
     pub fn ahead_of(&self, f: &Function, pc: u32) -> bool {
-        let (first, last) = self.loads;
-        block_containing(f, pc) == self.block
-            && pc <= first
-            && f.insts[pc as usize..last as usize]
-                .iter()
-                .all(|i| !matches!(i, Inst::Store { .. } | Inst::Call { .. }))
+        let block = block_containing(f, pc);
+        self.reads.iter().any(|&(b, (first, last))| {
+            b == block
+                && pc <= first
+                && f.insts[pc as usize..last as usize]
+                    .iter()
+                    .all(|i| !matches!(i, Inst::Store { .. } | Inst::Call { .. }))
+        })
     }
 }
 
@@ -73,9 +74,9 @@ fn reg(op: &Operand) -> Option<Reg> {
     }
 }
 
-/// The indexed reads `f` makes, over its named stack slots `slots` (each slot's
-/// register and what it holds).
-pub fn reads(prog: &Program, f: &Function, slots: &[(Reg, Held)]) -> Vec<IndexedRead> {
+/// The elements `f` reads at an index, over its named stack slots `slots` (each slot's
+/// register and what it holds), each with every read of it.
+pub fn elements(prog: &Program, f: &Function, slots: &[(Reg, Held)]) -> Vec<IndexedElement> {
     let def: FxHashMap<Reg, u32> = f
         .insts
         .iter()
@@ -146,16 +147,23 @@ pub fn reads(prog: &Program, f: &Function, slots: &[(Reg, Held)]) -> Vec<Indexed
             }
             None => continue,
         };
-        out.push(IndexedRead {
+        let found = IndexedElement {
             base,
             pointer,
             index: (index_slot, index_size),
             signed,
             scale,
             element,
-            block,
-            loads,
-        });
+            reads: vec![(block, loads)],
+        };
+        // An element read in several places is one element.
+        match out.iter_mut().find(|e: &&mut IndexedElement| {
+            (e.base, e.pointer, e.index, e.signed, e.scale, e.element)
+                == (base, pointer, found.index, signed, scale, element)
+        }) {
+            Some(e) => e.reads.push((block, loads)),
+            None => out.push(found),
+        }
     }
     out
 }
@@ -252,7 +260,7 @@ int f(int argc, char **argv, struct kv *t) {
             .collect();
         let name = |r: Reg| slots.iter().find(|s| s.0 == r).unwrap().2;
         let given: Vec<(Reg, Held)> = slots.iter().map(|s| (s.0, s.1)).collect();
-        let found: Vec<(String, bool, u64, Element)> = reads(&prog, f, &given)
+        let found: Vec<(String, bool, u64, Element)> = elements(&prog, f, &given)
             .into_iter()
             .map(|r| {
                 let what = format!("{}[{}]", name(r.base), name(r.index.0));
@@ -295,10 +303,12 @@ int f(int argc, char **argv, struct kv *t) {
             (slot("i.addr").unwrap(), Held::Int(4)),
             (slot("n").unwrap(), Held::Int(4)),
         ];
-        let [read] = &reads(&prog, f, &slots)[..] else {
-            panic!("one read of p[i]")
+        let [read] = &elements(&prog, f, &slots)[..] else {
+            panic!("one element, p[i]")
         };
-        let (first, _) = read.loads;
+        let [(_, (first, _))] = read.reads[..] else {
+            panic!("read once")
+        };
         let store_n = (0..first)
             .rev()
             .find(|&pc| matches!(f.insts[pc as usize], Inst::Store { .. }))

@@ -10,7 +10,7 @@
 //! the path's shape (branches, calls, instructions) and, at its end, the path condition.
 
 use crate::assigned::{Assigned, Paths, Slot};
-use crate::indexed::{Element, Held, IndexedRead};
+use crate::indexed::{Element, Held, IndexedElement};
 use crate::names::Place;
 use crate::setup::Setup;
 use augur_engine::Executor;
@@ -225,10 +225,20 @@ struct LocalVar {
     slot: Slot,
     /// The variable.
     var: Var,
-    /// For a pointee `*p@OFFSET`: OFFSET, from where the pointer in the slot points.
-    pointee: Option<u64>,
-    /// For an element at an index (`buf[i*1]@0`), the program's read of it.
-    indexed: Option<IndexedRead>,
+    /// How its bytes are reached from the slot.
+    reach: Reach,
+}
+
+/// How a local variable's bytes are reached from its stack slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reach {
+    /// They are in it (a scalar, or an element at a constant offset).
+    InSlot,
+    /// At this offset from where the pointer in it points (`*p@OFFSET`, `*p#K`).
+    Pointee(u64),
+    /// In an element at an index (`buf[i*1]@0`, `*(*argv[i*8])#K`): this one of the
+    /// function's [`IndexedElement`]s.
+    Element(usize),
 }
 
 /// What `f` loads through each register of `bases` (each holding an address), per base.
@@ -303,7 +313,7 @@ fn pointee_loads(
 /// `buf[i*1]@0`, `*p[i*8]@4`, the bytes `*(*argv[i*8])#K` of a pointer element's
 /// string). A slot is a scalar when the code loads it only whole, as an integer of the
 /// slot's size, and a pointer when it loads it only whole, as a pointer.
-fn int_locals(prog: &Program, func: FuncId) -> Vec<LocalVar> {
+fn int_locals(prog: &Program, func: FuncId) -> (Vec<LocalVar>, Vec<IndexedElement>) {
     let f = prog.func(func);
     let allocas: Vec<(Reg, u64, &str)> = f
         .insts
@@ -350,8 +360,7 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<LocalVar> {
                 out.push(LocalVar {
                     slot: whole,
                     var,
-                    pointee: None,
-                    indexed: None,
+                    reach: Reach::InSlot,
                 });
                 held.push((base, Held::Int(size)));
                 continue;
@@ -376,8 +385,7 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<LocalVar> {
                 out.push(LocalVar {
                     slot: whole,
                     var,
-                    pointee: Some(off),
-                    indexed: None,
+                    reach: Reach::Pointee(off),
                 });
             }
             held.push((base, Held::Pointer));
@@ -392,14 +400,14 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<LocalVar> {
             out.push(LocalVar {
                 slot: Slot { base, element },
                 var,
-                pointee: None,
-                indexed: None,
+                reach: Reach::InSlot,
             });
         }
         held.push((base, Held::Aggregate));
     }
     let name = |r: Reg| names.iter().find(|(b, _)| *b == r).map_or("", |(_, n)| *n);
-    for read in crate::indexed::reads(prog, f, &held) {
+    let elements = crate::indexed::elements(prog, f, &held);
+    for (e, read) in elements.iter().enumerate() {
         let (base, index) = (name(read.base), name(read.index.0));
         let element = match read.pointer {
             true => format!("*{base}[{index}*{}]", read.scale),
@@ -424,24 +432,22 @@ fn int_locals(prog: &Program, func: FuncId) -> Vec<LocalVar> {
                     element: None,
                 },
                 var,
-                pointee: None,
-                indexed: Some(read.clone()),
+                reach: Reach::Element(e),
             });
         }
     }
-    out
+    (out, elements)
 }
 
 /// A function's integer locals, which of them are assigned where, and which globals its
 /// variables hide.
 struct Locals {
     slots: Vec<LocalVar>,
+    /// The elements at an index its variables are in.
+    elements: Vec<IndexedElement>,
     /// Where each slot is assigned on every path: the variables' slots, in order, then
-    /// those of the locals indexing elements.
+    /// each element's indexing local's.
     assigned: Assigned,
-    /// Per slot: where in `assigned`'s slots its indexing local's is, for an element at
-    /// an index.
-    index_at: Vec<Option<usize>>,
     /// Where each named stack slot of the function (a local or parameter, whether
     /// recorded or not) may be assigned (on some path), as a whole or at its start.
     maybe: Assigned,
@@ -458,26 +464,13 @@ struct Locals {
 impl Locals {
     fn new(prog: &Program, func: FuncId, globals: &[(Var, u64)]) -> Locals {
         let f = prog.func(func);
-        let slots = int_locals(prog, func);
-        // The slots followed: each variable's, then the indexing locals'.
+        let (slots, elements) = int_locals(prog, func);
+        // The slots followed: each variable's, then each element's indexing local's.
         let mut which: Vec<Slot> = slots.iter().map(|l| l.slot).collect();
-        let index_slot = |l: &LocalVar| {
-            l.indexed.as_ref().map(|r| Slot {
-                base: r.index.0,
-                element: None,
-            })
-        };
-        let index_at = slots
-            .iter()
-            .map(|l| {
-                let slot = index_slot(l)?;
-                let at = which.iter().position(|s| *s == slot).unwrap_or(which.len());
-                if at == which.len() {
-                    which.push(slot);
-                }
-                Some(at)
-            })
-            .collect();
+        which.extend(elements.iter().map(|e| Slot {
+            base: e.index.0,
+            element: None,
+        }));
         let named: Vec<(Reg, &str)> = f
             .insts
             .iter()
@@ -491,7 +484,11 @@ impl Locals {
         let namesakes = slots
             .iter()
             .map(|l| {
-                let own = [Some(l.slot.base), l.indexed.as_ref().map(|r| r.index.0)];
+                let index = match l.reach {
+                    Reach::Element(e) => Some(elements[e].index.0),
+                    _ => None,
+                };
+                let own = [Some(l.slot.base), index];
                 let ids = l.var.identifiers();
                 (0..named.len())
                     .filter(|&j| !own.contains(&Some(named[j].0)) && ids.contains(&named[j].1))
@@ -507,7 +504,7 @@ impl Locals {
             .collect();
         Locals {
             assigned: Assigned::new(prog, f, &which, Paths::Every),
-            index_at,
+            elements,
             maybe: Assigned::new(prog, f, &whole, Paths::Some),
             namesakes,
             hidden: globals
@@ -525,9 +522,11 @@ impl Locals {
         let assigned = self.assigned.before(f, pc);
         (0..self.slots.len())
             .map(|i| {
-                assigned[i]
-                    && self.index_at[i].is_none_or(|j| assigned[j])
-                    && !self.namesakes[i].iter().any(|&j| maybe[j])
+                let index_assigned = match self.slots[i].reach {
+                    Reach::Element(e) => assigned[self.slots.len() + e],
+                    _ => true,
+                };
+                assigned[i] && index_assigned && !self.namesakes[i].iter().any(|&j| maybe[j])
             })
             .collect()
     }
@@ -583,6 +582,7 @@ impl Watcher {
         let locals = self.locals_of(func);
         let f = self.prog.func(func);
         let assigned = locals.readable(f, pc);
+        let mut element_addrs: Vec<Option<Option<u64>>> = vec![None; locals.elements.len()];
         let slots: Vec<(Var, u64)> = locals
             .slots
             .iter()
@@ -593,19 +593,18 @@ impl Watcher {
                     return None;
                 };
                 let addr = *bits as u64 + l.slot.element.unwrap_or(0);
-                let addr = match (&l.indexed, l.pointee) {
-                    (Some(read), _) => element_at(st, f, pc, read, addr)?,
-                    (None, None) => addr,
-                    (None, Some(off)) => pointer_at(st, addr)?.checked_add(off)?,
+                let addr = match l.reach {
+                    Reach::InSlot => addr,
+                    Reach::Pointee(off) => pointer_at(st, addr)?.checked_add(off)?,
+                    // (the string bytes of one element share its address: found once)
+                    Reach::Element(e) => {
+                        (*element_addrs[e].get_or_insert_with(|| {
+                            element_at(st, f, pc, &locals.elements[e], addr)
+                        }))?
+                    }
                 };
                 Some((l.var.clone(), addr))
             })
-            .collect();
-        // One element read twice in a block is one variable.
-        let mut seen = rustc_hash::FxHashSet::default();
-        let slots: Vec<(Var, u64)> = slots
-            .into_iter()
-            .filter(|(v, _)| seen.insert(v.name.clone()))
             .collect();
         let globals = self
             .globals
@@ -649,7 +648,7 @@ fn element_at(
     st: &State,
     f: &augur_ir::Function,
     pc: u32,
-    read: &IndexedRead,
+    read: &IndexedElement,
     slot: u64,
 ) -> Option<u64> {
     if !read.ahead_of(f, pc) {
