@@ -698,6 +698,43 @@ fn elements_read_at_an_index_a_local_holds_are_predicate_variables() {
 }
 
 #[test]
+fn a_bug_is_verified_past_undefined_behaviour_the_original_has_on_every_path() {
+    // own_ub.c computes null + 0 on every path before it reads its input (clang's UBSan
+    // reports it, gcc's does not): the clang builds' runs of the trigger go on past the
+    // report, which the original's build makes too, to the bug's failure.
+    let c = inject_file(
+        &test_program("own_ub.c"),
+        &[
+            "--sym-stdin",
+            "4",
+            "--bugs",
+            "1",
+            "--points",
+            "3",
+            "--seed",
+            "1",
+        ],
+    );
+    assert_emitted_and_verified(&c, 1);
+    let builds = c.bugs()[0]["verification"]["builds"].clone();
+    let outcomes: Vec<(&str, &str)> = builds
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["build"].as_str().unwrap(), b["outcome"].as_str().unwrap()))
+        .collect();
+    let past = "fires past the original's own report(s): \
+                UBSan: applying zero offset to null pointer at own_ub.c:15";
+    for (build, outcome) in &outcomes {
+        let want = match build.contains("clang") && build.contains("undefined") {
+            true => past,
+            false => "fires",
+        };
+        assert_eq!(*outcome, want, "{build}");
+    }
+}
+
+#[test]
 fn a_variable_declared_again_in_another_block_is_a_predicate_variable_under_its_name() {
     // shadowed.c reaches its input only through the second of two `p`s of one function,
     // whose stack slot LLVM names `%p1`.

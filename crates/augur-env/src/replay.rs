@@ -317,6 +317,7 @@ impl NativeProgram {
             timeout,
             revision,
             env_files: &[],
+            extra_env: &[],
         };
         native::run(&self.binary(), &spec)
     }

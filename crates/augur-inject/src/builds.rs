@@ -57,7 +57,9 @@ pub const INDEPENDENT: [Flavour; 5] = [
     },
 ];
 
-/// Flags of every independent build: sanitizers stop at their first report.
+/// Flags of every independent build: sanitizers stop at their first report (UBSan's and
+/// MemorySanitizer's are built to go on, [`Flavour::recover`], and stop by their runtime
+/// options, [`Build::run`]).
 const INDEPENDENT_CFLAGS: &[&str] = &[
     "-g",
     "-w",
@@ -100,6 +102,15 @@ impl Flavour {
         }
     }
 
+    /// The flag building its UBSan or MemorySanitizer checks to go on past a report
+    /// when the run's options say so (AddressSanitizer's always stop).
+    fn recover(sanitize: &str) -> &'static str {
+        match sanitize.contains("memory") {
+            true => "-fsanitize-recover=memory",
+            false => "-fsanitize-recover=undefined",
+        }
+    }
+
     /// An independent build's compiler (`clang-14`, `gcc`) and flags, for a project's
     /// own build (`CC`, `CFLAGS`): no replay runtime, the platform's `long double`.
     pub fn compiler_and_flags(self) -> Option<(String, Vec<String>)> {
@@ -114,6 +125,7 @@ impl Flavour {
         let mut flags: Vec<String> = INDEPENDENT_CFLAGS.iter().map(|f| f.to_string()).collect();
         flags.push(opt.to_string());
         flags.push(format!("-fsanitize={sanitize}"));
+        flags.push(Flavour::recover(sanitize).to_string());
         Some((cc, flags))
     }
 
@@ -131,7 +143,8 @@ impl Flavour {
         c.args(INDEPENDENT_CFLAGS)
             .args(SOURCES_CFLAGS)
             .arg(opt)
-            .arg(format!("-fsanitize={sanitize}"));
+            .arg(format!("-fsanitize={sanitize}"))
+            .arg(Flavour::recover(sanitize));
         Some((c, name))
     }
 }
@@ -261,8 +274,23 @@ impl Build {
         })
     }
 
-    /// Run it on a test's objects.
+    /// Run it on a test's objects, stopping at the first sanitizer report.
     pub fn run(&self, objects: &[(String, Vec<u8>)]) -> Result<NativeRun, String> {
+        self.run_with(objects, "halt_on_error=1")
+    }
+
+    /// Run it on a test's objects, going on past UBSan's and MemorySanitizer's reports
+    /// (on an independent build; augur replay's stops at its first).
+    pub fn run_past_reports(&self, objects: &[(String, Vec<u8>)]) -> Result<NativeRun, String> {
+        self.run_with(objects, "halt_on_error=0")
+    }
+
+    /// Run it on a test's objects with these UBSan and MemorySanitizer options.
+    fn run_with(
+        &self,
+        objects: &[(String, Vec<u8>)],
+        sanitizer_options: &str,
+    ) -> Result<NativeRun, String> {
         let dir = match &self.exe {
             Executable::Own(dir) => dir,
             Executable::Replay(p) => return p.run(objects, &self.args, self.timeout, None),
@@ -276,6 +304,10 @@ impl Build {
             timeout: self.timeout,
             revision: None,
             env_files: &[],
+            extra_env: &[
+                ("UBSAN_OPTIONS", sanitizer_options),
+                ("MSAN_OPTIONS", sanitizer_options),
+            ],
         };
         augur_env::run_native(&dir.path().join("program"), &spec)
     }

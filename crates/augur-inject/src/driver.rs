@@ -496,16 +496,21 @@ pub fn driver(c: &Config, progress: &dyn Progress) -> Result<Outcome, String> {
         }
     }
     let args = &setup.argv[1..];
-    let original = Original::new(match &setup.project {
-        Some(p) => p.original(args, o.timeout)?,
-        None => Build::new(
-            &setup.sources,
-            &setup.cflags,
-            args,
-            o.timeout,
-            Flavour::Replay,
-        )?,
-    });
+    let original = match &setup.project {
+        Some(p) => Original::new(p.original(args, o.timeout)?, |f| {
+            p.original_independent(f, args, o.timeout)
+        }),
+        None => Original::new(
+            Build::new(
+                &setup.sources,
+                &setup.cflags,
+                args,
+                o.timeout,
+                Flavour::Replay,
+            )?,
+            |f| Build::new(&setup.sources, &setup.cflags, args, o.timeout, f),
+        ),
+    };
     let names: Vec<String> = setup.sources.iter().map(|p| embed::file_name(p)).collect();
     if o.one_program {
         let subject = Subject {
@@ -629,7 +634,7 @@ struct Subject<'a> {
     setup: &'a Setup,
     texts: &'a [String],
     names: &'a [String],
-    original: &'a Original,
+    original: &'a Original<'a>,
 }
 
 /// `--one-program`: every planned bug in one program, verified there; a bug refused is

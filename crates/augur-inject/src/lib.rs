@@ -29,6 +29,7 @@ mod project;
 mod rarity;
 mod report;
 mod sample;
+mod sanitizer_reports;
 mod seeded;
 mod seeds;
 mod setup;

@@ -315,6 +315,9 @@ pub struct Built {
     _bc_dir: tempfile::TempDir,
     bc: PathBuf,
     independent: Vec<(Flavour, Result<Tree, String>)>,
+    /// The original program's executable of each independent copy (the copy's program
+    /// is a buggy one once a bug is built there), named by its index in `independent`.
+    originals: tempfile::TempDir,
     commands: Vec<(PathBuf, CompileCommand)>,
 }
 
@@ -351,14 +354,22 @@ impl Built {
             ));
         }
         let mut independent = Vec::new();
-        for f in INDEPENDENT {
+        let originals =
+            tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+        for (i, f) in INDEPENDENT.into_iter().enumerate() {
             let (cc, flags) = f.compiler_and_flags().expect("an independent build");
             progress.message(&format!(
                 "building {} as {}",
                 project.root.display(),
                 f.name()
             ));
-            independent.push((f, Tree::new(project, Compiler { cc, flags })));
+            let tree = Tree::new(project, Compiler { cc, flags });
+            if let Ok(t) = &tree {
+                let exe = t.path.join(&project.program);
+                std::fs::copy(&exe, originals.path().join(i.to_string()))
+                    .map_err(|e| format!("{}: cannot copy: {e}", exe.display()))?;
+            }
+            independent.push((f, tree));
         }
         Ok(Built {
             project: project.clone(),
@@ -366,6 +377,7 @@ impl Built {
             _bc_dir: bc_dir,
             bc,
             independent,
+            originals,
             commands,
         })
     }
@@ -423,6 +435,22 @@ impl Built {
     /// augur replay's build of the original program.
     pub fn original(&self, args: &[String], timeout: Duration) -> Result<Build, String> {
         Build::of_bitcode(&self.bc, args, timeout)
+    }
+
+    /// The original program's independent build as `flavour`, run as the program with
+    /// the concrete `args`.
+    pub fn original_independent(
+        &self,
+        flavour: Flavour,
+        args: &[String],
+        timeout: Duration,
+    ) -> Result<Build, String> {
+        let Some(i) = self.independent.iter().position(|(f, _)| *f == flavour) else {
+            return Err(format!("no build as {}", flavour.name()));
+        };
+        self.independent[i].1.as_ref().map_err(String::clone)?;
+        let exe = self.originals.path().join(i.to_string());
+        Build::of_executable(&exe, &program_name(&self.project), args, timeout, flavour)
     }
 
     /// The program with `files` (paths in the `augur cc` copy, buggy texts) patched in,

@@ -7,10 +7,11 @@
 //! stdout) unless the bug fires. How often it fires on each kind of input is its
 //! measured rarity.
 
-use crate::builds::{Build, Flavour};
+use crate::builds::{Build, Flavour, INDEPENDENT};
+use crate::sanitizer_reports::{self, Report};
 use augur_env::{judge, sanitizer_report, Expect, NativeRun, Status, Verdict};
 use rustc_hash::FxHashMap;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 /// A test's objects.
@@ -102,10 +103,9 @@ impl Target {
         kind_ok && self.named_in(&String::from_utf8_lossy(&run.stderr))
     }
 
-    /// How the trigger's run on an independent build went: `Ok` when it fired this bug
-    /// (or, where the build cannot show the kind, ran with no sanitizer report), else
-    /// what it did.
-    fn check(&self, build: &Build, run: &NativeRun) -> Result<&'static str, String> {
+    /// Did `run` of `build` end as this bug's trigger must: fired it or, where the build
+    /// cannot show the kind, with no sanitizer report? Else what it did.
+    fn outcome(&self, build: &Build, run: &NativeRun) -> Result<&'static str, String> {
         let got = || augur_env::describe(run, build.timeout.as_secs_f64());
         if build.flavour.shows(self.error) {
             if self.fired(run) {
@@ -119,6 +119,51 @@ impl Target {
                 Some(r) => Err(r),
             }
         }
+    }
+
+    /// How the trigger ran on an independent build: `Ok` when it fired this bug (or, where
+    /// the build cannot show the kind, ran with no sanitizer report), else what it did.
+    /// A run stopped by a UBSan or MemorySanitizer report goes on past it: it passes if
+    /// it then fires the bug and every report it made is one the original program's
+    /// build of the same flavour makes on the same input (the original's own undefined
+    /// behaviour, not the bug's).
+    fn check(
+        &self,
+        build: &Build,
+        trigger: &Objects,
+        original: &Original,
+    ) -> Result<Result<String, String>, String> {
+        let run = build.run(trigger)?;
+        let first = match self.outcome(build, &run) {
+            Ok(how) => return Ok(Ok(how.to_string())),
+            Err(first) => first,
+        };
+        if sanitizer_reports::reports(&run.stderr).is_empty() {
+            return Ok(Err(first));
+        }
+        let past = build.run_past_reports(trigger)?;
+        let made = sanitizer_reports::reports(&past.stderr);
+        let fires = match build.flavour.shows(self.error) {
+            true => self.fired(&past),
+            false => true,
+        };
+        if !fires || made.is_empty() {
+            return Ok(Err(first));
+        }
+        let own = match original.reports(build.flavour, trigger)? {
+            Ok(own) => own,
+            Err(e) => return Ok(Err(format!("{first} (and the original: {e})"))),
+        };
+        Ok(match made.iter().find(|r| !own.contains(r)) {
+            Some(_) => Err(first),
+            None => Ok(format!(
+                "fires past the original's own report(s): {}",
+                made.iter()
+                    .map(|r| r.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )),
+        })
     }
 }
 
@@ -146,7 +191,7 @@ pub struct Verification {
     /// How that trigger run ended (for the report).
     pub trigger_run: String,
     /// Per independent build: its name and how the trigger ran there (`Ok`: it fired).
-    pub builds: Vec<(String, Result<&'static str, String>)>,
+    pub builds: Vec<(String, Result<String, String>)>,
     /// Per source of other inputs, their counts.
     pub tallies: Vec<(Source, Tally)>,
     /// In one-program mode: other bugs the trigger fired (must be none).
@@ -285,18 +330,48 @@ enum Judged {
     Differed(String),
 }
 
-/// The original program's build, with its runs remembered (inputs recur across bugs).
-pub struct Original {
+/// Makes the original program's build of an independent flavour.
+type MakeBuild<'a> = Box<dyn Fn(Flavour) -> Result<Build, String> + Sync + 'a>;
+
+/// The original program's build, with its runs remembered (inputs recur across bugs),
+/// and its independent builds, each made when a trigger's run first needs it (to tell
+/// the original's own sanitizer reports from a bug's).
+pub struct Original<'a> {
     build: Build,
     runs: Mutex<FxHashMap<Objects, (Status, Vec<u8>)>>,
+    independent: Vec<(Flavour, OnceLock<Result<Build, String>>)>,
+    make: MakeBuild<'a>,
 }
 
-impl Original {
-    /// The original program as built by `build`.
-    pub fn new(build: Build) -> Original {
+impl<'a> Original<'a> {
+    /// The original program as built by `build`, its independent builds by `make`.
+    pub fn new(
+        build: Build,
+        make: impl Fn(Flavour) -> Result<Build, String> + Sync + 'a,
+    ) -> Original<'a> {
         Original {
             build,
             runs: Mutex::default(),
+            independent: INDEPENDENT.iter().map(|f| (*f, OnceLock::new())).collect(),
+            make: Box::new(make),
+        }
+    }
+
+    /// The sanitizer reports its build of `flavour` makes on `objects`, going on past
+    /// each (the outer error: the run failed; the inner: the build did).
+    fn reports(
+        &self,
+        flavour: Flavour,
+        objects: &Objects,
+    ) -> Result<Result<Vec<Report>, String>, String> {
+        let Some((_, cell)) = self.independent.iter().find(|(f, _)| *f == flavour) else {
+            return Ok(Err(format!("no build as {}", flavour.name())));
+        };
+        match cell.get_or_init(|| (self.make)(flavour)) {
+            Ok(build) => Ok(Ok(sanitizer_reports::reports(
+                &build.run_past_reports(objects)?.stderr,
+            ))),
+            Err(e) => Ok(Err(e.clone())),
         }
     }
 
@@ -350,7 +425,7 @@ pub fn verify(
     };
     for (flavour, b) in buggy.independent {
         let outcome = match b {
-            Ok(b) => targets[own].check(b, &b.run(trigger)?),
+            Ok(b) => targets[own].check(b, trigger, original)?,
             Err(e) => Err(e.clone()),
         };
         v.builds.push((flavour.name(), outcome));
@@ -422,29 +497,40 @@ int f(int a) {
 int main(void) { int a; augur_make_symbolic(&a, sizeof a, "a"); printf("%d\n", f(a)); return 0; }
 "#;
 
+    /// A signed overflow on every path where `a < 0`, reported by UBSan (by the
+    /// independent builds, not by augur replay's).
+    const OVERFLOW: &str =
+        "{ volatile int big = 2147483647; volatile int s = big + (a < 0); (void)s; }";
+
     fn verify_with(assign: &str) -> Verification {
+        verify_beside("", assign)
+    }
+
+    /// Verify the bug of PROGRAM with `shared` and `assign` as its `ASSIGN` against the
+    /// original with `shared` and `flag = 0;` (each file named `prog.c`, as inject
+    /// writes them).
+    fn verify_beside(shared: &str, assign: &str) -> Verification {
         let dir = tempfile::tempdir().unwrap();
         let write = |name: &str, text: &str| {
             let p: PathBuf = dir.path().join(name);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(&p, text).unwrap();
             vec![p]
         };
-        let buggy = write("prog.c", &PROGRAM.replace("ASSIGN", assign));
+        let buggy = write(
+            "prog.c",
+            &PROGRAM.replace("ASSIGN", &format!("{shared} {assign}")),
+        );
         let t = Duration::from_secs(10);
+        let orig = write(
+            "original/prog.c",
+            &PROGRAM
+                .replace("ASSIGN", &format!("{shared} flag = 0;"))
+                .replace("augur_bug1 == 1", "0"),
+        );
         let original = Original::new(
-            Build::new(
-                &write(
-                    "orig.c",
-                    &PROGRAM
-                        .replace("ASSIGN", "flag = 0;")
-                        .replace("augur_bug1 == 1", "0"),
-                ),
-                &[],
-                &[],
-                t,
-                Flavour::Replay,
-            )
-            .unwrap(),
+            Build::new(&orig, &[], &[], t, Flavour::Replay).unwrap(),
+            |f| Build::new(&orig, &[], &[], t, f),
         );
         let replay = Build::new(&buggy, &[], &[], t, Flavour::Replay).unwrap();
         let independent = independent(&buggy, &[], &[], t);
@@ -509,6 +595,45 @@ int main(void) { int a; augur_make_symbolic(&a, sizeof a, "a"); printf("%d\n", f
         assert!(
             why.starts_with("MemorySanitizer: use-of-uninitialized-value"),
             "{why}"
+        );
+    }
+
+    #[test]
+    fn a_bug_fires_past_the_original_s_own_undefined_behaviour() {
+        let v = verify_beside(OVERFLOW, "flag = 0;");
+        assert!(v.passed(), "{}", v.summary());
+        let past: Vec<&str> = v
+            .builds
+            .iter()
+            .filter_map(|(_, r)| r.as_ref().ok().map(String::as_str))
+            .filter(|how| how.starts_with("fires past the original's own report"))
+            .collect();
+        // The four builds with UBSan (clang and gcc, -O0 and -O2) report the overflow,
+        // as they do on the original; MemorySanitizer's build has no UBSan.
+        assert_eq!(past.len(), 4, "{:?}", v.builds);
+        assert!(
+            past.iter()
+                .all(|how| how.contains("UBSan: signed integer overflow")
+                    && how.ends_with("prog.c:6")),
+            "{past:?}"
+        );
+    }
+
+    #[test]
+    fn a_bug_s_own_undefined_behaviour_is_refused() {
+        let v = verify_with(&format!("flag = 0; {OVERFLOW}"));
+        assert!(!v.passed());
+        let refused: Vec<&String> = v
+            .builds
+            .iter()
+            .filter_map(|(_, r)| r.as_ref().err())
+            .collect();
+        assert_eq!(refused.len(), 4, "{:?}", v.builds);
+        assert!(
+            refused
+                .iter()
+                .all(|why| why.starts_with("UBSan: signed integer overflow")),
+            "{refused:?}"
         );
     }
 }

@@ -87,6 +87,7 @@ fn run_once(
         timeout,
         revision: None,
         env_files: log_file.as_slice(),
+        extra_env: &[],
     };
     run_native(&n.binary, &spec).map(Some)
 }

@@ -179,6 +179,8 @@ pub struct RunSpec<'a> {
     /// recording's log, `AUGUR_LOG_REPLAY`): the run gets a copy, in its scratch
     /// directory, and the variable names the copy as the program sees it.
     pub env_files: &'a [(&'a str, &'a Path)],
+    /// Variables added to the program's environment (a sanitizer's options).
+    pub extra_env: &'a [(&'a str, &'a str)],
 }
 
 /// argv as the analysis laid it out, for the replay runtime's `main` (`runtime/replay/
@@ -380,6 +382,11 @@ impl Invocation {
         for (i, (name, _)) in spec.env_files.iter().enumerate() {
             env.push(((*name).into(), seen(&env_file(i)).into()));
         }
+        env.extend(
+            spec.extra_env
+                .iter()
+                .map(|(name, value)| ((*name).into(), (*value).into())),
+        );
         let argv = std::iter::once(OsString::from(spec.argv0))
             .chain(spec.args.iter().map(OsString::from))
             .chain(
@@ -536,6 +543,7 @@ int main(void) {
                 timeout: Duration::from_secs(10),
                 revision: None,
                 env_files: &[],
+                extra_env: &[],
             };
             run(&bin, &spec).unwrap()
         };
@@ -580,6 +588,7 @@ int main(void) {
             timeout: Duration::from_secs(10),
             revision: None,
             env_files: &[],
+            extra_env: &[],
         };
         let r = run(&bin, &spec).unwrap();
         assert_eq!(
