@@ -685,13 +685,18 @@ fn what_local_pointers_point_at_are_predicate_variables() {
 #[test]
 fn elements_read_at_an_index_a_local_holds_are_predicate_variables() {
     // indexed.c holds its input in no variable: it reads argv[i][0], argv[i][1] and
-    // buf[j] only, each at an index a loop's local holds.
-    for (input, var) in [
-        (&["--sym-args", "1", "2", "2"][..], "*(*argv[i*8])#"),
-        (&["--sym-stdin", "4"][..], "buf[j*1]@0"),
+    // buf[j] only, each at an index a loop's local holds; indexed_offset.c reads
+    // argv[i + 1][0], argv[i + 1][1] and buf[j - 1] only.
+    let args = &["--sym-args", "1", "2", "2"][..];
+    let stdin = &["--sym-stdin", "4"][..];
+    for (program, input, var) in [
+        ("indexed.c", args, "*(*argv[i*8])#"),
+        ("indexed.c", stdin, "buf[j*1]@0"),
+        ("indexed_offset.c", args, "*(*argv[(i+1)*8])#"),
+        ("indexed_offset.c", stdin, "buf[(j-1)*1]@0"),
     ] {
         let args = [input, &["--bugs", "1", "--points", "3", "--seed", "1"]].concat();
-        let c = inject_file(&test_program("indexed.c"), &args);
+        let c = inject_file(&test_program(program), &args);
         assert_emitted_and_verified(&c, 1);
         assert_every_predicate_reads(&c, &[var]);
     }

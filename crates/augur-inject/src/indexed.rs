@@ -7,7 +7,9 @@
 //! store or call before its loads of the locals, so that whatever input reaches the predicate, the index is
 //! one the program itself reads at (not one past an array's end).
 
-use augur_ir::{block_containing, BlockId, Function, Inst, Operand, Program, Reg, Ty};
+use augur_ir::{
+    block_containing, BlockId, CastOp, Function, Inst, IntOp, Operand, Program, Reg, Ty,
+};
 use rustc_hash::FxHashMap;
 
 /// What a named stack slot holds, as the function reads it.
@@ -30,6 +32,44 @@ pub enum Element {
     String,
 }
 
+/// How the program computes an element's index from the integer local it loads: the
+/// local's value, perhaps widened and a constant added (`argv[i + 1]`, `buf[c - 1]` with a
+/// `char c` promoted to `int`), extended to 64 bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Index {
+    /// The local's stack slot.
+    pub slot: Reg,
+    /// Its size in bytes.
+    pub size: u8,
+    /// The width in bytes it is widened to before the constant is added, and whether
+    /// signed (else zero-extended).
+    pub promoted: Option<(u8, bool)>,
+    /// The constant added, in that width (the local's own when not widened).
+    pub delta: i64,
+    /// Is the sum sign-extended (else zero-extended) to 64 bits?
+    pub signed: bool,
+}
+
+/// `v`'s low `bytes` bytes, extended to 64 bits (signed or not).
+fn extended(v: u64, bytes: u8, signed: bool) -> u64 {
+    let unused = 64 - 8 * u32::from(bytes.min(8));
+    match signed {
+        true => ((v << unused) as i64 >> unused) as u64,
+        false => (v << unused) >> unused,
+    }
+}
+
+impl Index {
+    /// The 64-bit index when the local's bytes hold `raw`.
+    pub fn value(&self, raw: u64) -> u64 {
+        let (width, v) = match self.promoted {
+            Some((to, signed)) => (to, extended(raw, self.size, signed)),
+            None => (self.size, raw),
+        };
+        extended(v.wrapping_add(self.delta as u64), width, self.signed)
+    }
+}
+
 /// An element at an index, and where the program reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IndexedElement {
@@ -37,10 +77,8 @@ pub struct IndexedElement {
     pub base: Reg,
     /// Does `base` hold a pointer to the elements (else they are its own bytes)?
     pub pointer: bool,
-    /// The stack slot of the integer indexing, and its size in bytes.
-    pub index: (Reg, u8),
-    /// Is the index sign-extended (else zero-extended) to 64 bits?
-    pub signed: bool,
+    /// How the index is computed from the integer local indexing.
+    pub index: Index,
     /// The element's size in bytes.
     pub scale: u64,
     /// What is read of the element.
@@ -107,19 +145,7 @@ pub fn elements(prog: &Program, f: &Function, slots: &[(Reg, Held)]) -> Vec<Inde
         let Some((base, offset, index, scale)) = indexed_gep(f, &def, addr) else {
             continue;
         };
-        // The index: an integer local, perhaps extended.
-        let Some(mut index) = reg(index) else {
-            continue;
-        };
-        let mut signed = true;
-        if let Some((_, Inst::Cast { op, a, .. })) = inst(index) {
-            signed = *op == augur_ir::CastOp::SExt;
-            let Some(a) = reg(a).filter(|_| *op != augur_ir::CastOp::Trunc) else {
-                continue;
-            };
-            index = a;
-        }
-        let Some((index_slot, Held::Int(index_size), index_at)) = loaded(index) else {
+        let Some((index, index_at)) = index_of(index, &inst, &loaded) else {
             continue;
         };
         // The base: a pointer local's value, or an address in a local aggregate.
@@ -150,22 +176,84 @@ pub fn elements(prog: &Program, f: &Function, slots: &[(Reg, Held)]) -> Vec<Inde
         let found = IndexedElement {
             base,
             pointer,
-            index: (index_slot, index_size),
-            signed,
+            index,
             scale,
             element,
             reads: vec![(block, loads)],
         };
         // An element read in several places is one element.
         match out.iter_mut().find(|e: &&mut IndexedElement| {
-            (e.base, e.pointer, e.index, e.signed, e.scale, e.element)
-                == (base, pointer, found.index, signed, scale, element)
+            (e.base, e.pointer, e.index, e.scale, e.element)
+                == (base, pointer, index, scale, element)
         }) {
             Some(e) => e.reads.push((block, loads)),
             None => out.push(found),
         }
     }
     out
+}
+
+/// An integer extension: signed or not, the width it extends to in bytes, and its
+/// operand.
+fn extension(inst: &Inst) -> Option<(bool, u8, &Operand)> {
+    match inst {
+        Inst::Cast { op, a, width, .. } if matches!(op, CastOp::SExt | CastOp::ZExt) => {
+            Some((*op == CastOp::SExt, u8::try_from(width / 8).ok()?, a))
+        }
+        _ => None,
+    }
+}
+
+/// An immediate's value, sign-extended from its width.
+fn signed_imm(op: &Operand) -> Option<i64> {
+    match op {
+        Operand::Imm { width, value } if *width <= 64 => {
+            Some(extended(*value as u64, (*width / 8) as u8, true) as i64)
+        }
+        _ => None,
+    }
+}
+
+/// How the GEP index `op` is computed from an integer local's load (`ext(local)`,
+/// `ext(local + C)`, `ext(ext(local) - C)`, `local`): the index, and where the local is
+/// loaded.
+fn index_of<'f>(
+    op: &Operand,
+    inst: &impl Fn(Reg) -> Option<(u32, &'f Inst)>,
+    loaded: &impl Fn(Reg) -> Option<(Reg, Held, u32)>,
+) -> Option<(Index, u32)> {
+    let mut r = reg(op)?;
+    let mut signed = true;
+    if let Some((s, _, a)) = inst(r).and_then(|(_, i)| extension(i)) {
+        signed = s;
+        r = reg(a)?;
+    }
+    let mut delta = 0;
+    let mut promoted = None;
+    if let Some((_, Inst::Bin { op, a, b, .. })) = inst(r) {
+        let (local, c) = match (op, reg(a), signed_imm(b), signed_imm(a), reg(b)) {
+            (IntOp::Add, Some(x), Some(c), _, _) | (IntOp::Add, _, _, Some(c), Some(x)) => (x, c),
+            (IntOp::Sub, Some(x), Some(c), _, _) => (x, c.checked_neg()?),
+            _ => return None,
+        };
+        delta = c;
+        r = local;
+        if let Some((s, to, a)) = inst(r).and_then(|(_, i)| extension(i)) {
+            promoted = Some((to, s));
+            r = reg(a)?;
+        }
+    }
+    let (slot, Held::Int(size), at) = loaded(r)? else {
+        return None;
+    };
+    let index = Index {
+        slot,
+        size,
+        promoted,
+        delta,
+        signed,
+    };
+    Some((index, at))
 }
 
 /// The indexed GEP an address `addr` is made by, perhaps through casts and constant
@@ -263,20 +351,45 @@ int f(int argc, char **argv, struct kv *t) {
         let found: Vec<(String, bool, u64, Element)> = elements(&prog, f, &given)
             .into_iter()
             .map(|r| {
-                let what = format!("{}[{}]", name(r.base), name(r.index.0));
-                (what, r.signed, r.scale, r.element)
+                let (base, index) = (name(r.base), name(r.index.slot));
+                let what = match r.index.delta {
+                    0 => format!("{base}[{index}]"),
+                    d => format!("{base}[{index}{d:+}]"),
+                };
+                (what, r.index.signed, r.scale, r.element)
             })
             .collect();
-        // `argv[argc - 1]` is indexed by an expression, not a local: not found; `buf[j] =`
-        // is a store.
+        // `argv[argc - 1]` is indexed by a local minus a constant; `buf[j] =` is a store.
         assert_eq!(
             found,
             [
                 ("argv[i]".to_string(), true, 8, Element::String),
                 ("buf[j]".to_string(), true, 1, Element::Int(0, 1)),
                 ("t[j]".to_string(), true, 8, Element::Int(4, 4)),
+                ("argv[argc-1]".to_string(), true, 8, Element::String),
             ]
         );
+    }
+
+    #[test]
+    fn an_index_is_computed_as_the_program_computes_it() {
+        let index = |size, promoted, delta, signed| Index {
+            slot: Reg(0),
+            size,
+            promoted,
+            delta,
+            signed,
+        };
+        // `int i; a[i - 1]` at i = 0; `unsigned j; a[j + 1]` at j = UINT_MAX (wraps to 0);
+        // `unsigned char c; a[c - 'a']` at c = 'b' and at c = 0 (an int, negative).
+        assert_eq!(index(4, None, -1, true).value(0), u64::MAX);
+        assert_eq!(index(4, None, 1, false).value(0xffff_ffff), 0);
+        assert_eq!(index(1, Some((4, false)), -97, true).value(98), 1);
+        assert_eq!(
+            index(1, Some((4, false)), -97, true).value(0),
+            (-97i64) as u64
+        );
+        assert_eq!(index(8, None, 0, true).value(5), 5);
     }
 
     #[test]

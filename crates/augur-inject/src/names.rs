@@ -8,7 +8,8 @@
 //!   for a `char *p`);
 //! - `a[i*S]@OFF`, `*p[i*S]@OFF`: the integer at byte OFF of element `i` (of S bytes,
 //!   `i` an integer variable) of aggregate `a`, or from where `p` points (`buf[i]` is
-//!   `buf[i*1]@0`);
+//!   `buf[i*1]@0`); the index may be the variable plus or minus a constant,
+//!   `a[(i+C)*S]`, `a[(i-C)*S]` (`buf[j - 1]` is `buf[(j-1)*1]@0`);
 //! - `*p#K`: byte K of the string `p` points at, 0 past the string's end (`p[K]` while
 //!   none of `p[0]` to `p[K - 1]` ends it);
 //! - `*(a[i*S])#K`, `*(*p[i*S])#K`: byte K of the string the pointer element `i` holds
@@ -22,8 +23,28 @@ pub struct Addr<'a> {
     pub base: &'a str,
     /// Does `base` hold a pointer to the bytes (rather than being them)?
     pub pointer: bool,
-    /// The integer variable indexing, and the element's size in bytes.
-    pub index: Option<(&'a str, u64)>,
+    /// The element index, if any.
+    pub index: Option<Indexing<'a>>,
+}
+
+/// An element index: an integer variable plus a constant, and the element's size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Indexing<'a> {
+    /// The integer variable.
+    pub var: &'a str,
+    /// The constant added to it (in C: `var + delta`, in the variable's promoted type).
+    pub delta: i64,
+    /// The element's size in bytes.
+    pub scale: u64,
+}
+
+/// `i`, `(i+C)` or `(i-C)` as a variable and a constant.
+fn index_expr(s: &str) -> Option<(&str, i64)> {
+    let Some(inner) = s.strip_prefix('(').and_then(|s| s.strip_suffix(')')) else {
+        return Some((s, 0));
+    };
+    let at = inner.rfind(['+', '-'])?;
+    Some((&inner[..at], inner[at..].parse().ok()?))
 }
 
 /// Where a string's pointer is.
@@ -69,11 +90,16 @@ fn addr(s: &str) -> Option<Addr<'_>> {
             index: None,
         });
     };
-    let (index, scale) = inside.strip_suffix(']')?.split_once('*')?;
+    let (index, scale) = inside.strip_suffix(']')?.rsplit_once('*')?;
+    let (var, delta) = index_expr(index)?;
     Some(Addr {
         base,
         pointer,
-        index: Some((index, scale.parse().ok()?)),
+        index: Some(Indexing {
+            var,
+            delta,
+            scale: scale.parse().ok()?,
+        }),
     })
 }
 
@@ -118,7 +144,7 @@ impl<'a> Place<'a> {
             | Place::StringByte {
                 string: StringAt::Element(at),
                 ..
-            } => at.index.map(|(i, _)| i),
+            } => at.index.map(|i| i.var),
             _ => None,
         }
     }
@@ -159,7 +185,18 @@ fn address_c(at: &Addr) -> String {
         false => format!("(char *)&{}", at.base),
     };
     match at.index {
-        Some((i, scale)) => format!("({base} + {scale} * (long long)({i}))"),
+        Some(Indexing {
+            var,
+            delta: 0,
+            scale,
+        }) => format!("({base} + {scale} * (long long)({var}))"),
+        Some(Indexing { var, delta, scale }) => {
+            format!(
+                "({base} + {scale} * (long long)({var} {} {}))",
+                if delta < 0 { '-' } else { '+' },
+                delta.unsigned_abs()
+            )
+        }
         None => base,
     }
 }
@@ -211,8 +248,10 @@ mod tests {
 
     #[test]
     fn every_form_of_name_parses_to_its_identifiers() {
-        let cases: [(&str, &str, Option<&str>, Option<u64>); 8] = [
+        let cases: [(&str, &str, Option<&str>, Option<u64>); 10] = [
             ("x", "x", None, None),
+            ("buf[(j-1)*1]@0", "buf", Some("j"), None),
+            ("*(*argv[(i+1)*8])#2", "argv", Some("i"), Some(3)),
             ("g@4", "g", None, None),
             ("*p@2", "p", None, None),
             ("*s#2", "s", None, Some(3)),
@@ -235,7 +274,11 @@ mod tests {
                 at: Addr {
                     base: "p",
                     pointer: true,
-                    index: Some(("k", 12))
+                    index: Some(Indexing {
+                        var: "k",
+                        delta: 0,
+                        scale: 12
+                    })
                 },
                 offset: 4
             }
@@ -285,6 +328,9 @@ mod tests {
             ("buf[i*1]@0", 1, "(unsigned char)buf[i]"),
             ("*q[i*8]@4", 4, "q[i].b"),
             ("*(words[i*8])#0", 1, "words[i][0]"),
+            ("*(*argv[(i-1)*8])#0", 1, "argv[i - 1][0]"),
+            ("buf[(u+1)*1]@0", 1, "buf[u + 1]"),
+            ("*q[(c-97)*8]@0", 4, "q[c - 'a'].a"),
         ];
         let body: String = checks
             .iter()
@@ -304,7 +350,9 @@ int main(int argc, char **argv) {{
   struct s arr[3] = {{{{1, 2}}, {{3, 4}}, {{5, 6}}}};
   struct s *q = arr;
   char *words[3] = {{\"ab\", \"\", \"xyz\"}};
+  unsigned u = 2;
   for (int i = 1; i < argc; i++) {{
+    unsigned char c = (unsigned char)('a' + i);
 {body}  }}
   return 0;
 }}

@@ -408,7 +408,11 @@ fn int_locals(prog: &Program, func: FuncId) -> (Vec<LocalVar>, Vec<IndexedElemen
     let name = |r: Reg| names.iter().find(|(b, _)| *b == r).map_or("", |(_, n)| *n);
     let elements = crate::indexed::elements(prog, f, &held);
     for (e, read) in elements.iter().enumerate() {
-        let (base, index) = (name(read.base), name(read.index.0));
+        let base = name(read.base);
+        let index = match read.index.delta {
+            0 => name(read.index.slot).to_string(),
+            d => format!("({}{d:+})", name(read.index.slot)),
+        };
         let element = match read.pointer {
             true => format!("*{base}[{index}*{}]", read.scale),
             false => format!("{base}[{index}*{}]", read.scale),
@@ -468,7 +472,7 @@ impl Locals {
         // The slots followed: each variable's, then each element's indexing local's.
         let mut which: Vec<Slot> = slots.iter().map(|l| l.slot).collect();
         which.extend(elements.iter().map(|e| Slot {
-            base: e.index.0,
+            base: e.index.slot,
             element: None,
         }));
         let named: Vec<(Reg, &str)> = f
@@ -485,7 +489,7 @@ impl Locals {
             .iter()
             .map(|l| {
                 let index = match l.reach {
-                    Reach::Element(e) => Some(elements[e].index.0),
+                    Reach::Element(e) => Some(elements[e].index.slot),
                     _ => None,
                 };
                 let own = [Some(l.slot.base), index];
@@ -658,20 +662,16 @@ fn element_at(
         true => pointer_at(st, slot)?,
         false => slot,
     };
-    let Some(Value::Con { bits, .. }) = st.frame().regs.get(read.index.0 .0 as usize) else {
+    let Some(Value::Con { bits, .. }) = st.frame().regs.get(read.index.slot.0 as usize) else {
         return None;
     };
-    let (at, size) = (*bits as u64, u32::from(read.index.1));
+    let (at, size) = (*bits as u64, u32::from(read.index.size));
     let obj = st.mem().find(at)?;
     let off = at - obj.base;
     let raw = (off + u64::from(size) <= obj.size)
         .then(|| obj.read_known(off, u64::from(size)))
         .flatten()? as u64;
-    let unused = 64 - 8 * size;
-    let index = match read.signed {
-        true => ((raw << unused) as i64 >> unused) as u64,
-        false => raw,
-    };
+    let index = read.index.value(raw);
     let element = start.wrapping_add(index.wrapping_mul(read.scale));
     match read.element {
         Element::Int(off, _) => element.checked_add(off),
