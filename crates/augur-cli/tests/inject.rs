@@ -636,6 +636,11 @@ fn struct_fields_and_array_elements_of_globals_are_predicate_variables() {
     assert_every_predicate_reads(&c, &["cur@", "history@"]);
 }
 
+/// The words of `s` (a command line's arguments).
+fn words(s: &str) -> Vec<&str> {
+    s.split_whitespace().collect()
+}
+
 /// Every predicate of every bug of `c` starts with one of `vars`.
 fn assert_every_predicate_reads(c: &Corpus, vars: &[&str]) {
     for bug in c.bugs() {
@@ -703,22 +708,25 @@ fn elements_read_at_an_index_a_local_holds_are_predicate_variables() {
 }
 
 #[test]
+fn the_bytes_of_strings_passed_to_the_c_library_are_predicate_variables() {
+    // string_args.c reads no input byte itself: it hands its arguments to strcmp() in
+    // main() and in kind().
+    let c = inject_file(
+        &test_program("string_args.c"),
+        &words("--sym-args 1 2 5 --bugs 1 --points 3 --seed 1"),
+    );
+    assert_emitted_and_verified(&c, 1);
+    assert_every_predicate_reads(&c, &["*name@0", "*name#", "*(*argv[i*8])#"]);
+}
+
+#[test]
 fn a_bug_is_verified_past_undefined_behaviour_the_original_has_on_every_path() {
     // own_ub.c computes null + 0 on every path before it reads its input (clang's UBSan
     // reports it, gcc's does not): the clang builds' runs of the trigger go on past the
     // report, which the original's build makes too, to the bug's failure.
     let c = inject_file(
         &test_program("own_ub.c"),
-        &[
-            "--sym-stdin",
-            "4",
-            "--bugs",
-            "1",
-            "--points",
-            "3",
-            "--seed",
-            "1",
-        ],
+        &words("--sym-stdin 4 --bugs 1 --points 3 --seed 1"),
     );
     assert_emitted_and_verified(&c, 1);
     let builds = c.bugs()[0]["verification"]["builds"].clone();

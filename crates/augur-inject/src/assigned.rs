@@ -239,6 +239,19 @@ int f(int a) {
         augur_ir::load_program(&bc).unwrap()
     }
 
+    /// The stack slot of `f`'s variable `name` (`p.addr` for a parameter `p`).
+    pub(crate) fn slot_named(f: &Function, name: &str) -> Reg {
+        f.insts
+            .iter()
+            .find_map(|i| match i {
+                Inst::Alloca {
+                    dst, var: Some(v), ..
+                } if &**v == name => Some(*dst),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no variable {name}"))
+    }
+
     #[test]
     fn locals_are_assigned_where_every_path_or_some_path_assigns_them() {
         let prog = program();
@@ -306,17 +319,7 @@ int f(int v) {
 ",
         );
         let f = prog.func(prog.func_named("f").unwrap());
-        let base = |name: &str| {
-            f.insts
-                .iter()
-                .find_map(|i| match i {
-                    Inst::Alloca {
-                        dst, var: Some(v), ..
-                    } if &**v == name => Some(*dst),
-                    _ => None,
-                })
-                .unwrap()
-        };
+        let base = |name: &str| slot_named(f, name);
         let slots = [
             ("s", 0),
             ("s", 4),

@@ -168,7 +168,10 @@ pub fn elements(prog: &Program, f: &Function, slots: &[(Reg, Held)]) -> Vec<Inde
         }
         let element = match super::seeded::int_size(prog, *ty) {
             Some(size) => Element::Int(at_offset, size),
-            None if at_offset == 0 && prog.ty(*ty).ty == Ty::Ptr && reads_a_byte(prog, f, *dst) => {
+            None if at_offset == 0
+                && prog.ty(*ty).ty == Ty::Ptr
+                && reads_a_string(prog, f, *dst) =>
+            {
                 Element::String
             }
             None => continue,
@@ -290,16 +293,18 @@ fn indexed_gep<'f>(
     }
 }
 
-/// Does `f` load a byte at offset 0 through pointer `p` (a string's first byte)?
-fn reads_a_byte(prog: &Program, f: &Function, p: Reg) -> bool {
+/// Does `f` load a byte at offset 0 through pointer `p` (a string's first byte), or pass
+/// `p` to the C library as a string?
+fn reads_a_string(prog: &Program, f: &Function, p: Reg) -> bool {
     let inside = crate::assigned::addresses(f, &[p]);
-    f.insts.iter().any(|i| match i {
-        Inst::Load { addr, ty, .. } => {
-            reg(addr).and_then(|r| inside.get(&r)) == Some(&(0, 0))
-                && super::seeded::int_size(prog, *ty) == Some(1)
-        }
-        _ => false,
-    })
+    crate::string_args::passed_as_string(prog, f, &[p])
+        || f.insts.iter().any(|i| match i {
+            Inst::Load { addr, ty, .. } => {
+                reg(addr).and_then(|r| inside.get(&r)) == Some(&(0, 0))
+                    && super::seeded::int_size(prog, *ty) == Some(1)
+            }
+            _ => false,
+        })
 }
 
 #[cfg(test)]
@@ -403,18 +408,11 @@ int f(int argc, char **argv, struct kv *t) {
 ",
         );
         let f = prog.func(prog.func_named("g").unwrap());
-        let slot = |name: &str| {
-            f.insts.iter().find_map(|i| match i {
-                Inst::Alloca {
-                    dst, var: Some(v), ..
-                } if &**v == name => Some(*dst),
-                _ => None,
-            })
-        };
+        let slot = |name: &str| crate::assigned::tests::slot_named(f, name);
         let slots = [
-            (slot("p.addr").unwrap(), Held::Pointer),
-            (slot("i.addr").unwrap(), Held::Int(4)),
-            (slot("n").unwrap(), Held::Int(4)),
+            (slot("p.addr"), Held::Pointer),
+            (slot("i.addr"), Held::Int(4)),
+            (slot("n"), Held::Int(4)),
         ];
         let [read] = &elements(&prog, f, &slots)[..] else {
             panic!("one element, p[i]")

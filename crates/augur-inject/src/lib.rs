@@ -34,6 +34,7 @@ mod seeded;
 mod seeds;
 mod setup;
 mod space;
+mod string_args;
 mod synth;
 mod verify;
 mod word_bounds;

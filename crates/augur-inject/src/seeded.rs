@@ -368,8 +368,14 @@ fn int_locals(prog: &Program, func: FuncId) -> (Vec<LocalVar>, Vec<IndexedElemen
         }
         if reads.is_empty() && slot_size == 8 && !pointer.is_empty() {
             // A `char` pointer read at its start walks a string, most often: the bytes
-            // after that one too, each read only while the string lasts.
-            let string = through.contains(&(0, 1));
+            // after that one too, each read only while the string lasts. So does one
+            // passed as a string to the C library (`strcmp(name, ...)`).
+            let mut through = through;
+            let string =
+                through.contains(&(0, 1)) || crate::string_args::passed_as_string(prog, f, pointer);
+            if string && !through.contains(&(0, 1)) {
+                through.insert(0, (0, 1));
+            }
             let bytes = (1..=STRING_BYTES).filter(|_| string).map(|k| Var {
                 name: format!("*{name}#{k}"),
                 size: 1,
