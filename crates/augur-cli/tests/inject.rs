@@ -691,7 +691,8 @@ fn what_local_pointers_point_at_are_predicate_variables() {
 fn elements_read_at_an_index_a_local_holds_are_predicate_variables() {
     // indexed.c holds its input in no variable: it reads argv[i][0], argv[i][1] and
     // buf[j] only, each at an index a loop's local holds; indexed_offset.c reads
-    // argv[i + 1][0], argv[i + 1][1] and buf[j - 1] only.
+    // argv[i + 1][0], argv[i + 1][1] and buf[j - 1] only; global_index.c argv[first],
+    // `first` a global.
     let args = &["--sym-args", "1", "2", "2"][..];
     let stdin = &["--sym-stdin", "4"][..];
     for (program, input, var) in [
@@ -699,6 +700,11 @@ fn elements_read_at_an_index_a_local_holds_are_predicate_variables() {
         ("indexed.c", stdin, "buf[j*1]@0"),
         ("indexed_offset.c", args, "*(*argv[(i+1)*8])#"),
         ("indexed_offset.c", stdin, "buf[(j-1)*1]@0"),
+        (
+            "global_index.c",
+            &["--sym-args", "1", "1", "3"],
+            "*(*argv[first*8])#",
+        ),
     ] {
         let args = [input, &["--bugs", "1", "--points", "3", "--seed", "1"]].concat();
         let c = inject_file(&test_program(program), &args);

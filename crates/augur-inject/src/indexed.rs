@@ -1,14 +1,16 @@
-//! Elements a function reads at an index an integer local holds (`buf[i]`, `p[i]`, the
-//! bytes of `argv[i]`), found on the IR: a load through a GEP of one variable index,
-//! the index loaded whole from an integer local's stack slot, the base a local
-//! aggregate's slot or a pointer loaded whole from a local's slot, all in one basic
-//! block. Each read is the program's own: a predicate may read the element at a line
-//! only where the program reads the same element later in the same block, with no
-//! store or call before its loads of the locals, so that whatever input reaches the predicate, the index is
-//! one the program itself reads at (not one past an array's end).
+//! Elements a function reads at an index an integer variable holds (`buf[i]`, `p[i]`,
+//! the bytes of `argv[i]`, `argv[optind]`), found on the IR: a load through a GEP of one
+//! variable index, the index loaded whole from an integer local's stack slot or from a
+//! global (perhaps plus a constant), the base a local aggregate's slot or a pointer
+//! loaded whole from a local's slot, all in one basic block. Each read is the program's
+//! own: a predicate may read the element at a line only where the program reads the same
+//! element later in the same block, with no store or call before its loads of the
+//! variables, so that whatever input reaches the predicate, the index is one the program
+//! itself reads at (not one past an array's end).
 
 use augur_ir::{
-    block_containing, BlockId, CastOp, Function, Inst, IntOp, Operand, Program, Reg, Ty,
+    block_containing, AddrBase, BlockId, CastOp, Const, Function, GlobalId, Inst, IntOp, Operand,
+    Program, Reg, Ty,
 };
 use rustc_hash::FxHashMap;
 
@@ -32,13 +34,22 @@ pub enum Element {
     String,
 }
 
-/// How the program computes an element's index from the integer local it loads: the
-/// local's value, perhaps widened and a constant added (`argv[i + 1]`, `buf[c - 1]` with a
-/// `char c` promoted to `int`), extended to 64 bits.
+/// Where the integer an index is computed from is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexVar {
+    /// In a local's stack slot.
+    Local(Reg),
+    /// In a global (`argv[optind]`).
+    Global(GlobalId),
+}
+
+/// How the program computes an element's index from the integer variable it loads (a
+/// local or a global): its value, perhaps widened and a constant added (`argv[i + 1]`,
+/// `buf[c - 1]` with a `char c` promoted to `int`), extended to 64 bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Index {
-    /// The local's stack slot.
-    pub slot: Reg,
+    /// The variable.
+    pub var: IndexVar,
     /// Its size in bytes.
     pub size: u8,
     /// The width in bytes it is widened to before the constant is added, and whether
@@ -83,8 +94,8 @@ pub struct IndexedElement {
     pub scale: u64,
     /// What is read of the element.
     pub element: Element,
-    /// The program's reads of it: each one's block, and its loads of `base`'s and
-    /// `index`'s slots (the first and the last).
+    /// The program's reads of it: each one's block, and its loads of `base`'s slot and
+    /// of the index's variable (the first and the last).
     pub reads: Vec<(BlockId, (u32, u32))>,
 }
 
@@ -137,6 +148,21 @@ pub fn elements(prog: &Program, f: &Function, slots: &[(Reg, Held)]) -> Vec<Inde
         }
         _ => None,
     };
+    // A register loaded whole from an integer variable: a named local's slot or a
+    // global of a C name, its size, where.
+    let loaded_int = |r: Reg| -> Option<(IndexVar, u8, u32)> {
+        if let Some((slot, Held::Int(size), pc)) = loaded(r) {
+            return Some((IndexVar::Local(slot), size, pc));
+        }
+        let (pc, Inst::Load { addr, ty, .. }) = inst(r)? else {
+            return None;
+        };
+        let g = global_at(addr)?;
+        let size = super::seeded::int_size(prog, *ty)?;
+        let global = &prog.globals[g.0 as usize];
+        (u64::from(size) == global.size && super::seeded::user_identifier(&global.name))
+            .then_some((IndexVar::Global(g), size, pc))
+    };
     let mut out = Vec::new();
     for (at, i) in f.insts.iter().enumerate() {
         let Inst::Load { dst, addr, ty } = i else {
@@ -145,7 +171,7 @@ pub fn elements(prog: &Program, f: &Function, slots: &[(Reg, Held)]) -> Vec<Inde
         let Some((base, offset, index, scale)) = indexed_gep(f, &def, addr) else {
             continue;
         };
-        let Some((index, index_at)) = index_of(index, &inst, &loaded) else {
+        let Some((index, index_at)) = index_of(index, &inst, &loaded_int) else {
             continue;
         };
         // The base: a pointer local's value, or an address in a local aggregate.
@@ -217,13 +243,26 @@ fn signed_imm(op: &Operand) -> Option<i64> {
     }
 }
 
-/// How the GEP index `op` is computed from an integer local's load (`ext(local)`,
-/// `ext(local + C)`, `ext(ext(local) - C)`, `local`): the index, and where the local is
-/// loaded.
+/// The global `addr` is the start of, if it is one.
+fn global_at(addr: &Operand) -> Option<GlobalId> {
+    match addr {
+        Operand::Const(c) => match &**c {
+            Const::Addr {
+                base: AddrBase::Global(g),
+                offset: 0,
+            } => Some(*g),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// How the GEP index `op` is computed from an integer variable's load (`ext(v)`,
+/// `ext(v + C)`, `ext(ext(v) - C)`, `v`): the index, and where the variable is loaded.
 fn index_of<'f>(
     op: &Operand,
     inst: &impl Fn(Reg) -> Option<(u32, &'f Inst)>,
-    loaded: &impl Fn(Reg) -> Option<(Reg, Held, u32)>,
+    loaded: &impl Fn(Reg) -> Option<(IndexVar, u8, u32)>,
 ) -> Option<(Index, u32)> {
     let mut r = reg(op)?;
     let mut signed = true;
@@ -246,11 +285,9 @@ fn index_of<'f>(
             r = reg(a)?;
         }
     }
-    let (slot, Held::Int(size), at) = loaded(r)? else {
-        return None;
-    };
+    let (var, size, at) = loaded(r)?;
     let index = Index {
-        slot,
+        var,
         size,
         promoted,
         delta,
@@ -312,6 +349,7 @@ mod tests {
     use super::*;
 
     const SRC: &str = "struct kv { int k; int v; };
+int pos;
 int f(int argc, char **argv, struct kv *t) {
   unsigned char buf[8];
   int n = 0;
@@ -322,7 +360,7 @@ int f(int argc, char **argv, struct kv *t) {
     buf[j] = (unsigned char)j;
   for (long j = 0; j < 4; j++)
     n += buf[j] + t[j].v;
-  return n + argv[argc - 1][0];
+  return n + argv[argc - 1][0] + argv[pos][0];
 }
 ";
 
@@ -356,7 +394,11 @@ int f(int argc, char **argv, struct kv *t) {
         let found: Vec<(String, bool, u64, Element)> = elements(&prog, f, &given)
             .into_iter()
             .map(|r| {
-                let (base, index) = (name(r.base), name(r.index.slot));
+                let index = match r.index.var {
+                    IndexVar::Local(slot) => name(slot),
+                    IndexVar::Global(g) => &prog.globals[g.0 as usize].name,
+                };
+                let base = name(r.base);
                 let what = match r.index.delta {
                     0 => format!("{base}[{index}]"),
                     d => format!("{base}[{index}{d:+}]"),
@@ -364,7 +406,8 @@ int f(int argc, char **argv, struct kv *t) {
                 (what, r.index.signed, r.scale, r.element)
             })
             .collect();
-        // `argv[argc - 1]` is indexed by a local minus a constant; `buf[j] =` is a store.
+        // `argv[argc - 1]` is indexed by a local minus a constant, `argv[pos]` by a global;
+        // `buf[j] =` is a store.
         assert_eq!(
             found,
             [
@@ -372,6 +415,7 @@ int f(int argc, char **argv, struct kv *t) {
                 ("buf[j]".to_string(), true, 1, Element::Int(0, 1)),
                 ("t[j]".to_string(), true, 8, Element::Int(4, 4)),
                 ("argv[argc-1]".to_string(), true, 8, Element::String),
+                ("argv[pos]".to_string(), true, 8, Element::String),
             ]
         );
     }
@@ -379,7 +423,7 @@ int f(int argc, char **argv, struct kv *t) {
     #[test]
     fn an_index_is_computed_as_the_program_computes_it() {
         let index = |size, promoted, delta, signed| Index {
-            slot: Reg(0),
+            var: IndexVar::Local(Reg(0)),
             size,
             promoted,
             delta,

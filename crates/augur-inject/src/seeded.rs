@@ -10,7 +10,7 @@
 //! the path's shape (branches, calls, instructions) and, at its end, the path condition.
 
 use crate::assigned::{Assigned, Paths, Slot};
-use crate::indexed::{Element, Held, IndexedElement};
+use crate::indexed::{Element, Held, IndexVar, IndexedElement};
 use crate::names::Place;
 use crate::setup::Setup;
 use augur_engine::Executor;
@@ -164,7 +164,10 @@ pub fn run(setup: &Setup, seed: &SeedInput) -> SeededRun {
     // Globals get their addresses when the first state is laid out.
     let st = ex.initial_state(Some(seed.clone()));
     let globals = int_globals(&ex);
-    let (obs, rec) = Watcher::new(&ex.program, globals);
+    let addrs = (0..ex.program.globals.len())
+        .map(|g| ex.global_addr(GlobalId(g as u32)))
+        .collect();
+    let (obs, rec) = Watcher::new(&ex.program, globals, addrs);
     ex.add_observer(Box::new(obs));
     augur_env::start(&mut ex, st, setup.entry, &setup.spec, &setup.argv);
     ex.run(&mut |_| {});
@@ -184,7 +187,7 @@ pub(crate) fn int_size(prog: &Program, ty: augur_ir::TyId) -> Option<u8> {
 }
 
 /// Could `name` be a C identifier of the user's (not augur's or the C library's)?
-fn user_identifier(name: &str) -> bool {
+pub(crate) fn user_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     chars
         .next()
@@ -412,12 +415,27 @@ fn int_locals(prog: &Program, func: FuncId) -> (Vec<LocalVar>, Vec<IndexedElemen
         held.push((base, Held::Aggregate));
     }
     let name = |r: Reg| names.iter().find(|(b, _)| *b == r).map_or("", |(_, n)| *n);
-    let elements = crate::indexed::elements(prog, f, &held);
+    // (an element indexed by a global a local's name hides is left out: its name in C
+    // would mean the local)
+    let elements: Vec<IndexedElement> = crate::indexed::elements(prog, f, &held)
+        .into_iter()
+        .filter(|e| match e.index.var {
+            IndexVar::Local(_) => true,
+            IndexVar::Global(g) => {
+                let global = &prog.globals[g.0 as usize].name;
+                !names.iter().any(|(_, n)| n == global)
+            }
+        })
+        .collect();
     for (e, read) in elements.iter().enumerate() {
         let base = name(read.base);
+        let var = match read.index.var {
+            IndexVar::Local(slot) => name(slot),
+            IndexVar::Global(g) => &prog.globals[g.0 as usize].name,
+        };
         let index = match read.index.delta {
-            0 => name(read.index.slot).to_string(),
-            d => format!("({}{d:+})", name(read.index.slot)),
+            0 => var.to_string(),
+            d => format!("({var}{d:+})"),
         };
         let element = match read.pointer {
             true => format!("*{base}[{index}*{}]", read.scale),
@@ -456,8 +474,11 @@ struct Locals {
     /// The elements at an index its variables are in.
     elements: Vec<IndexedElement>,
     /// Where each slot is assigned on every path: the variables' slots, in order, then
-    /// each element's indexing local's.
+    /// the indexing locals' of the elements indexed by a local.
     assigned: Assigned,
+    /// Per element: the position of its indexing local's slot in `assigned` (None for a
+    /// global, always assigned).
+    index_slots: Vec<Option<usize>>,
     /// Where each named stack slot of the function (a local or parameter, whether
     /// recorded or not) may be assigned (on some path), as a whole or at its start.
     maybe: Assigned,
@@ -477,10 +498,19 @@ impl Locals {
         let (slots, elements) = int_locals(prog, func);
         // The slots followed: each variable's, then each element's indexing local's.
         let mut which: Vec<Slot> = slots.iter().map(|l| l.slot).collect();
-        which.extend(elements.iter().map(|e| Slot {
-            base: e.index.slot,
-            element: None,
-        }));
+        let index_slots = elements
+            .iter()
+            .map(|e| match e.index.var {
+                IndexVar::Local(base) => {
+                    which.push(Slot {
+                        base,
+                        element: None,
+                    });
+                    Some(which.len() - 1)
+                }
+                IndexVar::Global(_) => None,
+            })
+            .collect();
         let named: Vec<(Reg, &str)> = f
             .insts
             .iter()
@@ -495,7 +525,10 @@ impl Locals {
             .iter()
             .map(|l| {
                 let index = match l.reach {
-                    Reach::Element(e) => Some(elements[e].index.slot),
+                    Reach::Element(e) => match elements[e].index.var {
+                        IndexVar::Local(slot) => Some(slot),
+                        IndexVar::Global(_) => None,
+                    },
                     _ => None,
                 };
                 let own = [Some(l.slot.base), index];
@@ -514,6 +547,7 @@ impl Locals {
             .collect();
         Locals {
             assigned: Assigned::new(prog, f, &which, Paths::Every),
+            index_slots,
             elements,
             maybe: Assigned::new(prog, f, &whole, Paths::Some),
             namesakes,
@@ -533,7 +567,7 @@ impl Locals {
         (0..self.slots.len())
             .map(|i| {
                 let index_assigned = match self.slots[i].reach {
-                    Reach::Element(e) => assigned[self.slots.len() + e],
+                    Reach::Element(e) => self.index_slots[e].is_none_or(|k| assigned[k]),
                     _ => true,
                 };
                 assigned[i] && index_assigned && !self.namesakes[i].iter().any(|&j| maybe[j])
@@ -547,6 +581,8 @@ struct Watcher {
     prog: Rc<Program>,
     user_files: Vec<bool>,
     globals: Vec<(Var, u64)>,
+    /// Every global's address.
+    global_addrs: Vec<u64>,
     locals: FxHashMap<FuncId, Rc<Locals>>,
     entered: rustc_hash::FxHashSet<FuncId>,
     /// Per frame: the (file, line) it last ran.
@@ -556,7 +592,11 @@ struct Watcher {
 }
 
 impl Watcher {
-    fn new(prog: &Rc<Program>, globals: Vec<(Var, u64)>) -> (Self, Rc<RefCell<Recording>>) {
+    fn new(
+        prog: &Rc<Program>,
+        globals: Vec<(Var, u64)>,
+        global_addrs: Vec<u64>,
+    ) -> (Self, Rc<RefCell<Recording>>) {
         let rec = Rc::new(RefCell::new(Recording::default()));
         let user_files = prog
             .files
@@ -567,6 +607,7 @@ impl Watcher {
             prog: prog.clone(),
             user_files,
             globals,
+            global_addrs,
             locals: FxHashMap::default(),
             entered: Default::default(),
             lines: Vec::new(),
@@ -609,7 +650,15 @@ impl Watcher {
                     // (the string bytes of one element share its address: found once)
                     Reach::Element(e) => {
                         (*element_addrs[e].get_or_insert_with(|| {
-                            element_at(st, f, pc, &locals.elements[e], addr)
+                            let read = &locals.elements[e];
+                            let index = match read.index.var {
+                                IndexVar::Local(slot) => match regs.get(slot.0 as usize) {
+                                    Some(Value::Con { bits, .. }) => *bits as u64,
+                                    _ => return None,
+                                },
+                                IndexVar::Global(g) => self.global_addrs[g.0 as usize],
+                            };
+                            element_at(st, f, pc, read, addr, index)
                         }))?
                     }
                 };
@@ -652,14 +701,16 @@ impl Watcher {
 }
 
 /// Where the bytes of the element `read` reads are, seen from instruction `pc` of `f`
-/// in `st`'s top frame (`slot`: the address of its aggregate's or pointer's slot):
-/// only where the program is about to read that element itself, and its index is known.
+/// in `st`'s top frame (`slot`: the address of its aggregate's or pointer's slot; `at`:
+/// its index variable's): only where the program is about to read that element itself,
+/// and its index is known.
 fn element_at(
     st: &State,
     f: &augur_ir::Function,
     pc: u32,
     read: &IndexedElement,
     slot: u64,
+    at: u64,
 ) -> Option<u64> {
     if !read.ahead_of(f, pc) {
         return None;
@@ -668,10 +719,7 @@ fn element_at(
         true => pointer_at(st, slot)?,
         false => slot,
     };
-    let Some(Value::Con { bits, .. }) = st.frame().regs.get(read.index.slot.0 as usize) else {
-        return None;
-    };
-    let (at, size) = (*bits as u64, u32::from(read.index.size));
+    let size = u32::from(read.index.size);
     let obj = st.mem().find(at)?;
     let off = at - obj.base;
     let raw = (off + u64::from(size) <= obj.size)
