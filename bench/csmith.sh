@@ -22,7 +22,7 @@ for d in /usr/include/csmith /usr/include/csmith-*; do
   [ -f "$d/csmith.h" ] && { inc=$d; break; }
 done
 [ -n "$inc" ] || { echo "csmith.h not found: apt-get install -y libcsmith-dev" >&2; exit 1; }
-cargo build --release -q -p augur-cli
+cargo build --release -q -p augur-cli $AUGUR_CARGO_FEATURES
 count=${1:-300}
 first=${2:-1}
 dir=${KEEP_DIR:-$(mktemp -d /tmp/augur-csmith.XXXXXX)}

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 export AUGUR_LLVM=14
 source scripts/deps.sh
 if [ -z "${AUGUR:-}" ]; then
-  cargo build --release -q -p augur-cli
+  cargo build --release -q -p augur-cli $AUGUR_CARGO_FEATURES
   AUGUR=target/release/augur
 fi
 out=$(mktemp -d -p "$( [ -d /dev/shm ] && echo /dev/shm || echo /tmp )")

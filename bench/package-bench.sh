@@ -57,7 +57,7 @@ ensure_augur() {
     if [ -z "$augur" ]; then
         echo "building augur (release)" >&2
         (cd "$here/.." && export AUGUR_LLVM=14 && source scripts/deps.sh >/dev/null &&
-            nice -n 10 cargo build --release -q -p augur-cli)
+            nice -n 10 cargo build --release -q -p augur-cli $AUGUR_CARGO_FEATURES)
         augur=$here/../target/release/augur
     fi
 }

@@ -6,6 +6,6 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # The benchmarks are LLVM 14 figures (native builds by clang-14, target/release/augur).
 export AUGUR_LLVM=14
 source scripts/deps.sh
-cargo build --release -q -p augur-cli
+cargo build --release -q -p augur-cli $AUGUR_CARGO_FEATURES
 out=$(mktemp -d -p "$( [ -d /dev/shm ] && echo /dev/shm || echo /tmp )")
 trap 'rm -rf "$out"' EXIT

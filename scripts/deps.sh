@@ -6,9 +6,10 @@
 #
 # N is AUGUR_LLVM (14 or 19) when it is set, else the newest supported LLVM the machine has
 # (19, then 14), else 14 (Debian 12's clang). It says which, and exports what the build of
-# that version needs: AUGUR_LLVM, LLVM_SYS_<N>_PREFIX, and for 19 `--cfg augur_llvm19` in
-# RUSTFLAGS and RUSTDOCFLAGS and CARGO_TARGET_DIR=target-llvm19 (unless set), so that the
-# two builds do not rebuild each other.
+# that version needs: AUGUR_LLVM, LLVM_SYS_<N>_PREFIX, and AUGUR_CARGO_FEATURES, cargo's
+# flags choosing that version (`cargo build $AUGUR_CARGO_FEATURES`: empty for 14, the
+# default; `--no-default-features --features augur-ir/llvm19` for 19). The two builds share
+# one target directory and the crates that do not depend on the version.
 set -euo pipefail
 augur_has_llvm() {
   command -v "clang-$1" >/dev/null && command -v "llvm-link-$1" >/dev/null &&
@@ -57,18 +58,10 @@ fi
 export AUGUR_LLVM
 if [ "$AUGUR_LLVM" = 19 ]; then
   export LLVM_SYS_191_PREFIX=/usr/lib/llvm-19
-  # rustdoc (doc tests) takes its flags from RUSTDOCFLAGS, not RUSTFLAGS.
-  case " ${RUSTFLAGS:-} " in
-    *" --cfg augur_llvm19 "*) ;;
-    *) export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }--cfg augur_llvm19" ;;
-  esac
-  case " ${RUSTDOCFLAGS:-} " in
-    *" --cfg augur_llvm19 "*) ;;
-    *) export RUSTDOCFLAGS="${RUSTDOCFLAGS:+$RUSTDOCFLAGS }--cfg augur_llvm19" ;;
-  esac
-  export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target-llvm19}
+  export AUGUR_CARGO_FEATURES="--no-default-features --features augur-ir/llvm19"
 else
   export LLVM_SYS_140_PREFIX=/usr/lib/llvm-14
+  export AUGUR_CARGO_FEATURES=""
 fi
 echo "augur: LLVM $AUGUR_LLVM (set AUGUR_LLVM=14 or 19 to choose)" >&2
 source "$(dirname "${BASH_SOURCE[0]}")/musl.sh"

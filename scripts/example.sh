@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
-cargo build --release -q -p augur-cli
+cargo build --release -q -p augur-cli $AUGUR_CARGO_FEATURES
 "${CARGO_TARGET_DIR:-target}/release/augur" run examples/password.c -o augur-out-example "$@"
 echo
 echo "The tests are in augur-out-example/; the error's input:"

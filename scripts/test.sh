@@ -2,7 +2,8 @@
 # Set up (if needed) and run every test (CI runs this, nothing else):
 # 1. on LLVM 14: formatting and lints (cargo fmt --check, clippy with warnings as errors), the
 #    libc models against glibc, then the workspace (unit and end-to-end tests);
-# 2. on LLVM 19 (in target-llvm19/): the libc models against glibc built with clang-19, and
+# 2. on LLVM 19 (augur-ir's feature `llvm19`, in the same target directory): the libc
+#    models against glibc built with clang-19, and
 #    the end-to-end test files of LLVM19_TESTS below, those most tied to the LLVM version.
 # Ends with one line per LLVM totalling its cargo tests, and their sum.
 # AUGUR_TEST_LLVM19=0 leaves out part 2 (for local runs). With AUGUR_LLVM set, the script
@@ -47,10 +48,13 @@ count() {
 
 source scripts/deps.sh
 cargo fmt --all --check
-cargo clippy --workspace --all-targets -q -- -D warnings
+# (AUGUR_CARGO_FEATURES, from deps.sh, chooses the LLVM: word-split on purpose)
+# shellcheck disable=SC2086
+cargo clippy --workspace --all-targets -q $AUGUR_CARGO_FEATURES -- -D warnings
 bash runtime/libc/tests/run.sh
 touch "$logs/first" "$logs/llvm19"
-cargo test --workspace 2>&1 | tee "$logs/first" || status=1
+# shellcheck disable=SC2086
+cargo test --workspace $AUGUR_CARGO_FEATURES 2>&1 | tee "$logs/first" || status=1
 
 if [ "$llvm19" = 1 ]; then
   echo "== LLVM 19: the libc models against glibc, and cargo test -p augur-cli" \
@@ -60,15 +64,14 @@ if [ "$llvm19" = 1 ]; then
   (
     set -e
     export AUGUR_LLVM=19
-    # Its own target directory, so that the two builds do not rebuild each other.
-    if [ -n "${CARGO_TARGET_DIR:-}" ]; then
-      export CARGO_TARGET_DIR=$CARGO_TARGET_DIR-llvm19
-    fi
+    # The same target directory: the crates that do not depend on the LLVM are not built
+    # again, the others are built with augur-ir's feature `llvm19` beside those of 14.
     source scripts/deps.sh
     bash runtime/libc/tests/run.sh
     args=()
     for t in "${LLVM19_TESTS[@]}"; do args+=(--test "$t"); done
-    cargo test -p augur-cli "${args[@]}" 2>&1 | tee "$logs/llvm19"
+    # shellcheck disable=SC2086
+    cargo test -p augur-cli $AUGUR_CARGO_FEATURES "${args[@]}" 2>&1 | tee "$logs/llvm19"
   )
   [ $? = 0 ] || status=1
   set -e

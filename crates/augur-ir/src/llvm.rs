@@ -1,16 +1,16 @@
 //! The LLVM this build of augur reads, and the one place that names its tools.
 //!
-//! The version is chosen at build time: LLVM 14 by default, LLVM 19 when built with
-//! `RUSTFLAGS='--cfg augur_llvm19'` (which also selects `llvm-ir`'s and `llvm-sys`'s
-//! matching versions, see `Cargo.toml`). Programs, the libc models, the replay and
+//! The version is chosen at build time: LLVM 14 by default (feature `llvm14`), LLVM 19
+//! with `--no-default-features --features augur-ir/llvm19` (which also selects
+//! `llvm-ir`'s and `llvm-sys`'s matching versions, see `Cargo.toml`). Programs, the libc models, the replay and
 //! recording runtimes are all compiled by the clang of that version, so that every
 //! bitcode file augur links was written by the LLVM it reads.
 
 /// The LLVM major version this build reads.
-#[cfg(not(augur_llvm19))]
+#[cfg(not(feature = "llvm19"))]
 pub const LLVM_VERSION: u32 = 14;
 /// The LLVM major version this build reads.
-#[cfg(augur_llvm19)]
+#[cfg(feature = "llvm19")]
 pub const LLVM_VERSION: u32 = 19;
 
 /// `name-VERSION` (`clang-14`), or the value of `env` when it is set.
@@ -27,13 +27,13 @@ pub fn clang() -> String {
 /// function declarations, implicit `int`, int-conversions and incompatible function
 /// pointers errors, and programs written for KLEE or SV-COMP call `klee_make_symbolic` or
 /// `__VERIFIER_nondet_int` undeclared. Empty for LLVM 14.
-#[cfg(not(augur_llvm19))]
+#[cfg(not(feature = "llvm19"))]
 pub const C_DIALECT_FLAGS: &[&str] = &[];
 /// Flags that keep the C clang accepts as clang 14 accepted it: clang 16 made implicit
 /// function declarations, implicit `int`, int-conversions and incompatible function
 /// pointers errors, and programs written for KLEE or SV-COMP call `klee_make_symbolic` or
 /// `__VERIFIER_nondet_int` undeclared. Empty for LLVM 14.
-#[cfg(augur_llvm19)]
+#[cfg(feature = "llvm19")]
 pub const C_DIALECT_FLAGS: &[&str] = &[
     "-Wno-error=implicit-function-declaration",
     "-Wno-error=implicit-int",

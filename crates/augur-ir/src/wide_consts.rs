@@ -39,7 +39,7 @@
 //! offsets (`byte_geps.rs`: with opaque pointers `llvm-ir` does not tell their source
 //! element type).
 
-#[cfg(augur_llvm19)]
+#[cfg(feature = "llvm19")]
 mod byte_geps;
 mod globals;
 mod inline_asm;
@@ -122,7 +122,7 @@ pub(crate) type DeclaredSizes = HashMap<String, u64>;
 #[derive(Debug, Default)]
 pub(crate) struct ModuleFacts {
     /// The sizes of declared globals (read with opaque pointers only).
-    #[cfg_attr(not(augur_llvm19), allow(dead_code))]
+    #[cfg_attr(not(feature = "llvm19"), allow(dead_code))]
     pub declared: DeclaredSizes,
     /// Why each inline-assembly call left in the rewritten module cannot run.
     pub asm_left: AsmLeft,
@@ -137,9 +137,9 @@ pub(crate) fn rewrite(
     always_write: bool,
 ) -> Result<(WideStats, ModuleFacts), IrError> {
     let module = LoadedModule::parse(input).map_err(|e| crate::compile::not_valid(input, &e))?;
-    #[cfg(augur_llvm19)]
+    #[cfg(feature = "llvm19")]
     let declared = byte_geps::declared_sizes(&module);
-    #[cfg(not(augur_llvm19))]
+    #[cfg(not(feature = "llvm19"))]
     let declared = DeclaredSizes::new();
     let var_names = var_names::var_names(&module);
     let (stats, asm_left) = Rewriter::new(&module).run();
@@ -499,7 +499,7 @@ impl<'m> Rewriter<'m> {
     }
 
     fn run(mut self) -> (WideStats, AsmLeft) {
-        #[cfg(augur_llvm19)]
+        #[cfg(feature = "llvm19")]
         {
             let geps = self.byte_geps();
             self.stats.byte_geps = geps.rewritten;

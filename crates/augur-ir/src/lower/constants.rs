@@ -108,18 +108,18 @@ impl Lowerer<'_> {
                 other => return Err(format!("unsupported inttoptr of {other:?}")),
             },
             C::Trunc(x) => self.int_cast(&x.operand, &x.to_type, |v, _, w| mask(v, w))?,
-            // The arms under `cfg(not(augur_llvm19))` are constant expressions LLVM 19 no
+            // The arms under `cfg(not(feature = "llvm19"))` are constant expressions LLVM 19 no
             // longer has (it makes instructions of them).
-            #[cfg(not(augur_llvm19))]
+            #[cfg(not(feature = "llvm19"))]
             C::ZExt(x) => self.int_cast(&x.operand, &x.to_type, |v, _, _| v)?,
-            #[cfg(not(augur_llvm19))]
+            #[cfg(not(feature = "llvm19"))]
             C::SExt(x) => self.int_cast(&x.operand, &x.to_type, |v, from, w| {
                 mask(sign_extend(v, from) as u128, w)
             })?,
             C::Add(x) => self.addr_arith(&x.operand0, &x.operand1, false)?,
             C::Sub(x) => self.addr_arith(&x.operand0, &x.operand1, true)?,
             C::GetElementPtr(g) => self.const_gep(g)?,
-            #[cfg(not(augur_llvm19))]
+            #[cfg(not(feature = "llvm19"))]
             C::Select(s) => {
                 let (_, cond) = self.int_of(&s.condition)?;
                 if cond != 0 {
@@ -128,27 +128,27 @@ impl Lowerer<'_> {
                     self.constant(&s.false_value)?
                 }
             }
-            #[cfg(not(augur_llvm19))]
+            #[cfg(not(feature = "llvm19"))]
             C::ICmp(x) => self.const_icmp(x)?,
             C::Mul(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::Mul)?,
-            #[cfg(not(augur_llvm19))]
+            #[cfg(not(feature = "llvm19"))]
             C::UDiv(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::UDiv)?,
-            #[cfg(not(augur_llvm19))]
+            #[cfg(not(feature = "llvm19"))]
             C::SDiv(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::SDiv)?,
-            #[cfg(not(augur_llvm19))]
+            #[cfg(not(feature = "llvm19"))]
             C::URem(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::URem)?,
-            #[cfg(not(augur_llvm19))]
+            #[cfg(not(feature = "llvm19"))]
             C::SRem(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::SRem)?,
-            #[cfg(not(augur_llvm19))]
+            #[cfg(not(feature = "llvm19"))]
             C::And(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::And)?,
-            #[cfg(not(augur_llvm19))]
+            #[cfg(not(feature = "llvm19"))]
             C::Or(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::Or)?,
             C::Xor(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::Xor)?,
-            #[cfg(not(augur_llvm19))]
+            #[cfg(not(feature = "llvm19"))]
             C::Shl(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::Shl)?,
-            #[cfg(not(augur_llvm19))]
+            #[cfg(not(feature = "llvm19"))]
             C::LShr(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::LShr)?,
-            #[cfg(not(augur_llvm19))]
+            #[cfg(not(feature = "llvm19"))]
             C::AShr(x) => self.const_int_bin(&x.operand0, &x.operand1, IntOp::AShr)?,
             other => return Err(format!("unsupported constant expression {other}")),
         })
@@ -190,7 +190,7 @@ impl Lowerer<'_> {
     /// addresses in the same object compare by offset; distinct objects (and an object and
     /// null) are never equal; ordering distinct objects depends on the memory layout and is
     /// not supported.
-    #[cfg(not(augur_llvm19))]
+    #[cfg(not(feature = "llvm19"))]
     fn const_icmp(&mut self, x: &llvm_ir::constant::ICmp) -> Result<Const, String> {
         use llvm_ir::IntPredicate as P;
         let a = self.constant(&x.operand0)?;
@@ -324,14 +324,14 @@ impl Lowerer<'_> {
     fn const_gep(&mut self, g: &llvm_ir::constant::GetElementPtr) -> Result<Const, String> {
         let base = self.constant(&g.address)?;
         // LLVM 14 constant GEPs carry no source element type: it is the pointee of the address.
-        #[cfg(not(augur_llvm19))]
+        #[cfg(not(feature = "llvm19"))]
         let src = match self.module.type_of(&g.address).as_ref() {
             Type::PointerType { pointee_type, .. } => pointee_type.clone(),
             _ => return Err("constant GEP on a non-pointer".into()),
         };
         // With opaque pointers `llvm-ir` does not tell it: `load_program` has rewritten every
         // constant GEP to a byte offset (`getelementptr (i8, ptr BASE, i64 OFFSET)`).
-        #[cfg(augur_llvm19)]
+        #[cfg(feature = "llvm19")]
         let src = match g.indices.len() {
             1 => self.module.types.i8(),
             n => {

@@ -8,7 +8,7 @@ mod instructions;
 use crate::layout::Layout;
 use crate::program::*;
 use crate::wide_consts::ModuleFacts;
-#[cfg(not(augur_llvm19))]
+#[cfg(not(feature = "llvm19"))]
 use llvm_ir::Type;
 use llvm_ir::{ConstantRef, DebugLoc, Module, Name};
 use rustc_hash::FxHashMap;
@@ -116,15 +116,15 @@ impl<'m> Lowerer<'m> {
         g: &llvm_ir::module::GlobalVariable,
         name: &str,
     ) -> Result<llvm_ir::TypeRef, String> {
-        #[cfg(not(augur_llvm19))]
+        #[cfg(not(feature = "llvm19"))]
         if let Type::PointerType { pointee_type, .. } = g.ty.as_ref() {
             return Ok(pointee_type.clone());
         }
-        #[cfg(augur_llvm19)]
+        #[cfg(feature = "llvm19")]
         if let Some(init) = &g.initializer {
             return Ok(self.module.type_of(init));
         }
-        #[cfg(augur_llvm19)]
+        #[cfg(feature = "llvm19")]
         if let Some(&size) = self.facts.declared.get(name) {
             let types = &self.module.types;
             return Ok(types.array_of(types.i8(), size as usize));

@@ -162,10 +162,10 @@ impl Rewriter<'_> {
 /// `ety` and every element are of one context, every element of type `ety`.
 unsafe fn const_array(ety: LLVMTypeRef, elems: &mut [LLVMValueRef]) -> LLVMValueRef {
     // SAFETY: per the contract.
-    #[cfg(not(augur_llvm19))]
+    #[cfg(not(feature = "llvm19"))]
     let array = unsafe { LLVMConstArray(ety, elems.as_mut_ptr(), elems.len() as u32) };
     // SAFETY: per the contract.
-    #[cfg(augur_llvm19)]
+    #[cfg(feature = "llvm19")]
     let array = unsafe { LLVMConstArray2(ety, elems.as_mut_ptr(), elems.len() as u64) };
     array
 }

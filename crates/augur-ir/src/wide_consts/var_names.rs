@@ -23,7 +23,7 @@ const DI_VARIABLE_NAME: c_uint = 1;
 
 /// The [`VarNames`] of `module`, from its `llvm.dbg.declare` calls.
 pub(super) fn var_names(module: &LoadedModule) -> VarNames {
-    #[cfg(augur_llvm19)]
+    #[cfg(feature = "llvm19")]
     // SAFETY: a valid module. LLVM 19 holds debug declarations as records beside the
     // instructions; the intrinsic form shows them as calls, and converting is lossless.
     let records = unsafe {
@@ -51,7 +51,7 @@ pub(super) fn var_names(module: &LoadedModule) -> VarNames {
             }
         }
     }
-    #[cfg(augur_llvm19)]
+    #[cfg(feature = "llvm19")]
     if records {
         // SAFETY: as above, back to the form the module was read in.
         unsafe { LLVMSetIsNewDbgInfoFormat(module.module, 1) };

@@ -96,7 +96,7 @@ impl Types {
                     vec![LLVMGetElementType(ty)]
                 }
                 // Typed pointers (LLVM 14) have a pointee; opaque ones (LLVM 19) none.
-                #[cfg(not(augur_llvm19))]
+                #[cfg(not(feature = "llvm19"))]
                 LLVMTypeKind::LLVMPointerTypeKind => vec![LLVMGetElementType(ty)],
                 _ => Vec::new(),
             }
