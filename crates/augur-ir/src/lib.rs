@@ -3,16 +3,10 @@
 //! and the static analyses drivers build on (CFG, post-dominators, control dependence, dominators, natural loops).
 //! The modules are private; what other crates use is re-exported here.
 
-#[cfg(all(feature = "llvm14", feature = "llvm19"))]
-compile_error!(
-    "augur-ir reads one LLVM: build with its default (LLVM 14) or with \
-     `--no-default-features --features augur-ir/llvm19`, not both"
-);
-#[cfg(not(any(feature = "llvm14", feature = "llvm19")))]
-compile_error!("augur-ir reads one LLVM: enable the feature `llvm14` (the default) or `llvm19`");
-
-// The llvm-sys of the version chosen, under one name.
-#[cfg(all(feature = "llvm14", not(feature = "llvm19")))]
+// The llvm-sys of the version chosen, under one name (with both features or neither,
+// llvm-ir's build script stops the build: "Multiple LLVM versions selected", "Please
+// select an LLVM version").
+#[cfg(not(feature = "llvm19"))]
 extern crate llvm_sys_140 as llvm_sys;
 #[cfg(feature = "llvm19")]
 extern crate llvm_sys_191 as llvm_sys;
