@@ -35,6 +35,7 @@ bugs=${BUGS:-4}
 explore=${EXPLORE:-60}
 budget=$((minutes * 60))
 work=${AUGUR_INJECT_COREUTILS_DIR:-$HOME/.cache/augur-inject-coreutils}
+mkdir -p "$work" && work=$(cd "$work" && pwd)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # The inputs of every tool: up to two arguments of up to 4 bytes, 8 bytes of stdin.
 max_args=2 arg_len=4 stdin_len=8
@@ -152,7 +153,7 @@ afl_found() {
     for c in "$crashes"/id:*; do
         [ -f "$c" ] || continue
         # (the crash's exit status is no failure here: pipefail is on)
-        err=$(timeout 10 "$bin" <"$c" 2>&1 >/dev/null || true)
+        err=$(cd "$scratch" && timeout 10 "$bin" <"$c" 2>&1 >/dev/null || true)
         if grep -F "$file:$line:" <<<"$err" | grep -qF "augur-inject bug $n'"; then
             ms=$(printf '%s\n' "$ms" "${c##*time:}" | sed 's/,.*//' | sort -n | sed '/^$/d' | head -1)
         fi
@@ -160,6 +161,10 @@ afl_found() {
     if [ -n "$ms" ]; then awk -v ms="$ms" 'BEGIN { printf "%.1f\n", ms / 1000 }'; else echo -; fi
 }
 
+# The programs AFL++ and KLEE run write the files their operands name (`uniq IN OUT`):
+# they run in a scratch directory, not in the caller's.
+scratch=$work/scratch
+mkdir -p "$scratch"
 rows=$work/rows
 : >"$rows"
 build='make -j2 CC="$CC" CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS"'
@@ -221,8 +226,8 @@ for prog in "${progs[@]}"; do
             mkdir -p "$out/afl-in"
             head -c "$afl_len" /dev/zero >"$out/afl-in/zero"
             echo "coreutils: $prog: AFL++ for ${minutes} min" >&2
-            timeout $((budget + 60)) nice -n 10 afl-fuzz -V "$budget" -i "$out/afl-in" \
-                -o "$out/afl" -- "$afl_bin" >"$out/afl.log" 2>&1 || true
+            (cd "$scratch" && timeout $((budget + 60)) nice -n 10 afl-fuzz -V "$budget" \
+                -i "$out/afl-in" -o "$out/afl" -- "$afl_bin" >"$out/afl.log" 2>&1) || true
         else
             echo "coreutils: $prog: the patched tree does not build with afl-clang-fast" >&2
         fi
@@ -230,8 +235,8 @@ for prog in "${progs[@]}"; do
     if [ -n "$klee" ]; then
         start_klee=$(date +%s.%N)
         rm -rf "$out/klee"
-        klee --output-dir="$out/klee" --libc=uclibc --posix-runtime --max-time="${budget}s" \
-            "$out/$prog.bc" "${opts[@]}" >/dev/null 2>&1 || true
+        (cd "$scratch" && klee --output-dir="$out/klee" --libc=uclibc --posix-runtime \
+            --max-time="${budget}s" "$out/$prog.bc" "${opts[@]}" >/dev/null 2>&1) || true
     fi
     for bug in "$out"/corpus/bug*/; do
         [ -d "$bug" ] || continue
