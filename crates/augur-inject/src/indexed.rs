@@ -233,10 +233,10 @@ fn extension(inst: &Inst) -> Option<(bool, u8, &Operand)> {
     }
 }
 
-/// An immediate's value, sign-extended from its width.
+/// An immediate's value, sign-extended from its width (whole bytes, up to 8).
 fn signed_imm(op: &Operand) -> Option<i64> {
     match op {
-        Operand::Imm { width, value } if *width <= 64 => {
+        Operand::Imm { width, value } if matches!(width, 8 | 16 | 32 | 64) => {
             Some(extended(*value as u64, (*width / 8) as u8, true) as i64)
         }
         _ => None,
@@ -333,15 +333,17 @@ fn indexed_gep<'f>(
 /// Does `f` load a byte at offset 0 through pointer `p` (a string's first byte), or pass
 /// `p` to the C library as a string?
 fn reads_a_string(prog: &Program, f: &Function, p: Reg) -> bool {
+    if crate::string_args::passed_as_string(prog, f, &[p]) {
+        return true;
+    }
     let inside = crate::assigned::addresses(f, &[p]);
-    crate::string_args::passed_as_string(prog, f, &[p])
-        || f.insts.iter().any(|i| match i {
-            Inst::Load { addr, ty, .. } => {
-                reg(addr).and_then(|r| inside.get(&r)) == Some(&(0, 0))
-                    && super::seeded::int_size(prog, *ty) == Some(1)
-            }
-            _ => false,
-        })
+    f.insts.iter().any(|i| match i {
+        Inst::Load { addr, ty, .. } => {
+            reg(addr).and_then(|r| inside.get(&r)) == Some(&(0, 0))
+                && super::seeded::int_size(prog, *ty) == Some(1)
+        }
+        _ => false,
+    })
 }
 
 #[cfg(test)]

@@ -38,6 +38,16 @@ pub struct Indexing<'a> {
     pub scale: u64,
 }
 
+impl Indexing<'_> {
+    /// Its text in a name: `i*S`, `(i+C)*S`, `(i-C)*S`.
+    pub fn name(&self) -> String {
+        match self.delta {
+            0 => format!("{}*{}", self.var, self.scale),
+            d => format!("({}{d:+})*{}", self.var, self.scale),
+        }
+    }
+}
+
 /// `i`, `(i+C)` or `(i-C)` as a variable and a constant.
 fn index_expr(s: &str) -> Option<(&str, i64)> {
     let Some(inner) = s.strip_prefix('(').and_then(|s| s.strip_suffix(')')) else {
@@ -184,21 +194,15 @@ fn address_c(at: &Addr) -> String {
         true => format!("(char *)({})", at.base),
         false => format!("(char *)&{}", at.base),
     };
-    match at.index {
-        Some(Indexing {
-            var,
-            delta: 0,
-            scale,
-        }) => format!("({base} + {scale} * (long long)({var}))"),
-        Some(Indexing { var, delta, scale }) => {
-            format!(
-                "({base} + {scale} * (long long)({var} {} {}))",
-                if delta < 0 { '-' } else { '+' },
-                delta.unsigned_abs()
-            )
-        }
-        None => base,
-    }
+    let Some(Indexing { var, delta, scale }) = at.index else {
+        return base;
+    };
+    let sum = match delta {
+        0 => var.to_string(),
+        d if d < 0 => format!("{var} - {}", d.unsigned_abs()),
+        d => format!("{var} + {d}"),
+    };
+    format!("({base} + {scale} * (long long)({sum}))")
 }
 
 /// `read`, or `zero` when `at` is through a null pointer.
@@ -266,6 +270,19 @@ mod tests {
                 (p.base(), p.index(), p.string_bytes()),
                 (base, index, bytes),
                 "{name}"
+            );
+        }
+        // A name written from an index parses back to it.
+        for delta in [0, 1, -97] {
+            let i = Indexing {
+                var: "j",
+                delta,
+                scale: 8,
+            };
+            let name = format!("buf[{}]@0", i.name());
+            assert_eq!(
+                addr(name.split('@').next().unwrap()).unwrap().index,
+                Some(i)
             );
         }
         assert_eq!(

@@ -95,10 +95,13 @@ pub fn reports(stderr: &[u8]) -> Vec<Report> {
             ("ERROR: AddressSanitizer: ", "AddressSanitizer"),
         ] {
             if let Some(i) = line.find(marker) {
-                let kind = line[i + marker.len()..]
-                    .split_whitespace()
+                // (`heap-buffer-overflow on address ...`, `attempting double-free on ...`)
+                let rest = &line[i + marker.len()..];
+                let kind = rest
+                    .split(" on ")
                     .next()
-                    .unwrap_or_default()
+                    .unwrap_or(rest)
+                    .trim()
                     .trim_end_matches(':');
                 let (file, line_no) = first_frame(&lines, at);
                 out.push(Report {
@@ -128,6 +131,8 @@ t.c:10:7: runtime error: load of misaligned address 0x602000000011 for type 'int
 SUMMARY: MemorySanitizer: use-of-uninitialized-value /tmp/ub/m.c:6:7 in main
 ==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602 at pc 0x4 bp 0x5
     #0 0x4 in f /src/a.c:3:9
+==2==ERROR: AddressSanitizer: attempting double-free on 0x603 in thread T0:
+    #0 0x5 in g /src/b.c:7:2
 ";
         let got: Vec<String> = reports(stderr).iter().map(|r| r.to_string()).collect();
         assert_eq!(
@@ -137,6 +142,7 @@ SUMMARY: MemorySanitizer: use-of-uninitialized-value /tmp/ub/m.c:6:7 in main
                 "UBSan: load of misaligned address 0x for type 'int' at t.c:10",
                 "MemorySanitizer: use-of-uninitialized-value at m.c:6",
                 "AddressSanitizer: heap-buffer-overflow at a.c:3",
+                "AddressSanitizer: attempting double-free at b.c:7",
             ]
         );
     }

@@ -11,7 +11,7 @@
 
 use crate::assigned::{Assigned, Paths, Slot};
 use crate::indexed::{Element, Held, IndexVar, IndexedElement};
-use crate::names::Place;
+use crate::names::{Indexing, Place};
 use crate::setup::Setup;
 use augur_engine::Executor;
 use augur_engine::{Byte, MemorySink, Observer, Outcome, SeedInput, State, Value};
@@ -429,17 +429,18 @@ fn int_locals(prog: &Program, func: FuncId) -> (Vec<LocalVar>, Vec<IndexedElemen
         .collect();
     for (e, read) in elements.iter().enumerate() {
         let base = name(read.base);
-        let var = match read.index.var {
-            IndexVar::Local(slot) => name(slot),
-            IndexVar::Global(g) => &prog.globals[g.0 as usize].name,
-        };
-        let index = match read.index.delta {
-            0 => var.to_string(),
-            d => format!("({var}{d:+})"),
-        };
+        let index = Indexing {
+            var: match read.index.var {
+                IndexVar::Local(slot) => name(slot),
+                IndexVar::Global(g) => &prog.globals[g.0 as usize].name,
+            },
+            delta: read.index.delta,
+            scale: read.scale,
+        }
+        .name();
         let element = match read.pointer {
-            true => format!("*{base}[{index}*{}]", read.scale),
-            false => format!("{base}[{index}*{}]", read.scale),
+            true => format!("*{base}[{index}]"),
+            false => format!("{base}[{index}]"),
         };
         let vars: Vec<Var> = match read.element {
             Element::Int(off, size) => vec![Var {

@@ -9,7 +9,7 @@
 
 use crate::builds::{Build, Flavour, INDEPENDENT};
 use crate::sanitizer_reports::{self, Report};
-use augur_env::{judge, sanitizer_report, Expect, NativeRun, Status, Verdict};
+use augur_env::{judge, Expect, NativeRun, Status, Verdict};
 use rustc_hash::FxHashMap;
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
@@ -72,14 +72,13 @@ pub struct Target {
     pub line: u32,
 }
 
-/// The sanitizer report of a run (AddressSanitizer, UBSan, MemorySanitizer), if any.
+/// What the first sanitizer report of a run (AddressSanitizer, UBSan, MemorySanitizer)
+/// says, if any.
 fn report(run: &NativeRun) -> Option<String> {
-    sanitizer_report(&run.stderr).or_else(|| {
-        String::from_utf8_lossy(&run.stderr)
-            .lines()
-            .find_map(|l| l.split_once("MemorySanitizer: ").map(|(_, m)| m.trim()))
-            .map(|m| format!("MemorySanitizer: {m}"))
-    })
+    sanitizer_reports::reports(&run.stderr)
+        .into_iter()
+        .next()
+        .map(|r| r.what)
 }
 
 impl Target {
@@ -138,15 +137,12 @@ impl Target {
             Ok(how) => return Ok(Ok(how.to_string())),
             Err(first) => first,
         };
-        if sanitizer_reports::reports(&run.stderr).is_empty() {
+        if report(&run).is_none() {
             return Ok(Err(first));
         }
         let past = build.run_past_reports(trigger)?;
         let made = sanitizer_reports::reports(&past.stderr);
-        let fires = match build.flavour.shows(self.error) {
-            true => self.fired(&past),
-            false => true,
-        };
+        let fires = !build.flavour.shows(self.error) || self.fired(&past);
         if !fires || made.is_empty() {
             return Ok(Err(first));
         }
