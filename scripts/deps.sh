@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install what augur needs on Debian 12 when it is missing, for one LLVM version N: clang-N
 # and llvm-link-N (to compile C to LLVM N bitcode), llvm-N-dev (llvm-sys links libLLVM-N),
-# libz3-dev and libclang-rt-N-dev (AddressSanitizer/UBSan for the native builds of `augur
-# replay`), make and cmake (project builds through `augur cc`). Sourced by the other scripts.
+# libclang-rt-N-dev (AddressSanitizer/UBSan for the native builds of `augur replay`), make
+# and cmake (project builds through `augur cc`), and a current Z3 (z3.sh: Debian's is
+# 4.8.12, many times slower). Sourced by the other scripts.
 #
 # N is AUGUR_LLVM (14 or 19) when it is set, else the newest supported LLVM the machine has
 # (19, then 14), else 14 (Debian 12's clang). It says which, and exports what the build of
@@ -36,7 +37,6 @@ v=$AUGUR_LLVM
 command -v "clang-$v" >/dev/null || missing+=("clang-$v")
 command -v "llvm-link-$v" >/dev/null || missing+=("llvm-$v")
 [ -e "/usr/lib/llvm-$v/lib/libLLVM-$v.so" ] || missing+=("llvm-$v-dev")
-[ -e /usr/include/z3.h ] || missing+=(libz3-dev)
 # augur inject verifies each bug on gcc builds besides clang's.
 command -v gcc >/dev/null || missing+=(gcc)
 compgen -G "/usr/lib/llvm-$v/lib/clang/*/lib/linux/libclang_rt.asan-x86_64.a" >/dev/null ||
@@ -64,4 +64,5 @@ else
   export AUGUR_CARGO_FEATURES=""
 fi
 echo "augur: LLVM $AUGUR_LLVM (set AUGUR_LLVM=14 or 19 to choose)" >&2
+source "$(dirname "${BASH_SOURCE[0]}")/z3.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/musl.sh"

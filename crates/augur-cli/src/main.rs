@@ -18,12 +18,14 @@ mod session;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// `augur --version`: the version and the LLVM this build reads (`0.1.0 (LLVM 14)`).
+/// `augur --version`: the version, the LLVM this build reads and the Z3 it solves with
+/// (`0.1.0 (LLVM 14, Z3 5.4.1.0)`).
 static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
-        "{} (LLVM {})",
+        "{} (LLVM {}, Z3 {})",
         env!("CARGO_PKG_VERSION"),
-        augur_ir::LLVM_VERSION
+        augur_ir::LLVM_VERSION,
+        augur_solver::z3_version()
     )
 });
 

@@ -11,7 +11,21 @@ fn version_names_the_llvm() {
     let o = augur().arg("--version").output().unwrap();
     assert!(o.status.success());
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains(&format!("(LLVM {LLVM_VERSION})")), "{out}");
+    assert!(out.contains(&format!("(LLVM {LLVM_VERSION}, Z3 ")), "{out}");
+}
+
+/// The binary solves with the Z3 scripts/z3.sh installs, not Debian's older one (which
+/// the linker finds too where libz3-dev is installed).
+#[test]
+fn version_names_the_z3_the_scripts_install() {
+    let script = include_str!("../../../scripts/z3.sh");
+    let pinned = script
+        .lines()
+        .find_map(|l| l.strip_prefix("AUGUR_Z3_VERSION="))
+        .expect("scripts/z3.sh pins a version");
+    let o = augur().arg("--version").output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(&format!(", Z3 {pinned}.")), "{out}");
 }
 
 /// Compile `src` to bitcode with `clang-VERSION` into `out`; false if that clang is not

@@ -36,3 +36,9 @@ pub use config::{Layer, Layers, SolverConfig};
 pub use error::SolverError;
 pub use solver::{SatResult, Solver};
 pub use stats::SolverStats;
+
+/// The version of the Z3 library this process solves with (`5.4.1.0`): the one linked,
+/// as the library itself reports it.
+pub fn z3_version() -> &'static str {
+    z3::full_version()
+}

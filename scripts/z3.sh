@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# A current Z3 for augur's solver, installed when missing; sourced by deps.sh.
+#
+# Debian 12's libz3 is 4.8.12 (2021). On the bit-vector queries symbolic execution asks it
+# is many times slower than a current Z3: a 6-byte state machine (tests/programs/
+# inject_project) got 109 solver calls answered in 40 s from 4.8.12 and 8,839 from 5.4.1
+# (docs/benchmarks.md, "Z3"). Debian has no newer one for bookworm, and building Z3 from
+# source takes longer than the whole test suite, so the library comes from Z3's own
+# binary release on PyPI (the z3-solver wheel, MIT, built for manylinux_2_27: any glibc
+# from 2.27), pinned by version and SHA-256.
+#
+# It goes to $AUGUR_Z3_DIR (libz3.so.MAJOR.MINOR and the libz3.so link), a directory of
+# its own that ld.so learns of through /etc/ld.so.conf.d/augur-z3.conf: the programs it
+# links find it by its soname, and nothing else on the machine sees a new libz3.so
+# (Debian's libz3.so.4 stays, libLLVM needs it). .cargo/config.toml points z3-sys at the
+# directory (Z3_LIBRARY_PATH_OVERRIDE) and off pkg-config, which would name Debian's.
+set -euo pipefail
+AUGUR_Z3_VERSION=5.4.1
+AUGUR_Z3_DIR=/usr/local/lib/augur-z3
+augur_z3_soname=libz3.so.5.4
+augur_z3_wheel=z3_solver-$AUGUR_Z3_VERSION.0-py3-none-manylinux_2_27_x86_64.whl
+augur_z3_sha256=e680ce083683abca5d07c3e55c2f620ff9a29cb91c548eeeea27ae29e8060522
+if [ ! -e "$AUGUR_Z3_DIR/$augur_z3_soname" ] || [ ! -e /etc/ld.so.conf.d/augur-z3.conf ]; then
+  echo "installing Z3 $AUGUR_Z3_VERSION (PyPI's z3-solver) into $AUGUR_Z3_DIR" >&2
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+      install -y -qq --no-install-recommends python3-pip >/dev/null
+  fi
+  augur_z3_tmp=$(mktemp -d)
+  python3 -m pip download -q --no-deps --only-binary=:all: --platform manylinux_2_27_x86_64 \
+    "z3-solver==$AUGUR_Z3_VERSION.0" -d "$augur_z3_tmp"
+  echo "$augur_z3_sha256  $augur_z3_tmp/$augur_z3_wheel" | sha256sum --check --quiet
+  python3 -m zipfile -e "$augur_z3_tmp/$augur_z3_wheel" "$augur_z3_tmp/wheel"
+  $SUDO install -D -m 0755 "$augur_z3_tmp/wheel/z3/lib/$augur_z3_soname" \
+    "$AUGUR_Z3_DIR/$augur_z3_soname"
+  $SUDO ln -sf "$augur_z3_soname" "$AUGUR_Z3_DIR/libz3.so"
+  echo "$AUGUR_Z3_DIR" | $SUDO tee /etc/ld.so.conf.d/augur-z3.conf >/dev/null
+  $SUDO ldconfig
+  rm -rf "$augur_z3_tmp"
+fi
+export AUGUR_Z3_VERSION
