@@ -6,7 +6,7 @@
 int main(void) {
   char line[64];
   int i;
-  for (i = 0; i < 200000; i++) {
+  for (i = 0; i < 60000; i++) {
     int n = snprintf(line, sizeof line, "%d\n", i);
     fwrite(line, 1, (size_t)n, stdout);
   }
