@@ -32,6 +32,14 @@ case "$AUGUR_LLVM" in
     return 2 2>/dev/null || exit 2
     ;;
 esac
+# Root's commands (here, in z3.sh and musl.sh) run as root, or through sudo.
+AUGUR_SUDO=""
+[ "$(id -u)" -eq 0 ] || AUGUR_SUDO=sudo
+# augur_apt ARG...: apt-get as root, not interactive, waiting up to 10 minutes for the
+# dpkg lock (another apt-get, unattended-upgrades).
+augur_apt() {
+  $AUGUR_SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@"
+}
 missing=()
 v=$AUGUR_LLVM
 command -v "clang-$v" >/dev/null || missing+=("clang-$v")
@@ -48,12 +56,8 @@ command -v cmake >/dev/null || missing+=(cmake)
 [ -e /usr/include/crypt.h ] || missing+=(libcrypt-dev)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}" >&2
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  # Wait up to 10 minutes for the dpkg lock (another apt-get, unattended-upgrades).
-  $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
-    install -y -qq "${missing[@]}" >/dev/null
+  augur_apt update -qq
+  augur_apt install -y -qq "${missing[@]}" >/dev/null
 fi
 export AUGUR_LLVM
 if [ "$AUGUR_LLVM" = 19 ]; then

@@ -30,13 +30,11 @@ augur_musl_build() {
     return 0
   fi
   if ! compgen -G "$src/musl-*/VERSION" >/dev/null; then
-    local SUDO=""
-    [ "$(id -u)" -eq 0 ] || SUDO=sudo
     if ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
       echo "augur: adding Debian's source archive to apt (for musl's source)" >&2
       printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' |
-        $SUDO tee /etc/apt/sources.list.d/augur-deb-src.sources >/dev/null
-      $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
+        $AUGUR_SUDO tee /etc/apt/sources.list.d/augur-deb-src.sources >/dev/null
+      augur_apt update -qq
     fi
     mkdir -p "$src"
     (cd "$src" && apt-get source --download-only -qq musl >/dev/null 2>&1 &&

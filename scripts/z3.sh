@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A current Z3 for augur's solver, installed when missing; sourced by deps.sh.
+# A current Z3 for augur's solver, installed when missing; sourced by deps.sh (after its
+# AUGUR_SUDO and augur_apt).
 #
 # Debian 12's libz3 is 4.8.12 (2021). On the bit-vector queries symbolic execution asks it
 # is many times slower than a current Z3: a 6-byte state machine (tests/programs/
@@ -17,29 +18,27 @@
 set -euo pipefail
 AUGUR_Z3_VERSION=5.4.1
 AUGUR_Z3_DIR=/usr/local/lib/augur-z3
-augur_z3_soname=libz3.so.5.4
+augur_z3_soname=libz3.so.${AUGUR_Z3_VERSION%.*}
 augur_z3_wheel=z3_solver-$AUGUR_Z3_VERSION.0-py3-none-manylinux_2_27_x86_64.whl
 augur_z3_sha256=e680ce083683abca5d07c3e55c2f620ff9a29cb91c548eeeea27ae29e8060522
 # augur_z3_install: download, check and install the library; each step's failure ends it
 # (explicitly: errexit does not hold where the caller tests the result).
 augur_z3_install() {
-  local sudo="" tmp
-  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  local tmp
   if ! python3 -m pip --version >/dev/null 2>&1; then
-    $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq || return 1
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
-      install -y -qq --no-install-recommends python3-pip >/dev/null || return 1
+    augur_apt update -qq || return 1
+    augur_apt install -y -qq --no-install-recommends python3-pip >/dev/null || return 1
   fi
   tmp=$(mktemp -d) || return 1
   python3 -m pip download -q --no-deps --only-binary=:all: --platform manylinux_2_27_x86_64 \
     "z3-solver==$AUGUR_Z3_VERSION.0" -d "$tmp" || return 1
   echo "$augur_z3_sha256  $tmp/$augur_z3_wheel" | sha256sum --check --quiet || return 1
   python3 -m zipfile -e "$tmp/$augur_z3_wheel" "$tmp/wheel" || return 1
-  $sudo install -D -m 0755 "$tmp/wheel/z3/lib/$augur_z3_soname" \
+  $AUGUR_SUDO install -D -m 0755 "$tmp/wheel/z3/lib/$augur_z3_soname" \
     "$AUGUR_Z3_DIR/$augur_z3_soname" || return 1
-  $sudo ln -sf "$augur_z3_soname" "$AUGUR_Z3_DIR/libz3.so" || return 1
-  echo "$AUGUR_Z3_DIR" | $sudo tee /etc/ld.so.conf.d/augur-z3.conf >/dev/null || return 1
-  $sudo ldconfig || return 1
+  $AUGUR_SUDO ln -sf "$augur_z3_soname" "$AUGUR_Z3_DIR/libz3.so" || return 1
+  echo "$AUGUR_Z3_DIR" | $AUGUR_SUDO tee /etc/ld.so.conf.d/augur-z3.conf >/dev/null || return 1
+  $AUGUR_SUDO ldconfig || return 1
   rm -rf "$tmp"
 }
 if [ ! -e "$AUGUR_Z3_DIR/$augur_z3_soname" ] || [ ! -e /etc/ld.so.conf.d/augur-z3.conf ]; then

@@ -15,14 +15,28 @@ fn version_names_the_llvm() {
 }
 
 /// The binary solves with the Z3 scripts/z3.sh installs, not Debian's older one (which
-/// the linker finds too where libz3-dev is installed).
+/// the linker finds too where libz3-dev is installed), and the build is pointed at the
+/// version and directory the script installs (.cargo/config.toml says them again).
 #[test]
 fn version_names_the_z3_the_scripts_install() {
     let script = include_str!("../../../scripts/z3.sh");
-    let pinned = script
-        .lines()
-        .find_map(|l| l.strip_prefix("AUGUR_Z3_VERSION="))
-        .expect("scripts/z3.sh pins a version");
+    let set = |name: &str| {
+        script
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}=")))
+            .unwrap_or_else(|| panic!("scripts/z3.sh sets {name}"))
+            .to_string()
+    };
+    let (pinned, dir) = (set("AUGUR_Z3_VERSION"), set("AUGUR_Z3_DIR"));
+    let config = include_str!("../../../.cargo/config.toml");
+    assert!(
+        config.contains(&format!("Z3_SYS_Z3_VERSION = \"{pinned}\"")),
+        "{config}"
+    );
+    assert!(
+        config.contains(&format!("Z3_LIBRARY_PATH_OVERRIDE = \"{dir}\"")),
+        "{config}"
+    );
     let o = augur().arg("--version").output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains(&format!(", Z3 {pinned}.")), "{out}");
