@@ -688,6 +688,18 @@ fn what_local_pointers_point_at_are_predicate_variables() {
 }
 
 #[test]
+fn what_global_pointers_point_at_are_predicate_variables() {
+    // global_pointees.c reaches its input only through the globals `line` and `cur`,
+    // which scan() (no parameter, no local) reads through.
+    let c = inject_file(
+        &test_program("global_pointees.c"),
+        &["--bugs", "2", "--seed", "1"],
+    );
+    assert_emitted_and_verified(&c, 1);
+    assert_every_predicate_reads(&c, &["*line@", "*line#", "*cur@"]);
+}
+
+#[test]
 fn elements_read_at_an_index_a_local_holds_are_predicate_variables() {
     // indexed.c holds its input in no variable: it reads argv[i][0], argv[i][1] and
     // buf[j] only, each at an index a loop's local holds; indexed_offset.c reads

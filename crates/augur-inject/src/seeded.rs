@@ -3,9 +3,9 @@
 //! integer source variables in scope (locals of the running function that every path
 //! assigns before the line ([`crate::assigned`]), parameters, globals, and the input-dependent integer elements
 //! of aggregates: globals' fields and array elements, locals' read at constant offsets,
-//! these too once every path assigns them; the input-dependent integers a local
-//! pointer points at, `*p@OFFSET`, read at the offsets the code reads through it; the
-//! next bytes of the string a `char` pointer points at, `*p#K`; and the elements the
+//! these too once every path assigns them; the input-dependent integers a local or
+//! global pointer points at, `*p@OFFSET`, read at the offsets the code reads through it;
+//! the next bytes of the string a `char` pointer points at, `*p#K`; and the elements the
 //! code reads at an index a local holds, ahead of its own read, [`crate::indexed`]), plus
 //! the path's shape (branches, calls, instructions) and, at its end, the path condition.
 
@@ -308,6 +308,104 @@ fn pointee_loads(
     out
 }
 
+/// The variables a pointer named `name` points at, with the offset of each from where it
+/// points: the integers `through` lists (the offsets and sizes `f` reads through the
+/// registers `pointer` it loads the pointer into), `*name@OFFSET`, at most
+/// [`MAX_ELEMENTS`]; and when it is a string, the bytes after its first, `*name#K`. A
+/// `char` pointer read at its start walks a string, most often: the bytes after that one
+/// too, each read only while the string lasts. So does one passed as a string to the C
+/// library (`strcmp(name, ...)`).
+fn pointee_vars(
+    prog: &Program,
+    f: &augur_ir::Function,
+    name: &str,
+    mut through: Vec<(u64, u8)>,
+    pointer: &[Reg],
+) -> Vec<(Var, u64)> {
+    let string =
+        through.contains(&(0, 1)) || crate::string_args::passed_as_string(prog, f, pointer);
+    if string && !through.contains(&(0, 1)) {
+        through.insert(0, (0, 1));
+    }
+    let bytes = (1..=STRING_BYTES).filter(|_| string).map(|k| Var {
+        name: format!("*{name}#{k}"),
+        size: 1,
+    });
+    let elements = through.into_iter().take(MAX_ELEMENTS).map(|(off, size)| {
+        let var = Var {
+            name: format!("*{name}@{off}"),
+            size,
+        };
+        (var, off)
+    });
+    elements.chain(bytes.map(|v| (v, 0))).collect()
+}
+
+/// A variable a pointer global points at (`*g@OFFSET`, `*g#K`), as one function reads it.
+struct GlobalPointee {
+    /// The variable.
+    var: Var,
+    /// The pointer global.
+    global: GlobalId,
+    /// Its bytes' offset from where the global points.
+    offset: u64,
+}
+
+/// The variables that the pointer globals `f` reads point at ([`pointee_vars`]): a global
+/// of the user's, writable, defined, of pointer type, loaded whole as a pointer by `f`,
+/// through which `f` reads integers at constant offsets. Globals always hold a value (the
+/// pointer may be null: the predicate reads 0 then, see [`crate::names`]).
+fn global_pointees(prog: &Program, f: &augur_ir::Function) -> Vec<GlobalPointee> {
+    let mut pointers: Vec<(GlobalId, Vec<Reg>)> = Vec::new();
+    for inst in &f.insts {
+        let Inst::Load {
+            dst,
+            addr: Operand::Const(c),
+            ty,
+        } = inst
+        else {
+            continue;
+        };
+        let augur_ir::Const::Addr {
+            base: augur_ir::AddrBase::Global(g),
+            offset: 0,
+        } = **c
+        else {
+            continue;
+        };
+        let global = &prog.globals[g.0 as usize];
+        let pointer_global = prog.ty(global.ty).ty == Ty::Ptr && prog.ty(*ty).ty == Ty::Ptr;
+        if !pointer_global
+            || global.init.is_none()
+            || global.is_constant
+            || !user_identifier(&global.name)
+        {
+            continue;
+        }
+        match pointers.iter_mut().find(|(h, _)| *h == g) {
+            Some((_, regs)) => regs.push(*dst),
+            None => pointers.push((g, vec![*dst])),
+        }
+    }
+    let regs: Vec<Vec<Reg>> = pointers.iter().map(|(_, r)| r.clone()).collect();
+    let through = pointee_loads(prog, f, &regs);
+    pointers
+        .iter()
+        .zip(through)
+        .filter(|(_, through)| !through.is_empty())
+        .flat_map(|((g, regs), through)| {
+            let name = &prog.globals[g.0 as usize].name;
+            pointee_vars(prog, f, name, through, regs)
+                .into_iter()
+                .map(|(var, offset)| GlobalPointee {
+                    var,
+                    global: *g,
+                    offset,
+                })
+        })
+        .collect()
+}
+
 /// Per function: the stack slots of integer source variables, the integer elements of
 /// local aggregates that the code reads at a constant offset (named `s@OFFSET`, at most
 /// [`MAX_ELEMENTS`] per aggregate), and the integers at a constant offset from where a
@@ -370,27 +468,7 @@ fn int_locals(prog: &Program, func: FuncId) -> (Vec<LocalVar>, Vec<IndexedElemen
             }
         }
         if reads.is_empty() && slot_size == 8 && !pointer.is_empty() {
-            // A `char` pointer read at its start walks a string, most often: the bytes
-            // after that one too, each read only while the string lasts. So does one
-            // passed as a string to the C library (`strcmp(name, ...)`).
-            let mut through = through;
-            let string =
-                through.contains(&(0, 1)) || crate::string_args::passed_as_string(prog, f, pointer);
-            if string && !through.contains(&(0, 1)) {
-                through.insert(0, (0, 1));
-            }
-            let bytes = (1..=STRING_BYTES).filter(|_| string).map(|k| Var {
-                name: format!("*{name}#{k}"),
-                size: 1,
-            });
-            let elements = through.into_iter().take(MAX_ELEMENTS).map(|(off, size)| {
-                let var = Var {
-                    name: format!("*{name}@{off}"),
-                    size,
-                };
-                (var, off)
-            });
-            for (var, off) in elements.chain(bytes.map(|v| (v, 0))) {
+            for (var, off) in pointee_vars(prog, f, name, through, pointer) {
                 out.push(LocalVar {
                     slot: whole,
                     var,
@@ -491,6 +569,8 @@ struct Locals {
     /// Per global (as the watcher lists them): whether a local or parameter of the
     /// function has its name and so hides it, wherever in the function.
     hidden: Vec<bool>,
+    /// What the pointer globals it reads point at, but those a local's name hides.
+    global_pointees: Vec<GlobalPointee>,
 }
 
 impl Locals {
@@ -546,7 +626,12 @@ impl Locals {
                 element: None,
             })
             .collect();
+        let global_pointees = global_pointees(prog, f)
+            .into_iter()
+            .filter(|p| !named.iter().any(|(_, n)| *n == p.var.base()))
+            .collect();
         Locals {
+            global_pointees,
             assigned: Assigned::new(prog, f, &which, Paths::Every),
             index_slots,
             elements,
@@ -627,8 +712,9 @@ impl Watcher {
     }
 
     /// The variables in scope in `st`'s top frame, before instruction `pc`, with their
-    /// current bytes: the globals no variable of the function hides, and the locals
-    /// assigned on every path to `pc` (see [`Locals::readable`]).
+    /// current bytes: the globals no variable of the function hides, what the pointer
+    /// globals it reads point at, and the locals assigned on every path to `pc` (see
+    /// [`Locals::readable`]).
     fn snapshot(&mut self, st: &State, func: FuncId, pc: u32) -> Vec<(Var, Vec<Byte>)> {
         let regs = &st.frame().regs;
         let locals = self.locals_of(func);
@@ -672,8 +758,17 @@ impl Watcher {
             .zip(&locals.hidden)
             .filter(|(_, hidden)| !**hidden)
             .map(|(g, _)| g);
+        let global_pointees: Vec<(Var, u64)> = locals
+            .global_pointees
+            .iter()
+            .filter_map(|p| {
+                let at = pointer_at(st, self.global_addrs[p.global.0 as usize])?;
+                Some((p.var.clone(), at.checked_add(p.offset)?))
+            })
+            .collect();
         slots
             .iter()
+            .chain(&global_pointees)
             .chain(globals)
             .filter_map(|(v, addr)| {
                 let obj = st.mem().find(*addr)?;
