@@ -95,20 +95,6 @@ def line_coverage(build, objects):
     return f"{covered}/{total} ({100 * covered / total:.0f}%)"
 
 
-def replay_counts(out):
-    """`augur replay`'s last line (N passed, M failed) and its first failure, or its error."""
-    try:
-        with open(os.path.join(out, "replay.log"), errors="replace") as f:
-            lines = [line.rstrip("\n") for line in f]
-    except FileNotFoundError:
-        return "-", None
-    last = lines[-1] if lines else "no output"
-    failed = [line for line in lines if ": FAILED: " in line]
-    if not re.match(r"\d+ passed, \d+ failed", last):
-        return "replay: " + last, None
-    return last, failed[0] if failed else None
-
-
 def row(work, applet, out):
     summary_path = os.path.join(out, "tests", "summary.json")
     if not os.path.exists(summary_path):
@@ -161,7 +147,7 @@ def row(work, applet, out):
         names[category].append(str(name))
     stop_text = "; ".join(f"{len(v)} {k}{'s' if len(v) > 1 else ''}: {', '.join(v)}"
                           for k, v in sorted(names.items()))
-    replay, failure = replay_counts(out)
+    replay, failure = coreutils.replay_counts(out)
     problem = coreutils.first_problem(out)
     if problem == "augur did not finish":
         problem = ""

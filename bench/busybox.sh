@@ -64,16 +64,7 @@ for applet in "${applets[@]}"; do
     ln -sf ../bc/busybox.bc "$work/applets/$applet.bc"
 done
 echo "busybox: ${#applets[@]} applets, ${budget}s each, $jobs at a time" >&2
-running=0
-for applet in "${applets[@]}"; do
-    if [ "$running" -ge "$jobs" ]; then
-        wait -n || true
-        running=$((running - 1))
-    fi
-    run_applet "$applet" &
-    running=$((running + 1))
-done
-wait
+in_parallel "$jobs" run_applet "${applets[@]}"
 
 echo "budget ${budget}s per applet, --max-memory $max_memory, $jobs applets at a time"
 python3 "$here/busybox-report.py" table "$work" "${applets[@]}"

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Replay augur's tests of one coreutils program natively on the gcov build and print one
-table row: gcov line coverage of the program's own source file, tests, paths, errors,
-errors that reproduce natively (their test crashes the ASan/UBSan build: `augur replay`
-takes .bc inputs, but clang adds UBSan's checks before bitcode, so a .bc replay misses
-them), unmodeled external functions, and augur's first problem line when it did not finish.
+table row: gcov line coverage of the program's own source file on augur's tests and on
+KLEE's (when KLEE ran: OUT/klee, its .ktest files run by the same native runner, see
+bench/ktest.py) and whether augur's is at least KLEE's, tests, paths, errors, errors that
+reproduce natively (their test crashes the ASan/UBSan build: `augur replay` takes .bc
+inputs, but clang adds UBSan's checks before bitcode, so a .bc replay misses them),
+`augur replay`'s verdict (OUT/replay.log), unmodeled external functions, and augur's
+first problem line when it did not finish.
 
 usage: coreutils-report.py WORK PROG OUT
 """
@@ -15,6 +18,9 @@ import subprocess
 import shutil
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ktest  # noqa: E402 (bench/ktest.py, beside this file)
 
 TIMEOUT = 10
 # A test may name any path (`rm -r /etc` fits in its ten bytes): harmless in augur's world,
@@ -178,12 +184,79 @@ def first_problem(out):
     return "augur did not finish"
 
 
+# Seconds a test may run natively; a test killed then leaves no gcov data.
+# After GCOV_TIMEOUTS timeouts a program's tests of partial paths are not run natively
+# (`yes`); after GIVE_UP_TIMEOUTS none of its tests are (`sleep`: every test may run out).
+GCOV_TIMEOUTS = 3
+GIVE_UP_TIMEOUTS = 20
+
+
+def run_for_coverage(binary, tests, extra_env):
+    """Run BINARY natively on each test (timeouts bounded as above); returns a note on the
+    tests that timed out or were not run, empty when every test ran to its end."""
+    timeouts = not_run = 0
+    for test in tests:
+        partial = test.get("outcome", {}).get("kind") == "partial"
+        if timeouts >= GIVE_UP_TIMEOUTS or (timeouts >= GCOV_TIMEOUTS and partial):
+            not_run += 1
+        elif run_native(binary, test, extra_env)[0] is None:
+            timeouts += 1
+    if not timeouts:
+        return ""
+    return f" ({timeouts} tests timed out natively" + (f", {not_run} not run)" if not_run else ")")
+
+
+def coverage_of(build, prog, found, tests):
+    """gcov's line coverage of PROG's own source (FOUND: main_object's answer) on TESTS,
+    from fresh counts."""
+    if not found:
+        return "no .gcno"
+    gcda = os.path.join(build, found[0][: -len(".o")] + ".gcda")
+    if os.path.exists(gcda):
+        os.remove(gcda)
+    stage, binary, gcov_env = gcov_stage(os.path.join(build, "src", prog))
+    note = run_for_coverage(binary, tests, gcov_env)
+    gcov_collect(stage, build, [found[0]])
+    return line_coverage(build, *found) + note
+
+
+def covered_lines(coverage):
+    """The covered-line count of a coverage_of answer, or None."""
+    m = re.match(r"(\d+)/\d+", coverage)
+    return int(m.group(1)) if m else None
+
+
+def klee_tests(out):
+    """KLEE's tests of the program (OUT/klee/*.ktest) as augur tests, or None when KLEE
+    did not run."""
+    klee = os.path.join(out, "klee")
+    if not os.path.isdir(klee):
+        return None
+    return [ktest.as_augur_test(ktest.read_ktest(path))
+            for path in sorted(glob.glob(os.path.join(klee, "*.ktest")))]
+
+
+def replay_counts(out):
+    """`augur replay`'s last line (N passed, M failed...) and its first failure, or what it
+    printed instead."""
+    try:
+        with open(os.path.join(out, "replay.log"), errors="replace") as f:
+            lines = [line.rstrip("\n") for line in f]
+    except FileNotFoundError:
+        return "-", None
+    last = lines[-1] if lines else "no output"
+    failed = [line for line in lines if ": FAILED: " in line]
+    if not re.match(r"\d+ passed, \d+ failed", last):
+        return "replay: " + last, None
+    return last, failed[0] if failed else None
+
+
 def main():
     work, prog, out = sys.argv[1:4]
     build = os.path.join(work, "gcov")
     summary_path = os.path.join(out, "summary.json")
     if not os.path.exists(summary_path):
-        print(f"| {prog} | - | - | - | - | - | - | {first_problem(out)} |")
+        print(f"| {prog} | - | - | - | - | - | - | - | - | - | {first_problem(out)} |")
         return
     with open(summary_path) as f:
         summary = json.load(f)
@@ -192,14 +265,14 @@ def main():
         with open(path) as f:
             tests.append((path, json.load(f)))
     found = main_object(build, prog)
-    if found:
-        gcda = os.path.join(build, found[0][: -len(".o")] + ".gcda")
-        if os.path.exists(gcda):
-            os.remove(gcda)
-    stage, binary, gcov_env = gcov_stage(os.path.join(build, "src", prog))
-    for _, test in tests:
-        run_native(binary, test, gcov_env)
-    gcov_collect(stage, build, [found[0]] if found else [])
+    coverage = coverage_of(build, prog, found, [t for _, t in tests])
+    klee = klee_tests(out)
+    if klee is None:
+        klee_coverage, verdict = "not run", "-"
+    else:
+        klee_coverage = coverage_of(build, prog, found, klee)
+        a, k = covered_lines(coverage), covered_lines(klee_coverage)
+        verdict = "-" if a is None or k is None else ("yes" if a >= k else f"no ({a - k})")
     unmodeled = sorted({m.group(1) for _, t in tests
                         if t["outcome"].get("error") == "unmodeled-external"
                         and (m := re.search(r"`([^`]+)`", t["outcome"].get("message", "")))})
@@ -214,10 +287,13 @@ def main():
     repro = sum(1 for e in errors if e.get("test") in by_number
                 and reproduces(asan, by_number[e["test"]]))
     kinds = sorted({e["kind"] for e in errors})
-    coverage = line_coverage(build, *found) if found else "no .gcno"
-    print(f"| {prog} | {coverage} | {summary['tests']} "
+    replay, failure = replay_counts(out)
+    if failure:
+        with open(os.path.join(out, "replay-failure"), "w") as f:
+            f.write(failure + "\n")
+    print(f"| {prog} | {coverage} | {klee_coverage} | {verdict} | {summary['tests']} "
           f"| {summary['paths_completed']} (+{summary['paths_partial']} partial) "
-          f"| {len(errors)}{' ' + ','.join(kinds) if kinds else ''} | {repro} "
+          f"| {len(errors)}{' ' + ','.join(kinds) if kinds else ''} | {repro} | {replay} "
           f"| {', '.join(unmodeled) or '-'} | {'; '.join(unsupported)} |")
 
 

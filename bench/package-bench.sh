@@ -1,6 +1,6 @@
 # Sourced by the benchmarks on Debian source packages (bench/coreutils-setup.sh,
-# bench/busybox.sh, bench/packages.sh): fetching the source, wllvm, augur's release
-# binary, BusyBox built with augur cc. Each function uses
+# bench/busybox.sh, bench/packages.sh): fetching the source, wllvm, a Makefile's variable, jobs in parallel,
+# augur's release binary, BusyBox built with augur cc. Each function uses
 # $work, the benchmark's cache directory, and skips what is already done.
 
 # Debian's deb-src line, mirroring debian.sources (same URIs, suites, components).
@@ -49,6 +49,27 @@ ensure_wllvm() {
     fi
     export PATH="$work/venv/bin:$PATH"
     export LLVM_COMPILER=clang LLVM_CC_NAME=clang-14 LLVM_LINK_NAME=llvm-link-14
+}
+
+# make_variable NAME: the value of the configured Makefile's variable NAME (in its tree).
+make_variable() {
+    make -s -f Makefile -f - augur-variable <<<"augur-variable: ; @echo \$($1)"
+}
+
+# in_parallel N FUNCTION ITEM...: FUNCTION ITEM for each item, N at a time; returns when
+# all have ended.
+in_parallel() {
+    local jobs=$1 function=$2 running=0 item
+    shift 2
+    for item in "$@"; do
+        if [ "$running" -ge "$jobs" ]; then
+            wait -n || true
+            running=$((running - 1))
+        fi
+        "$function" "$item" &
+        running=$((running + 1))
+    done
+    wait
 }
 
 # augur's release binary: $AUGUR when set, else built from this source tree ($here/..).

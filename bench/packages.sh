@@ -47,10 +47,6 @@ programs_of() {
         *) echo "unknown package $1 (add it to programs_of)" >&2; return 2 ;;
     esac
 }
-# make_variable NAME: the value of the configured Makefile's variable NAME (in its tree).
-make_variable() {
-    make -s -f Makefile -f - augur-variable <<<"augur-variable: ; @echo \$($1)"
-}
 # make_targets PACKAGE: what make builds in the configured tree (the current directory):
 # all of it, but for coreutils its generated headers (automake's BUILT_SOURCES, which only
 # `make all` makes otherwise) and the programs above.
