@@ -167,111 +167,224 @@ struct out {
     size_t max, len;
 };
 
-static void put(struct out *o, const char *s, size_t n)
+/* One conversion's flags, as glibc reads them between '%' and the conversion: the
+ * padding ('_', '-', '0' or 0: the conversion's own), the field width (-1: none),
+ * the case changes ('^' upper, '#' swap: upper for names, lower for %p and %Z). */
+struct spec {
+    int pad, width, upper, lower, swap;
+};
+
+/* Put `count` bytes `c` (those past the buffer are only counted). */
+static void repeat(struct out *o, char c, size_t count)
 {
-    while (n-- > 0) {
-        if (o->len < o->max)
-            o->buf[o->len] = *s;
-        o->len++;
-        s++;
+    while (count > 0 && o->len < o->max) {
+        o->buf[o->len++] = c;
+        count--;
+    }
+    o->len += count;
+}
+
+/* Put the n bytes of s as one field: padded on the left to the width (with '0's
+ * for the '0' flag, else spaces), in the case the flags ask for. */
+static void field(struct out *o, const struct spec *sp, const char *s, size_t n)
+{
+    size_t i;
+    if (sp->width > 0 && (size_t)sp->width > n)
+        repeat(o, sp->pad == '0' ? '0' : ' ', (size_t)sp->width - n);
+    for (i = 0; i < n; i++) {
+        char c = s[i];
+        if (sp->lower && c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        else if (sp->upper && !sp->lower && c >= 'a' && c <= 'z')
+            c = (char)(c - 'a' + 'A');
+        repeat(o, c, 1);
     }
 }
 
-static void put_num(struct out *o, long v, int width, char pad)
+/* A number of at least `digits` digits (or the width, if wider and `by_width`: all
+ * but %s): padded with '0's after its sign, or with spaces ('_'), or not at all ('-',
+ * where the width still pads with spaces), as glibc does. */
+static void number(struct out *o, struct spec sp, int digits, int by_width, long v)
 {
-    char tmp[24];
-    int n = snprintf(tmp, sizeof tmp, pad == '0' ? "%0*ld" : "%*ld", width, v);
-    put(o, tmp, (size_t)n);
+    char rev[24], text[24];
+    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+    int n = 0, k, padding;
+    do
+        rev[n++] = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (v < 0)
+        rev[n++] = '-';
+    if (by_width && sp.width > digits)
+        digits = sp.width;
+    padding = digits - n;
+    if (sp.pad != '-' && padding > 0) {
+        if (sp.pad == '_') {
+            repeat(o, ' ', (size_t)padding);
+            sp.width = sp.width > padding ? sp.width - padding : 0;
+        } else {
+            if (v < 0) {
+                repeat(o, '-', 1);
+                n--;
+            }
+            repeat(o, '0', (size_t)padding);
+            sp.width = 0;
+        }
+    }
+    for (k = 0; k < n; k++)
+        text[k] = rev[n - 1 - k];
+    field(o, &sp, text, (size_t)n);
 }
 
-static void format(struct out *o, const char *fmt, const struct tm *tm);
+static size_t format(char *buf, size_t max, const char *fmt, const struct tm *tm);
 
-static void conversion(struct out *o, char c, const struct tm *tm)
+/* A conversion made of others ("%D" is "%m/%d/%y"): formatted alone, then put as one
+ * field (width and '^' apply to the whole). */
+static void subformat(struct out *o, const struct spec *sp, const char *fmt,
+                      const struct tm *tm)
+{
+    char tmp[128];
+    size_t n = format(tmp, sizeof tmp, fmt, tm);
+    struct spec whole = *sp;
+    whole.lower = 0;
+    field(o, &whole, tmp, n);
+}
+
+/* The conversion at f (after its flags, width and modifier), glibc's in the C
+ * locale; returns 0 when glibc takes it for a bad format (an unknown conversion,
+ * or a modifier the conversion does not take). */
+static int conversion(struct out *o, struct spec sp, char mod, char c, const struct tm *tm)
 {
     long iy;
     int hour12 = tm->tm_hour % 12 == 0 ? 12 : tm->tm_hour % 12;
+    int spacepad = 0, digits = 2;
+    long v;
     const char *s;
+    /* Which modifiers each conversion refuses: E and O, E only, or O only. */
+    if ((strchr("aADF", c) != NULL && mod != 0)
+        || (strchr("bhBdeHIklMmSUVgGWwj", c) != NULL && mod == 'E')
+        || (strchr("cxXY", c) != NULL && mod == 'O'))
+        return 0;
     switch (c) {
+    case '%': field(o, &sp, "%", 1); return 1;
+    case 'n': field(o, &sp, "\n", 1); return 1;
+    case 't': field(o, &sp, "\t", 1); return 1;
     case 'a': case 'A':
+        sp.upper |= sp.swap;
         s = __augur_day_name(tm->tm_wday, c == 'a');
-        put(o, s, strlen(s));
-        break;
+        field(o, &sp, s, strlen(s));
+        return 1;
     case 'b': case 'h': case 'B':
+        sp.upper |= sp.swap;
         s = __augur_month_name(tm->tm_mon, c != 'B');
-        put(o, s, strlen(s));
-        break;
-    case 'c': format(o, "%a %b %e %H:%M:%S %Y", tm); break;
-    case 'C': put_num(o, (tm->tm_year + 1900L) / 100, 2, '0'); break;
-    case 'd': put_num(o, tm->tm_mday, 2, '0'); break;
-    case 'D': case 'x': format(o, "%m/%d/%y", tm); break;
-    case 'e': put_num(o, tm->tm_mday, 2, ' '); break;
-    case 'F': format(o, "%Y-%m-%d", tm); break;
-    case 'G': iso_week(tm, &iy); put_num(o, iy, 1, '0'); break;
-    case 'g': iso_week(tm, &iy); put_num(o, (iy % 100 + 100) % 100, 2, '0'); break;
-    case 'H': put_num(o, tm->tm_hour, 2, '0'); break;
-    case 'I': put_num(o, hour12, 2, '0'); break;
-    case 'j': put_num(o, tm->tm_yday + 1, 3, '0'); break;
-    case 'k': put_num(o, tm->tm_hour, 2, ' '); break;
-    case 'l': put_num(o, hour12, 2, ' '); break;
-    case 'm': put_num(o, tm->tm_mon + 1, 2, '0'); break;
-    case 'M': put_num(o, tm->tm_min, 2, '0'); break;
-    case 'n': put(o, "\n", 1); break;
-    case 'p': put(o, tm->tm_hour < 12 ? "AM" : "PM", 2); break;
-    case 'P': put(o, tm->tm_hour < 12 ? "am" : "pm", 2); break;
-    case 'r': format(o, "%I:%M:%S %p", tm); break;
-    case 'R': format(o, "%H:%M", tm); break;
-    case 's': {
-        struct tm copy = *tm;
-        put_num(o, timegm(&copy), 1, '0');
-        break;
-    }
-    case 'S': put_num(o, tm->tm_sec, 2, '0'); break;
-    case 't': put(o, "\t", 1); break;
-    case 'T': case 'X': format(o, "%H:%M:%S", tm); break;
-    case 'u': put_num(o, tm->tm_wday == 0 ? 7 : tm->tm_wday, 1, '0'); break;
-    case 'U': put_num(o, (tm->tm_yday + 7 - tm->tm_wday) / 7, 2, '0'); break;
-    case 'V': put_num(o, iso_week(tm, &iy), 2, '0'); break;
-    case 'w': put_num(o, tm->tm_wday, 1, '0'); break;
-    case 'W': put_num(o, (tm->tm_yday + 7 - (tm->tm_wday + 6) % 7) / 7, 2, '0'); break;
-    case 'y': put_num(o, ((tm->tm_year + 1900L) % 100 + 100) % 100, 2, '0'); break;
-    case 'Y': put_num(o, tm->tm_year + 1900L, 1, '0'); break;
+        field(o, &sp, s, strlen(s));
+        return 1;
+    case 'p': case 'P':
+        sp.lower = c == 'P' || sp.swap;
+        field(o, &sp, tm->tm_hour < 12 ? "AM" : "PM", 2);
+        return 1;
+    case 'Z':
+        sp.lower = sp.swap;
+        s = tm->tm_zone != NULL ? tm->tm_zone : "";
+        field(o, &sp, s, strlen(s));
+        return 1;
+    case 'c': subformat(o, &sp, "%a %b %e %H:%M:%S %Y", tm); return 1;
+    case 'D': case 'x': subformat(o, &sp, "%m/%d/%y", tm); return 1;
+    case 'F': subformat(o, &sp, "%Y-%m-%d", tm); return 1;
+    case 'r': subformat(o, &sp, "%I:%M:%S %p", tm); return 1;
+    case 'R': subformat(o, &sp, "%H:%M", tm); return 1;
+    case 'T': case 'X': subformat(o, &sp, "%H:%M:%S", tm); return 1;
     case 'z': {
         long off = tm->tm_gmtoff, a = off < 0 ? -off : off;
-        put(o, off < 0 ? "-" : "+", 1);
-        put_num(o, a / 3600 * 100 + a / 60 % 60, 4, '0');
-        break;
+        if (tm->tm_isdst < 0)
+            return 1;
+        field(o, &sp, off < 0 ? "-" : "+", 1);
+        number(o, sp, 4, 1, a / 3600 * 100 + a / 60 % 60);
+        return 1;
     }
-    case 'Z': s = tm->tm_zone != NULL ? tm->tm_zone : ""; put(o, s, strlen(s)); break;
-    case '%': put(o, "%", 1); break;
-    default: { /* unknown: copied as is, like glibc */
-        char pair[2] = {'%', c};
-        put(o, pair, 2);
+    case 's': {
+        struct tm copy = *tm;
+        number(o, sp, 1, 0, timegm(&copy));
+        return 1;
     }
+    case 'C': digits = 1; v = (tm->tm_year + 1900L) / 100 - ((tm->tm_year + 1900L) % 100 < 0); break;
+    case 'd': v = tm->tm_mday; break;
+    case 'e': spacepad = 1; v = tm->tm_mday; break;
+    case 'G': digits = 1; iso_week(tm, &iy); v = iy; break;
+    case 'g': iso_week(tm, &iy); v = (iy % 100 + 100) % 100; break;
+    case 'H': v = tm->tm_hour; break;
+    case 'I': v = hour12; break;
+    case 'j': digits = 3; v = tm->tm_yday + 1; break;
+    case 'k': spacepad = 1; v = tm->tm_hour; break;
+    case 'l': spacepad = 1; v = hour12; break;
+    case 'm': v = tm->tm_mon + 1; break;
+    case 'M': v = tm->tm_min; break;
+    case 'S': v = tm->tm_sec; break;
+    case 'u': digits = 1; v = tm->tm_wday == 0 ? 7 : tm->tm_wday; break;
+    case 'U': v = (tm->tm_yday + 7 - tm->tm_wday) / 7; break;
+    case 'V': v = iso_week(tm, &iy); break;
+    case 'w': digits = 1; v = tm->tm_wday; break;
+    case 'W': v = (tm->tm_yday + 7 - (tm->tm_wday + 6) % 7) / 7; break;
+    case 'y': v = ((tm->tm_year + 1900L) % 100 + 100) % 100; break;
+    case 'Y': digits = 1; v = tm->tm_year + 1900L; break;
+    default: return 0;
     }
+    if (spacepad && sp.pad != '0' && sp.pad != '-')
+        sp.pad = '_';
+    number(o, sp, digits, 1, (int)v);
+    return 1;
 }
 
-static void format(struct out *o, const char *fmt, const struct tm *tm)
+/* glibc's strftime loop: a byte as itself; a '%', its flags, width and modifier and
+ * the conversion; a bad format (or a '%' ending the format) as its own text, from the
+ * '%' on, as one field. */
+static size_t format(char *buf, size_t max, const char *fmt, const struct tm *tm)
 {
-    for (; *fmt != '\0'; fmt++) {
-        if (*fmt != '%' || fmt[1] == '\0') {
-            put(o, fmt, 1);
+    struct out o = {buf, max, 0};
+    const char *f, *start;
+    for (f = fmt; *f != '\0'; f++) {
+        struct spec sp = {0, -1, 0, 0, 0};
+        struct spec plain = {0, -1, 0, 0, 0};
+        char mod = 0;
+        if (*f != '%') {
+            field(&o, &plain, f, 1);
             continue;
         }
-        fmt++;
-        while (*fmt == 'E' || *fmt == 'O') /* C locale: no alternatives */
-            fmt++;
-        if (*fmt == '\0')
-            break;
-        conversion(o, *fmt, tm);
+        start = f;
+        for (;;) {
+            char c = *++f;
+            if (c == '_' || c == '-' || c == '0')
+                sp.pad = c;
+            else if (c == '^')
+                sp.upper = 1;
+            else if (c == '#')
+                sp.swap = 1;
+            else
+                break;
+        }
+        if (*f >= '0' && *f <= '9') {
+            sp.width = 0;
+            for (; *f >= '0' && *f <= '9'; f++)
+                sp.width = sp.width > INT_MAX / 10 - 1 ? INT_MAX : sp.width * 10 + (*f - '0');
+        }
+        if (*f == 'E' || *f == 'O')
+            mod = *f++;
+        if ((*f == 'b' || *f == 'h') && sp.swap)
+            sp.upper = 1; /* even in a refused format's text, as glibc's */
+        if (*f == '\0')
+            f--; /* a '%' at the end of the format: its text, as a bad format */
+        else if (conversion(&o, sp, mod, *f, tm))
+            continue;
+        field(&o, &sp, start, (size_t)(f - start + 1));
     }
+    if (o.len < max)
+        buf[o.len] = '\0';
+    return o.len;
 }
 
 size_t strftime(char *buf, size_t max, const char *fmt, const struct tm *tm)
 {
-    struct out o = {buf, max, 0};
-    format(&o, fmt, tm);
-    if (o.len >= max)
+    size_t n = format(buf, max, fmt, tm);
+    if (n >= max)
         return 0; /* did not fit (the contents are then unspecified) */
-    buf[o.len] = '\0';
-    return o.len;
+    return n;
 }

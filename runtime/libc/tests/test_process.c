@@ -174,6 +174,44 @@ static void test_process_world(void)
     CHECK(model_sigprocmask(7, &g, NULL) == -1 && errno == EINVAL, "sigprocmask bad how");
 }
 
+/* Every conversion byte after every combination of flags, width and modifier, and
+ * formats ending inside a conversion, against glibc's strftime (BusyBox's `date` and
+ * `ts` hand the user's format to it: `%-d`, `%_5H`, `%^a`, `%O`). */
+static void test_strftime_flags(void)
+{
+    static const char *const prefixes[] = {"", "_", "-", "0", "^", "#", "^#", "_^", "-#", "0^",
+                                           "3", "10", "_5", "-4", "05", "^8", "#9", "1"};
+    static const char *const modifiers[] = {"", "E", "O", "EO"};
+    static const time_t times[] = {1704373507, 951782400, -2208988800L, 0, 1735603200};
+    size_t t, i, k;
+    int c;
+    char f[32], g[256], m[256];
+    struct tm tg, tm;
+    for (t = 0; t < sizeof times / sizeof times[0]; t++) {
+        gmtime_r(&times[t], &tg);
+        model_gmtime_r(&times[t], &tm);
+        for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+            size_t rg, rm;
+            for (k = 0; k < sizeof modifiers / sizeof modifiers[0]; k++)
+                for (c = ' '; c <= '~'; c++) {
+                    snprintf(f, sizeof f, "<%%%s%s%c>", prefixes[i], modifiers[k], c);
+                    rg = strftime(g, sizeof g, f, &tg);
+                    rm = model_strftime(m, sizeof m, f, &tm);
+                    CHECK(rg == rm && strcmp(g, m) == 0, "strftime(\"%s\", %ld): \"%s\" vs \"%s\"",
+                          f, (long)times[t], g, m);
+                }
+            snprintf(f, sizeof f, "x%%%sO", prefixes[i]);
+            rg = strftime(g, sizeof g, f, &tg);
+            rm = model_strftime(m, sizeof m, f, &tm);
+            CHECK(rg == rm && strcmp(g, m) == 0, "strftime(\"%s\"): \"%s\" vs \"%s\"", f, g, m);
+            snprintf(f, sizeof f, "x%%%s", prefixes[i]);
+            rg = strftime(g, sizeof g, f, &tg);
+            rm = model_strftime(m, sizeof m, f, &tm);
+            CHECK(rg == rm && strcmp(g, m) == 0, "strftime(\"%s\"): \"%s\" vs \"%s\"", f, g, m);
+        }
+    }
+}
+
 static void test_calendar(void)
 {
     static const char *const fmts[] = {
@@ -206,7 +244,7 @@ static void test_calendar(void)
         }
         CHECK(strftime(g, 4, "%Y-%m", &tg) == model_strftime(m, 4, "%Y-%m", &tm),
               "strftime too small");
-    }
+    }    test_strftime_flags();
 }
 
 int model_gethostname(char *, size_t);
