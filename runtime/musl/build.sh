@@ -76,10 +76,13 @@ build() { # DIR OUT LONG_DOUBLE_FLAG
     # regex_t, an int regoff_t) call runtime/libc/regex.c, which calls these. Its
     # multibyte reads use musl's own mbtowc, byte-transparent in the C locale as glibc's
     # regex is (the models' mbtowc, glibc's, fails on bytes from 0x80).
+    # realpath under another name too: augur_musl.c's realpath is glibc's, which
+    # gives "/" for a leading "//" (musl keeps it, as POSIX allows).
     case "$f" in
       src/regex/regcomp.c | src/regex/regexec.c | src/regex/tre-mem.c | src/multibyte/mbtowc.c)
         extra=(-Dregcomp=__musl_regcomp -Dregexec=__musl_regexec -Dregfree=__musl_regfree
           -Dmbtowc=__musl_mbtowc) ;;
+      src/misc/realpath.c) extra=(-Drealpath=__musl_realpath) ;;
     esac
     case "$f" in /*) path=$f ;; *) path=$src/$f ;; esac
     if grep -q may_alias "$path"; then extra+=(-U__GNUC__); fi
