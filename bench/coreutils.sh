@@ -33,8 +33,8 @@ source "$here/coreutils-setup.sh"
 setup_coreutils
 ensure_augur
 if [ "${progs[*]}" = all ]; then
-    read -r -a progs < <(cd "$work/bc" && make_variable bin_PROGRAMS | tr ' ' '\n' |
-        grep -v '^src/\[$' | sed 's|^src/||' | tr '\n' ' ')
+    mapfile -t progs < <(cd "$work/bc" && make_variable bin_PROGRAMS | tr ' ' '\n' |
+        grep -v -e '^src/\[$' -e '^$' | sed 's|^src/||')
 fi
 klee=""
 if command -v klee >/dev/null; then
