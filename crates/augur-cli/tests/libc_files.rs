@@ -166,6 +166,23 @@ fn temporary_file_unlinked_while_open_is_read_back_like_tac() {
 }
 
 #[test]
+fn a_file_larger_than_the_model_holds_ends_the_path_unsupported() {
+    let src = &program("libc_files/a_file_larger_than_the_model_holds_ends_the_path_unsupported.c");
+    let r = run_c(src, &[]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert_eq!(r.exit_codes(), vec![0]);
+    assert_eq!(r.tests.len(), 2);
+    let unsupported = r.errors("unsupported");
+    assert_eq!(unsupported.len(), 1, "{}", r.stderr);
+    let message = unsupported[0]["outcome"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("ftruncate to 3000000000 bytes"),
+        "{message}"
+    );
+    r.assert_native_replay_passes();
+}
+
+#[test]
 fn aligned_buffer_of_any_size_like_cat_replays_natively() {
     // cat asks a page-aligned buffer of 128 KiB + 1 bytes: glibc and augur's model serve any
     // size; the native replay build must too (AddressSanitizer's own aligned_alloc rejects

@@ -476,8 +476,14 @@ fn unsupported(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value
     Err(ex.error(st, augur_engine::ErrorKind::Unsupported, what))
 }
 
+/// The largest file the OS model holds, in bytes: a file is its bytes, in each path that
+/// has it. A program making a larger one (`truncate -s 3G f`, which Linux makes sparse)
+/// ends the path as `unsupported` rather than failing where Linux succeeds.
+const MAX_FILE_SIZE: u64 = 16 << 20;
+
 /// `augur_sys_truncate(fd, len)`: the file of `fd` now has `len` bytes (zero-filled when
-/// it grows); -1 with EINVAL for a negative length or a descriptor that is not a file.
+/// it grows); -1 with EINVAL for a negative length or a descriptor that is not a file;
+/// past [`MAX_FILE_SIZE`], the path ends as `unsupported`.
 fn truncate(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let w = width(ex, c);
     let len = ex.concretize(st, &c.args[1])? as u64 as i64;
@@ -487,8 +493,14 @@ fn truncate(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> 
     let Some(Descriptor::File { file, .. }) = env(st).fds[fd] else {
         return Ok(fail(st, EINVAL, w));
     };
-    if len < 0 || len as u64 > augur_engine::MAX_OBJECT_SIZE {
+    if len < 0 {
         return Ok(fail(st, EINVAL, w));
+    }
+    if len as u64 > MAX_FILE_SIZE {
+        let what = format!(
+            "ftruncate to {len} bytes: the OS model holds files of at most {MAX_FILE_SIZE} bytes"
+        );
+        return Err(ex.error(st, augur_engine::ErrorKind::Unsupported, what));
     }
     let contents = &mut env_mut(st).files[file].1;
     let mut v = contents.to_vec();
