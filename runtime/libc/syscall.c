@@ -107,7 +107,7 @@ enum {
     SYS_readv = 19, SYS_writev = 20, SYS_access = 21, SYS_pipe = 22, SYS_sched_yield = 24, SYS_dup = 32,
     SYS_dup2 = 33, SYS_nanosleep = 35, SYS_getpid = 39, SYS_sendfile = 40, SYS_socket = 41,
     SYS_socketpair = 53, SYS_clone = 56, SYS_fork = 57, SYS_vfork = 58, SYS_execve = 59,
-    SYS_wait4 = 61, SYS_kill = 62, SYS_uname = 63, SYS_getgroups = 115, SYS_setpgid = 109, SYS_getpgid = 121, SYS_getpriority = 140,
+    SYS_wait4 = 61, SYS_kill = 62, SYS_uname = 63, SYS_getgroups = 115, SYS_setpgid = 109, SYS_setsid = 112, SYS_getpgid = 121, SYS_getpriority = 140,
     SYS_setpriority = 141, SYS_sync = 162, SYS_chroot = 161, SYS_syncfs = 306, SYS_fcntl = 72, SYS_fsync = 74, SYS_fdatasync = 75,
     SYS_truncate = 76, SYS_ftruncate = 77, SYS_getcwd = 79, SYS_chdir = 80, SYS_fchdir = 81, SYS_rename = 82,
     SYS_mkdir = 83, SYS_rmdir = 84, SYS_unlink = 87, SYS_readlink = 89, SYS_chmod = 90, SYS_fchmod = 91,
@@ -614,6 +614,8 @@ long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
     case SYS_getpgid: /* the process leads its own group and session */
     case SYS_getsid:
         return a == 0 || a == OWN_PID ? OWN_PID : -ESRCH;
+    case SYS_setsid: /* a group leader cannot start a session */
+        return -EPERM;
     case SYS_sethostname: /* the user is not root */
     case SYS_setdomainname:
         return -EPERM;

@@ -785,13 +785,15 @@ int nice(int inc) {
 long gethostid(void) { return 0; }
 
 /* The process leads its own group and session, as in the analysis; no other process
- * exists for it (ESRCH). The native group is left alone, so the terminal's Ctrl-C still
+ * exists for it (ESRCH), and it cannot start another session. The native group is left alone, so the terminal's Ctrl-C still
  * reaches the replayed program. Its user is not root, so naming the host or the domain is
  * refused (EPERM) even when the replay runs as root, and never renames the machine the
  * replay runs on. */
 pid_t getsid(pid_t pid) { return is_own_pid(pid) ? getpid() : refused(ESRCH); }
 pid_t getpgid(pid_t pid) { return is_own_pid(pid) ? getpid() : refused(ESRCH); }
 pid_t getpgrp(void) { return getpid(); }
+/* A group leader cannot start a session (Linux: EPERM). */
+pid_t setsid(void) { return refused(EPERM); }
 int setpgid(pid_t pid, pid_t pgid) {
   if (pgid < 0)
     return refused(EINVAL);

@@ -48,9 +48,17 @@ fn priority_group_and_host_id() {
         "libc_system/priority_group_and_host_id.c",
         "priority 0\nnice 5\npriority 5\nother -1 errno 3\nsetpgid 0\n\
          group own 1, foreign -1 errno 1\n\
-         session 1, other -1 errno 3\nsethostname -1 errno 1\nsetdomainname -1 errno 1\n\
+         session 1, other -1 errno 3\nsetsid -1 errno 1\nsethostname -1 errno 1\nsetdomainname -1 errno 1\n\
          hostid 00000000\n\
          canonical /augur/work\nsynced\n",
+    );
+}
+
+#[test]
+fn realpath_collapses_a_leading_double_slash_as_glibc() {
+    exits_with_and_replays(
+        "libc_system/realpath_collapses_a_leading_double_slash_as_glibc.c",
+        "// -> /\n//. -> /\n/// -> /\n/ -> /\n//augur/.. -> /\n. -> /augur/work\nmalloced /\n",
     );
 }
 

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 /* What nice, timeout, hostid, sync, pkill and hostname ask of the system: the nice value
- * (raised, as any user may), a process group and session of its own, the host id,
+ * (raised, as any user may), a process group and session of its own (which setsid cannot
+ * leave), the host id,
  * glibc's canonicalize_file_name, sync (which cannot fail), and renaming the host (which
  * only root may). */
 #include <errno.h>
@@ -25,6 +26,9 @@ int main(void) {
   errno = 0;
   int none = getsid(77777);
   printf("session %d, other %d errno %d\n", getsid(0) > 0, none, errno);
+  errno = 0;
+  int leader = setsid();
+  printf("setsid %d errno %d\n", leader, errno);
   errno = 0;
   int renamed = sethostname("x", 1);
   printf("sethostname %d errno %d\n", renamed, errno);
