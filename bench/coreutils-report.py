@@ -135,7 +135,8 @@ def main_object(build, prog):
     """The object and source of PROG's own code, relative to the build: src/PROG.o of
     src/PROG.c, or the object automake names for the program's own flags, src/PROG-SRC.o of
     src/SRC.c (md5sum-digest.o of digest.c)."""
-    patterns = (f"{prog}", f"*-{prog}", f"{prog}-*")
+    # (PROG-* before *-PROG: basenc's own object is basenc-basenc.o, not base32-basenc.o)
+    patterns = (f"{prog}", f"{prog}-*", f"*-{prog}")
     for pattern in patterns:
         for gcno in sorted(glob.glob(os.path.join(build, "src", pattern + ".gcno"))):
             stem = os.path.basename(gcno)[: -len(".gcno")]
