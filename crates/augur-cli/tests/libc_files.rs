@@ -166,6 +166,15 @@ fn temporary_file_unlinked_while_open_is_read_back_like_tac() {
 }
 
 #[test]
+fn dev_null_opens_reads_empty_and_swallows_writes() {
+    exits_with_and_replays(
+        "libc_files/dev_null_opens_reads_empty_and_swallows_writes.c",
+        "fd 0 read 0\nwrite 3 lseek 0\nstat 0 chr 1 fstat 0 chr 1\nexcl -1 errno 17\n\
+         fopen 1 fputs 1\n",
+    );
+}
+
+#[test]
 fn a_file_larger_than_the_model_holds_ends_the_path_unsupported() {
     let src = &program("libc_files/a_file_larger_than_the_model_holds_ends_the_path_unsupported.c");
     let r = run_c(src, &[]);

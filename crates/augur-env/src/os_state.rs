@@ -32,6 +32,8 @@ pub enum Descriptor {
     /// users do), by its absolute name: it stays the same directory across chdir (a later
     /// rename of the directory is not followed).
     Directory(String),
+    /// `/dev/null`, opened by name: reads find its end, writes are dropped.
+    Null,
     /// One end of pipe number `pipe`.
     Pipe {
         /// Index in [`EnvData::pipes`].

@@ -186,6 +186,7 @@ fn read(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
             return crate::pipes::read(ex, st, pipe, &c.args[1], n, w);
         }
         Some(Descriptor::Directory(_)) => return Ok(fail(st, EISDIR, w)),
+        Some(Descriptor::Null) => return Ok(ret(0, w)),
         _ => {
             return Ok(fail(st, EBADF, w));
         }
@@ -220,6 +221,9 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     if path.is_empty() {
         // Linux: the empty path names nothing, even with O_CREAT.
         return Ok(fail(st, ENOENT, w));
+    }
+    if namespace::absolute_path(&env(st).cwd, &path) == NULL_DEVICE {
+        return Ok(open_null(st, flags, w));
     }
     // A link in the last place is not followed by O_NOFOLLOW (ELOOP) nor by an exclusive
     // creation (EEXIST), as on Linux.
@@ -279,6 +283,25 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     }
 }
 
+/// The one device of the model's world: `/dev/null`, as the native run has it.
+const NULL_DEVICE: &str = "/dev/null";
+
+/// Opening `/dev/null` (freopen_safer opens it to keep descriptors 0 to 2 taken): a
+/// descriptor whose reads find the end and whose writes are dropped; EEXIST for an
+/// exclusive creation, ENOTDIR for a directory, as on Linux.
+fn open_null(st: &mut State, flags: u64, w: u32) -> Option<Value> {
+    if flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL {
+        return fail(st, EEXIST, w);
+    }
+    if flags & O_DIRECTORY != 0 {
+        return fail(st, ENOTDIR, w);
+    }
+    match install(st, Descriptor::Null, 0) {
+        Some(fd) => ret(fd as i64, w),
+        None => fail(st, EMFILE, w),
+    }
+}
+
 /// Opening the directory `path` names: a descriptor to read it by (its entries are
 /// read through dir.c, by its name), as opendir and the users of `openat` open one.
 /// Creating it anew is EEXIST, writing or creating it EISDIR, as on Linux.
@@ -335,6 +358,7 @@ fn lseek(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         Some(Descriptor::Stdout) => (None, st.stdout().len(), st.stdout().len() as usize),
         Some(Descriptor::Stderr) | None => (None, st.stderr().len(), st.stderr().len() as usize),
         Some(Descriptor::Pipe { .. }) => return Ok(fail(st, ESPIPE, w)),
+        Some(Descriptor::Null) => return Ok(ret(0, w)),
         // A directory's only position the model knows is its start.
         Some(Descriptor::Directory(_)) if off == 0 && whence <= 1 => return Ok(ret(0, w)),
         Some(Descriptor::Directory(_)) => return Ok(fail(st, EINVAL, w)),
@@ -396,6 +420,9 @@ fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let mut kind = REGULAR;
     let (size, number) = if by_path {
         let path = ex.read_c_string(st, &c.args[1], 4096)?;
+        if namespace::absolute_path(&env(st).cwd, &path) == NULL_DEVICE {
+            return Ok(ret(CHAR_DEVICE, w));
+        }
         let name = match symlinks::lookup(env(st), &path, true) {
             Ok(Resolved::Inside(name)) => name,
             Err(errno) => return Ok(fail(st, errno as u128, w)),
@@ -421,6 +448,7 @@ fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         match e.fds[fd] {
             Some(Descriptor::File { file, .. }) => (e.files[file].1.len(), file as u64),
             Some(Descriptor::Stdin(_)) if e.stdin.is_empty() => return Ok(ret(CHAR_DEVICE, w)),
+            Some(Descriptor::Null) => return Ok(ret(CHAR_DEVICE, w)),
             Some(Descriptor::Stdin(_)) => (e.stdin.len(), n),
             Some(Descriptor::Stdout) => (st.stdout().len() as usize, n + 1),
             Some(Descriptor::Stderr) | None => (st.stderr().len() as usize, n + 2),
