@@ -288,6 +288,7 @@
 #define getpwnam model_getpwnam
 #define getgrgid model_getgrgid
 #define getgrnam model_getgrnam
+#define getgrouplist model_getgrouplist
 #define getpagesize model_getpagesize
 #define sysconf model_sysconf
 #define posix_memalign model_posix_memalign

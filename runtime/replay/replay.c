@@ -944,6 +944,11 @@ struct group *getgrnam(const char *name) {
   return i < 0 ? NULL : &groups[i];
 }
 
+/* The same groups as under analysis (the native run has no /etc/group either). */
+int getgrouplist(const char *user, gid_t group, gid_t *list, int *ngroups) {
+  return augur_fixed_getgrouplist(user, group, list, ngroups);
+}
+
 /* The ids of the user running the replay, whose files are the modelled user's. */
 static uid_t native_uid;
 static gid_t native_gid;

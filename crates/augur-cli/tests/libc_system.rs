@@ -48,7 +48,8 @@ fn priority_group_and_host_id() {
         "libc_system/priority_group_and_host_id.c",
         "priority 0\nnice 5\npriority 5\nother -1 errno 3\nsetpgid 0\n\
          group own 1, foreign -1 errno 1\n\
-         session 1, other -1 errno 3\nsetsid -1 errno 1\nsethostname -1 errno 1\nsetdomainname -1 errno 1\n\
+         session 1, other -1 errno 3\nsetsid -1 errno 1\ngroups of root 1: 0\n\
+         groups of user in none -1, 1\nsethostname -1 errno 1\nsetdomainname -1 errno 1\n\
          hostid 00000000\n\
          canonical /augur/work\nsynced\n",
     );

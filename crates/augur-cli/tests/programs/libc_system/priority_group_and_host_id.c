@@ -1,10 +1,11 @@
 #define _GNU_SOURCE
 /* What nice, timeout, hostid, sync, pkill and hostname ask of the system: the nice value
  * (raised, as any user may), a process group and session of its own (which setsid cannot
- * leave), the host id,
+ * leave) and the groups of a user (id, groups), the host id,
  * glibc's canonicalize_file_name, sync (which cannot fail), and renaming the host (which
  * only root may). */
 #include <errno.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -29,6 +30,12 @@ int main(void) {
   errno = 0;
   int leader = setsid();
   printf("setsid %d errno %d\n", leader, errno);
+  gid_t list[4];
+  int n = 4, r = getgrouplist("root", 0, list, &n);
+  printf("groups of root %d: %d\n", r, (int)list[0]);
+  n = 0;
+  r = getgrouplist("user", 1000, list, &n);
+  printf("groups of user in none %d, %d\n", r, n);
   errno = 0;
   int renamed = sethostname("x", 1);
   printf("sethostname %d errno %d\n", renamed, errno);
