@@ -43,6 +43,23 @@ fn bswap_and_rdtsc_run() {
 }
 
 #[test]
+fn bit_scans_run() {
+    // `bsf`, `rep; bsf` and `bsr` of an operand into the output are llvm.cttz and
+    // llvm.ctlz: every path agrees with the compiler's own counts (exit 0), and the one
+    // input whose lowest and highest set bit are both 9, 0x200, is found (exit 1).
+    let src = &program("inline_asm/bit_scans_run.c");
+    let r = run_c(src, &["--sym-stdin", "2"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(r.errors("unsupported").is_empty(), "{}", r.stderr);
+    let mut codes = r.exit_codes();
+    codes.dedup();
+    assert_eq!(codes, vec![0, 1, 3], "{}", r.stderr);
+    let found = r.tests.iter().find(|t| t["outcome"]["code"] == 1).unwrap();
+    assert_eq!(object_bytes(found, "stdin"), [0x00, 0x02]);
+    r.assert_native_replay_passes();
+}
+
+#[test]
 fn other_assembly_is_unsupported() {
     let src = &program("inline_asm/other_assembly_is_unsupported.c");
     let r = run_c(src, &["--sym-stdin", "1"]);

@@ -129,6 +129,30 @@ impl Rewriter<'_> {
                     (output_types == [ty])
                         .then(|| vec![self.call_intrinsic("llvm.bswap", &[ty], &[x])])
                 }
+                AsmKind::BitScan { forward, input } => {
+                    let x = arg(input);
+                    let ty = LLVMTypeOf(x);
+                    let [out] = output_types[..] else {
+                        return None;
+                    };
+                    let ints = [ty, out]
+                        .iter()
+                        .all(|t| LLVMGetTypeKind(*t) == LLVMTypeKind::LLVMIntegerTypeKind);
+                    if !ints {
+                        return None;
+                    }
+                    let b = self.builder.0;
+                    let i1 = LLVMInt1TypeInContext(self.module.ctx.raw);
+                    let defined_at_zero = LLVMConstInt(i1, 0, 0);
+                    let index = if forward {
+                        self.call_intrinsic("llvm.cttz", &[ty], &[x, defined_at_zero])
+                    } else {
+                        let zeros = self.call_intrinsic("llvm.ctlz", &[ty], &[x, defined_at_zero]);
+                        let top = LLVMConstInt(ty, u64::from(LLVMGetIntTypeWidth(ty)) - 1, 0);
+                        LLVMBuildSub(b, top, zeros, c"".as_ptr())
+                    };
+                    Some(vec![LLVMBuildIntCast2(b, index, out, 0, c"".as_ptr())])
+                }
                 AsmKind::Cycles(parts) => {
                     let ints = output_types.iter().all(|t| {
                         LLVMGetTypeKind(*t) == LLVMTypeKind::LLVMIntegerTypeKind

@@ -22,6 +22,16 @@ pub(super) enum AsmKind {
     Identity(Vec<usize>),
     /// `bswap` of its one output, tied to argument `.0`.
     Bswap(usize),
+    /// `bsf` (`forward`) or `bsr` of argument `.input` into the one output: the index of
+    /// its lowest or highest set bit (GMP's `count_trailing_zeros` and
+    /// `count_leading_zeros` in longlong.h, which never give it 0; `rep; bsf` is
+    /// `tzcnt`, the same for any other operand).
+    BitScan {
+        /// `bsf` (else `bsr`).
+        forward: bool,
+        /// The argument scanned.
+        input: usize,
+    },
     /// `rdtsc` (`rdtscp` when `aux`): each direct output is part of the cycle counter.
     Cycles(Vec<CounterPart>),
     /// Anything else: why it cannot run.
@@ -93,11 +103,18 @@ impl AsmCall {
         if runs_cpuid(&statements, &self.constraints) {
             return AsmKind::Cpuid;
         }
-        let ops: Vec<&str> = statements
+        let mut ops: Vec<&str> = statements
             .iter()
             .map(String::as_str)
             .filter(|s| !NO_OPS.contains(s))
             .collect();
+        // `rep; bsf` (`tzcnt` where the processor has it): the prefix changes no answer
+        // for an operand that is not 0.
+        if let ["rep", op] = ops[..] {
+            if bit_scan(op).is_some() {
+                ops = vec![op];
+            }
+        }
         let unsupported = || {
             AsmKind::Unsupported(format!(
                 "inline assembly `{}` is not supported",
@@ -114,6 +131,13 @@ impl AsmCall {
             },
             [op] if is_bswap_of_output_0(op) => match c.tied_outputs().as_deref() {
                 Some(&[arg]) if c.outputs[0] == Output::Direct => AsmKind::Bswap(arg),
+                _ => unsupported(),
+            },
+            [op] if bit_scan(op).is_some() => match c.outputs[..] {
+                [Output::Direct] if c.inputs == 1 => AsmKind::BitScan {
+                    forward: bit_scan(op) == Some(true),
+                    input: 0,
+                },
                 _ => unsupported(),
             },
             [op @ ("rdtsc" | "rdtscp")] => c
@@ -193,6 +217,23 @@ fn is_bswap_of_output_0(s: &str) -> bool {
         && (operand == "$0" || operand.starts_with("${0:") && operand.ends_with('}'))
 }
 
+/// Is the statement a bit scan of operand 1 into operand 0 (`bsf $1, $0`, `bsrq $1,${0:q}`),
+/// and forward (`bsf`) or not (`bsr`)?
+fn bit_scan(s: &str) -> Option<bool> {
+    let (op, operands) = s.split_once(' ')?;
+    let forward = match op {
+        "bsf" | "bsfl" | "bsfq" => true,
+        "bsr" | "bsrl" | "bsrq" => false,
+        _ => return None,
+    };
+    let operand = |o: &str, n: char| {
+        let o = o.trim();
+        o == format!("${n}") || o.starts_with(&format!("${{{n}:")) && o.ends_with('}')
+    };
+    let (from, to) = operands.split_once(',')?;
+    (operand(from, '1') && operand(to, '0')).then_some(forward)
+}
+
 /// An output constraint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Output {
@@ -212,6 +253,8 @@ struct Constraints<'a> {
     registers: Vec<&'a str>,
     /// For each output, the argument tied to it.
     tied: Vec<Option<usize>>,
+    /// The number of inputs.
+    inputs: usize,
 }
 
 impl<'a> Constraints<'a> {
@@ -235,6 +278,7 @@ impl<'a> Constraints<'a> {
                     *slot = Some(args);
                 }
                 args += 1;
+                c.inputs += 1;
             }
         }
         c
@@ -351,6 +395,26 @@ mod tests {
                 "inline assembly `` with an output not tied to an input is not supported".into()
             )
         );
+    }
+
+    #[test]
+    fn bit_scans_of_operand_1_into_the_output() {
+        let scan = |forward| AsmKind::BitScan { forward, input: 0 };
+        assert_eq!(kind("rep;bsf\t$1, ${0:q}", "=r,rm,~{dirflag}"), scan(true));
+        assert_eq!(kind("bsfl $1,${0:k}", "=r,rm,~{cc}"), scan(true));
+        assert_eq!(kind("bsrq $1,$0", "=r,rm"), scan(false));
+        assert!(matches!(
+            kind("bsf $0, $1", "=r,rm"),
+            AsmKind::Unsupported(_)
+        ));
+        assert!(matches!(
+            kind("bsf $1, $0", "=r,rm,rm"),
+            AsmKind::Unsupported(_)
+        ));
+        assert!(matches!(
+            kind("bsf $1, $0", "=*m,rm"),
+            AsmKind::Unsupported(_)
+        ));
     }
 
     #[test]
