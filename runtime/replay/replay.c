@@ -1251,7 +1251,8 @@ int getservbyport_r(int port, const char *proto, struct servent *ret, char *buf,
 /* ---- The fixed clock (runtime/libc/time.c) -------------------------------------------
  *
  * Every clock of the analysis reads 2024-01-01 00:00:00 UTC and no time passes: so do
- * the native run's (clock() as musl derives it from the process's CPU clock). */
+ * the native run's (clock() as musl derives it from the process's CPU clock), and its
+ * sleeps end at once. */
 
 time_t time(time_t *t) {
   if (t)
@@ -1277,6 +1278,30 @@ int timespec_get(struct timespec *ts, int base) {
   return base == TIME_UTC && clock_gettime(CLOCK_REALTIME, ts) == 0 ? base : 0;
 }
 clock_t clock(void) { return (clock_t)AUGUR_FIXED_TIME * 1000000; }
+/* Sleeping: no time passes, so a sleep returns at once, as the models' (runtime/libc/fd.c
+ * and syscall.c); natively `usleep 99999999` ran past replay's time limit. */
+int nanosleep(const struct timespec *req, struct timespec *rem) {
+  if (req->tv_sec < 0 || req->tv_nsec < 0 || req->tv_nsec > 999999999)
+    return refused(EINVAL);
+  if (rem)
+    rem->tv_sec = rem->tv_nsec = 0;
+  return 0;
+}
+int clock_nanosleep(clockid_t clock, int flags, const struct timespec *req,
+                    struct timespec *rem) {
+  (void)clock;
+  if (flags & TIMER_ABSTIME)
+    return 0;
+  return nanosleep(req, rem) == 0 ? 0 : errno;
+}
+unsigned int sleep(unsigned int seconds) {
+  (void)seconds;
+  return 0;
+}
+int usleep(useconds_t usec) {
+  (void)usec;
+  return 0;
+}
 
 /* The modelled volume, as statfs and as statvfs give it. */
 static int model_volume(struct statfs *out) {

@@ -56,6 +56,14 @@ fn priority_group_and_host_id() {
 }
 
 #[test]
+fn sleeps_end_at_once_natively_too() {
+    exits_with_and_replays(
+        "libc_system/sleeps_end_at_once_natively_too.c",
+        "sleep 0\nusleep 0\nnanosleep 0 rest 0\nbad -1\nclock 0\nnow 1704067200\n",
+    );
+}
+
+#[test]
 fn realpath_collapses_a_leading_double_slash_as_glibc() {
     exits_with_and_replays(
         "libc_system/realpath_collapses_a_leading_double_slash_as_glibc.c",
