@@ -351,10 +351,12 @@ struct GlobalPointee {
     offset: u64,
 }
 
-/// The variables that the pointer globals `f` reads point at ([`pointee_vars`]): a global
-/// of the user's, writable, defined, of pointer type, loaded whole as a pointer by `f`,
-/// through which `f` reads integers at constant offsets. Globals always hold a value (the
-/// pointer may be null: the predicate reads 0 then, see [`crate::names`]).
+/// The variables that the pointer globals `f` reads point at ([`pointee_vars`], as for a
+/// local pointer: the integers `f` reads through it at constant offsets, and a string's
+/// bytes, a string it passes to the C library included): a global of the user's,
+/// writable, defined, of pointer type, loaded whole as a pointer by `f`. Globals always
+/// hold a value (the pointer may be null: the predicate reads 0 then, see
+/// [`crate::names`]).
 fn global_pointees(prog: &Program, f: &augur_ir::Function) -> Vec<GlobalPointee> {
     let mut pointers: Vec<(GlobalId, Vec<Reg>)> = Vec::new();
     for inst in &f.insts {
@@ -387,19 +389,18 @@ fn global_pointees(prog: &Program, f: &augur_ir::Function) -> Vec<GlobalPointee>
             None => pointers.push((g, vec![*dst])),
         }
     }
-    let regs: Vec<Vec<Reg>> = pointers.iter().map(|(_, r)| r.clone()).collect();
+    let (globals, regs): (Vec<GlobalId>, Vec<Vec<Reg>>) = pointers.into_iter().unzip();
     let through = pointee_loads(prog, f, &regs);
-    pointers
-        .iter()
-        .zip(through)
-        .filter(|(_, through)| !through.is_empty())
-        .flat_map(|((g, regs), through)| {
-            let name = &prog.globals[g.0 as usize].name;
+    globals
+        .into_iter()
+        .zip(regs.iter().zip(through))
+        .flat_map(|(global, (regs, through))| {
+            let name = &prog.globals[global.0 as usize].name;
             pointee_vars(prog, f, name, through, regs)
                 .into_iter()
-                .map(|(var, offset)| GlobalPointee {
+                .map(move |(var, offset)| GlobalPointee {
                     var,
-                    global: *g,
+                    global,
                     offset,
                 })
         })
