@@ -8,7 +8,8 @@
  *   functions, so musl's functions and the models share one world: the same
  *   descriptors, files and clock.
  * - The process is alone in a sandbox: it cannot make processes (fork, vfork and
- *   clone fail with EAGAIN, execve with EACCES; there is no child to wait for)
+ *   clone fail with EAGAIN, execve with EACCES once it finds the program, ENOENT
+ *   when nothing is there; there is no child to wait for)
  *   nor sockets (EACCES); it may signal only itself; it leads its own process group
  *   and session; its user, not root, may not rename the host (EPERM). `augur
  *   replay` makes the native run's calls fail the same way (runtime/replay/replay.c).
@@ -431,6 +432,14 @@ __attribute__((noreturn)) static void unsupported(long n)
     augur_sys_unsupported(what);
 }
 
+/* execve in the sandbox: the kernel looks the program up (a path naming nothing is
+ * ENOENT, ENOTDIR, ...), then refuses to run what it found. */
+static long exec_refused(const char *path)
+{
+    long r = kernel(faccessat(AT_FDCWD, path, 0 /* F_OK */, 0));
+    return r == 0 ? -EACCES : r;
+}
+
 long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
 {
     switch (n) {
@@ -624,8 +633,8 @@ long __augur_syscall(long n, long a, long b, long c, long d, long e, long f)
     case SYS_clone:
     case SYS_clone3:
         return -EAGAIN;
-    case SYS_execve: /* looked up before refused: the empty path names nothing */
-        return *(const char *)a ? -EACCES : -ENOENT;
+    case SYS_execve: /* looked up before refused: a path naming nothing is ENOENT */
+        return exec_refused((const char *)a);
     case SYS_execveat:
     case SYS_socket:
     case SYS_socketpair:

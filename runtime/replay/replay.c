@@ -44,11 +44,13 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/utsname.h>
 #include <grp.h>
+#include <limits.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <pwd.h>
@@ -677,7 +679,8 @@ int setvbuf(FILE *f, char *buffer, int mode, size_t size) {
 /* ---- The sandbox ------------------------------------------------------------------------
  *
  * The analysed process is alone (augur's runtime/libc/sandbox.c and syscall.c): a new
- * process or program cannot be started (EAGAIN; exec: EACCES), system(NULL) finds no
+ * process or program cannot be started (EAGAIN; exec: EACCES, ENOENT for a program that
+ * is not there), system(NULL) finds no
  * shell, sockets are refused (EACCES), and kill reaches only the process itself. The
  * native program's calls fail the same way, so that its run agrees with the test. */
 
@@ -688,16 +691,57 @@ static int refused(int err) {
 
 pid_t fork(void) { return refused(EAGAIN); }
 pid_t vfork(void) { return refused(EAGAIN); }
-/* The kernel looks the program up before refusing to run it: the empty path is ENOENT
- * (and so is an empty name for execvp's search of PATH, glibc's and musl's alike). */
+/* The kernel looks the program up before refusing to run it: a path naming nothing is
+ * ENOENT (ENOTDIR, ...), as in the analysis, whose world has no program to find (the
+ * native root has no /usr/bin, crates/augur-env/src/replay/private_root.rs). */
 int execve(const char *path, char *const argv[], char *const envp[]) {
   (void)argv, (void)envp;
-  return refused(*path ? EACCES : ENOENT);
+  return access(path, F_OK) == 0 ? refused(EACCES) : -1;
+}
+/* execvp's search of PATH as musl's, which the analysis runs: a name with a slash is
+ * run as it is; else it is looked for in each directory of PATH (unset: musl's
+ * default; an empty one is the working directory) until a lookup fails for another
+ * reason than a missing file; EACCES if one was found (and refused), else ENOENT. */
+static int exec_search(const char *file) {
+  if (!*file)
+    return refused(ENOENT);
+  if (strchr(file, '/'))
+    return execve(file, NULL, NULL);
+  size_t k = strnlen(file, NAME_MAX + 1);
+  if (k > NAME_MAX)
+    return refused(ENAMETOOLONG);
+  const char *path = getenv("PATH");
+  if (path == NULL)
+    path = "/usr/local/bin:/bin:/usr/bin";
+  int found = 0;
+  char candidate[PATH_MAX];
+  for (const char *dir = path;; dir++) {
+    const char *end = dir + strcspn(dir, ":");
+    size_t n = (size_t)(end - dir);
+    if (n + 1 + k < sizeof candidate) {
+      memcpy(candidate, dir, n);
+      candidate[n] = '/';
+      memcpy(candidate + n + (n > 0), file, k + 1);
+      execve(candidate, NULL, NULL);
+      if (errno == EACCES)
+        found = 1;
+      else if (errno != ENOENT && errno != ENOTDIR)
+        return -1;
+    }
+    if (*end == '\0')
+      break;
+    dir = end;
+  }
+  return refused(found ? EACCES : ENOENT);
 }
 int execv(const char *path, char *const argv[]) { return execve(path, argv, NULL); }
-int execvp(const char *file, char *const argv[]) { return execve(file, argv, NULL); }
+int execvp(const char *file, char *const argv[]) {
+  (void)argv;
+  return exec_search(file);
+}
 int execvpe(const char *file, char *const argv[], char *const envp[]) {
-  return execve(file, argv, envp);
+  (void)argv, (void)envp;
+  return exec_search(file);
 }
 int fexecve(int fd, char *const argv[], char *const envp[]) {
   (void)fd, (void)argv, (void)envp;
@@ -709,7 +753,7 @@ int execl(const char *path, const char *arg, ...) {
 }
 int execlp(const char *file, const char *arg, ...) {
   (void)arg;
-  return execve(file, NULL, NULL);
+  return exec_search(file);
 }
 int execle(const char *path, const char *arg, ...) {
   (void)arg;
@@ -957,6 +1001,29 @@ __attribute__((constructor(101))) static void remember_native_ids(void) {
   native_gid = (gid_t)syscall(SYS_getgid);
 }
 
+/* The analysis answers `/` as `/augur` (runtime/libc/dir.c: both are the working
+ * directory's parent, passed through, never listed). The native root is another
+ * directory (a mount point per directory of the machine: its link count theirs), so an
+ * answer about it is /augur's, as the run found it when it started (in a root of its
+ * own, where /augur is the run's volume's; else, in the machine's root, nothing is
+ * changed). Before the other constructors: the seccomp filter of --max-fail tests counts
+ * the program's stat calls. */
+static struct stat native_root, augur_dir;
+static struct statx augur_dir_x;
+static int root_is_augur;
+__attribute__((constructor(101))) static void remember_the_root(void) {
+  root_is_augur = syscall(SYS_newfstatat, AT_FDCWD, "/", &native_root, 0) == 0 &&
+                  syscall(SYS_newfstatat, AT_FDCWD, "/augur", &augur_dir, 0) == 0 &&
+                  syscall(SYS_statx, AT_FDCWD, "/augur", 0, STATX_BASIC_STATS, &augur_dir_x) ==
+                      0 &&
+                  (native_root.st_dev != augur_dir.st_dev || native_root.st_ino != augur_dir.st_ino);
+}
+/* Whether (dev, ino) is the native root's, to be answered as /augur. */
+static int is_native_root(dev_t dev, ino_t ino) {
+  return root_is_augur && dev == native_root.st_dev && ino == native_root.st_ino;
+}
+_Static_assert(sizeof(struct stat) == sizeof(struct stat64), "one stat layout (x86-64)");
+
 /* Whether a stat answer `r` is of a file the replaying user owns (`*uid`): then shown as
  * the modelled user's (its group too, when the replaying user's). */
 static int owned_file(int r, unsigned *uid, unsigned *gid) {
@@ -974,13 +1041,16 @@ static int owned_file(int r, unsigned *uid, unsigned *gid) {
  * own volume's, numbered as the model numbers them (fixed_volume.h). `st` is the answer,
  * `times` what sets those. Both forms: programs built for large files (coreutils) call
  * the ...64 names. */
-#define MODELLED_STAT(name, params, args, uid, gid, times)                               \
+#define MODELLED_STAT(name, params, args, uid, gid, as_root, times)                      \
   int name params {                                                                      \
     static int(*glibc) params;                                                           \
     int r;                                                                               \
     if (!glibc)                                                                          \
       glibc = (int(*) params)real(#name);                                                \
     r = glibc args;                                                                      \
+    if (r == 0) {                                                                        \
+      as_root;                                                                           \
+    }                                                                                    \
     if (owned_file(r, &st->uid, &st->gid)) {                                             \
       times;                                                                             \
     }                                                                                    \
@@ -998,8 +1068,12 @@ static int owned_file(int r, unsigned *uid, unsigned *gid) {
    (st)->st_dev = AUGUR_FIXED_DEV,                                                        \
    (st)->st_size = S_ISDIR((st)->st_mode) ? AUGUR_FIXED_DIR_SIZE : (st)->st_size,         \
    (st)->st_blocks = FIXED_BLOCKS((st)->st_mode, (st)->st_size))
+/* A stat answer about the native root becomes /augur's. */
+#define ROOT_AS_AUGUR(st)                                                                \
+  if (is_native_root((st)->st_dev, (st)->st_ino))                                        \
+  memcpy((st), &augur_dir, sizeof augur_dir)
 #define STAT_FORMS(name, params, args)                                                   \
-  MODELLED_STAT(name, params, args, st_uid, st_gid, FIXED_ATTRS(st))
+  MODELLED_STAT(name, params, args, st_uid, st_gid, ROOT_AS_AUGUR(st), FIXED_ATTRS(st))
 STAT_FORMS(stat, (const char *path, struct stat *st), (path, st))
 STAT_FORMS(stat64, (const char *path, struct stat64 *st), (path, st))
 STAT_FORMS(lstat, (const char *path, struct stat *st), (path, st))
@@ -1012,6 +1086,8 @@ STAT_FORMS(fstatat64, (int dirfd, const char *path, struct stat64 *st, int flags
 /* The model's statx knows the basic fields only (no birth time). */
 MODELLED_STAT(statx, (int dirfd, const char *path, int flags, unsigned mask, struct statx *st),
               (dirfd, path, flags, mask, st), stx_uid, stx_gid,
+              if (is_native_root(makedev(st->stx_dev_major, st->stx_dev_minor), st->stx_ino))
+                  *st = augur_dir_x,
               (st->stx_atime.tv_sec = st->stx_mtime.tv_sec = st->stx_ctime.tv_sec =
                    AUGUR_FIXED_TIME,
                st->stx_atime.tv_nsec = st->stx_mtime.tv_nsec = st->stx_ctime.tv_nsec = 0,

@@ -295,3 +295,18 @@ fn files_in_subdirectories_number_after_their_directories() {
     assert_eq!(r.exits_with_stdout(), vec![(0, expected.to_string())]);
     r.assert_native_replay_passes();
 }
+
+#[test]
+fn the_root_stats_as_the_work_directorys_parent() {
+    // `ls -ld /` (coreutils' vdir printed the native root's 22 links, owner root and
+    // today's date): `/` is `/augur` in the analysis and natively alike.
+    let parent = "801 3 3 40111 1000 1000 1704067200 4096";
+    exits_with_and_replays(
+        "libc_files/the_root_stats_as_the_work_directorys_parent.c",
+        &format!(
+            "/: {parent}\nlstat /: {parent}\n/augur: {parent}\n../..: {parent}\n\
+             at /: {parent}\nopen / -1\nfstat / (O_PATH): {parent}\n\
+             statx /: 8:1 3 3 40111 1000\n"
+        ),
+    );
+}

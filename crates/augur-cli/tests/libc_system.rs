@@ -31,8 +31,11 @@ fn the_process_is_alone() {
         r.exits_with_stdout(),
         vec![(
             0,
-            "fork -1 errno 11\nexecvp -1 errno 13\nexecvp empty -1 errno 2\n\
-             execve empty -1 errno 2\nsystem 0 -1\npopen failed\n\
+            "fork -1 errno 11\nexecvp -1 errno 2\nexecvp empty -1 errno 2\n\
+             execve empty -1 errno 2\nstat /usr/bin -1 errno 2\n\
+             execv /usr/bin/ls -1 errno 2\nexecv ./prog -1 errno 13\n\
+             execv prog/x -1 errno 20\nexecvp prog in PATH -1 errno 13\n\
+             execlp ls in PATH -1 errno 2\nsystem 0 -1\npopen failed\n\
              socket -1 errno 13\nwait -1 errno 10\nkill other -1 errno 3\nkill self 0\n\
              chroot -1 errno 1\nchroot missing -1 errno 2\npclose 0\n\
              cmsg next none next none\n"

@@ -38,6 +38,8 @@ const O_EXCL: u64 = 0o200;
 const O_TRUNC: u64 = 0o1000;
 const O_DIRECTORY: u64 = 0o200000;
 const O_NOFOLLOW: u64 = 0o400000;
+/// open(2)'s flag for a descriptor that only names its file (no read permission needed).
+const O_PATH: u64 = 0o10000000;
 
 /// What `augur_sys_stat` says a descriptor is: a regular file, `/dev/null`, a directory,
 /// a pipe.
@@ -238,6 +240,8 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
             return Ok(fail(st, if exclusive { EEXIST } else { ELOOP }, w));
         }
         Resolved::Inside(name) => name,
+        // Passed through, never listed (mode 0111): only O_PATH opens it, as on Linux.
+        Resolved::Parent if flags & O_PATH == 0 => return Ok(fail(st, EACCES, w)),
         Resolved::Parent => return Ok(open_directory(st, &path, flags, w)),
         // Nothing outside the working directory can be opened or made.
         _ if flags & O_CREAT != 0 => return Ok(fail(st, EACCES, w)),

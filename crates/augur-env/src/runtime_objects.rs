@@ -77,7 +77,7 @@ fn key(compiler: &Command) -> u64 {
 /// The file `program` runs: itself when it names a path, else the first of `PATH`'s
 /// directories holding it; symbolic links followed (`clang-14` is a link into
 /// `/usr/lib/llvm-14`).
-fn resolve(program: &OsStr) -> Option<PathBuf> {
+pub(crate) fn resolve(program: &OsStr) -> Option<PathBuf> {
     let p = Path::new(program);
     if p.components().count() > 1 {
         return p.canonicalize().ok();

@@ -439,6 +439,7 @@ impl Invocation {
             .filter(|(k, _)| !self.env.iter().any(|(set, _)| set == k))
             .collect();
         env.extend(self.env);
+        private_root::name_the_symbolizer(&mut env);
         let envp = env
             .iter()
             .map(|(k, v)| c(&[k.as_os_str(), v.as_os_str()].join(OsStr::new("="))))

@@ -17,6 +17,10 @@
 //!   in, read-only where the kernel allows it (its own mounts below stay as they are),
 //!   except `/proc`, `/dev` and `/sys`, bound as they are; the host's top-level symbolic
 //!   links (`/bin` to `usr/bin`) are copied, its top-level files left out;
+//! - but the directories of programs (`/usr/bin`, `/bin`, `/usr/local/sbin`, ...) are not
+//!   there: the analysis's world has no program to find, so a shell's search of its path
+//!   (BusyBox `sh -c w`) or `which` finds none natively either. `/usr` and `/usr/local`
+//!   are directories of the root's own holding the host's other entries there;
 //! - `/` and `/augur` may be passed through, not listed (mode 0111), as in the analysis.
 //!
 //! The root's unchanging part (its mount points and links) is made once per user and
@@ -48,6 +52,55 @@ const LEFT_OUT: &[&str] = &["tmp", "augur", REPLAY_NAME, "etc"];
 const REPLAY_NAME: &str = ".augur-replay";
 /// The host directories bound as they are: writable devices and the kernel's views.
 const BOUND_AS_THEY_ARE: &[&str] = &["proc", "dev", "sys"];
+/// The host's directories of programs, left out of the root (a link by one of these
+/// names is copied: it leads nowhere). Their parents (`usr`, `usr/local`) are the root's
+/// own directories, holding the host's other entries.
+const PROGRAM_DIRS: &[&str] = &[
+    "bin",
+    "sbin",
+    "usr/bin",
+    "usr/sbin",
+    "usr/games",
+    "usr/local/bin",
+    "usr/local/sbin",
+    "usr/local/games",
+];
+
+/// The sanitizers' options that name their symbolizer.
+const SYMBOLIZED: &[&str] = &["ASAN_OPTIONS", "UBSAN_OPTIONS", "MSAN_OPTIONS"];
+
+/// The sanitizers' options of a run in the new root, `env` (the run's whole environment)
+/// changed: they find `llvm-symbolizer` through PATH, whose directories the root lacks,
+/// so each names this build's LLVM's by its own path (`/usr/lib/llvm-14/bin/...`, which
+/// the root has) unless it names one already. A sanitizer's report then has its
+/// functions and lines, which `augur repro` matches against the field's stack.
+pub fn name_the_symbolizer(env: &mut Vec<(OsString, OsString)>) {
+    static SYMBOLIZER: OnceLock<Option<PathBuf>> = OnceLock::new();
+    let found = SYMBOLIZER.get_or_init(|| {
+        let name = augur_ir::llvm::llvm_tool("llvm-symbolizer");
+        crate::runtime_objects::resolve(OsStr::new(&name)).filter(|p| {
+            !PROGRAM_DIRS
+                .iter()
+                .any(|d| p.starts_with(Path::new("/").join(d)))
+        })
+    });
+    let Some(symbolizer) = found else { return };
+    for name in SYMBOLIZED {
+        let mut option = OsString::from("external_symbolizer_path=");
+        option.push(symbolizer);
+        match env.iter_mut().find(|(k, _)| k == name) {
+            Some((_, v))
+                if v.as_bytes()
+                    .windows(19)
+                    .any(|w| w == b"external_symbolizer") => {}
+            Some((_, v)) => {
+                v.push(":");
+                v.push(option);
+            }
+            None => env.push((OsString::from(name), option)),
+        }
+    }
+}
 
 /// One bind mount to make: `from` (a host path) on `to` (inside the new root).
 struct Bind {
@@ -119,7 +172,8 @@ fn kept_flags(path: &Path) -> libc::c_ulong {
 /// What each child does with them is prepared here too, once.
 struct Skeleton {
     /// The new root: mount points for the host's directories, `tmp`, `augur` and the
-    /// replay's own, and copies of the host's top-level links.
+    /// replay's own, copies of the host's links, and the directories holding left-out
+    /// ones.
     root: CString,
     /// The mount point of each run's own volume (a tmpfs), outside the new root.
     volume: CString,
@@ -143,28 +197,69 @@ struct Skeleton {
 /// This process's skeleton, or why it could not be made.
 static SKELETON: OnceLock<Result<Skeleton, String>> = OnceLock::new();
 
-/// A top-level entry of the host's `/` the new root has: a directory (bound) or a
-/// symbolic link (copied, with its target).
-type HostEntry = (OsString, Option<PathBuf>);
+/// An entry of the host's tree the new root has, by its path relative to `/`: a
+/// directory (bound, or made when it holds a left-out directory: `HostEntry::Made`) or
+/// a symbolic link (copied, with its target).
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum HostEntry {
+    /// A host directory bound on a mount point of the same name.
+    Bound(PathBuf),
+    /// A directory of the root's own, holding the host's entries of that name.
+    Made(PathBuf),
+    /// A symbolic link and its target.
+    Link(PathBuf, PathBuf),
+}
 
-/// The host's top-level directories and links the new root has, sorted by name.
-fn host_entries() -> std::io::Result<Vec<HostEntry>> {
-    let mut entries = Vec::new();
-    for entry in std::fs::read_dir("/")? {
-        let entry = entry?;
-        let name = entry.file_name();
-        if LEFT_OUT.iter().any(|d| OsStr::new(d) == name) {
-            continue;
-        }
-        let kind = entry.file_type()?;
-        if kind.is_symlink() {
-            entries.push((name, Some(std::fs::read_link(entry.path())?)));
-        } else if kind.is_dir() {
-            entries.push((name, None));
+impl HostEntry {
+    /// Its path relative to `/`.
+    fn path(&self) -> &Path {
+        match self {
+            Self::Bound(p) | Self::Made(p) | Self::Link(p, _) => p,
         }
     }
-    entries.sort();
+}
+
+/// The host's entries the new root has, parents before what they hold: the directories
+/// and links of `/` but [`LEFT_OUT`], with [`PROGRAM_DIRS`] left out below it.
+fn host_entries() -> std::io::Result<Vec<HostEntry>> {
+    let mut entries = Vec::new();
+    entries_below(Path::new(""), &mut entries)?;
+    entries.sort_by(|a, b| a.path().cmp(b.path()));
     Ok(entries)
+}
+
+/// The entries of the host directory `/dir` (`dir` relative) onto `entries`.
+fn entries_below(dir: &Path, entries: &mut Vec<HostEntry>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(Path::new("/").join(dir))? {
+        let entry = entry?;
+        let path = dir.join(entry.file_name());
+        let top_level_left_out = dir.as_os_str().is_empty()
+            && LEFT_OUT.iter().any(|d| OsStr::new(d) == entry.file_name());
+        let kind = entry.file_type()?;
+        if kind.is_symlink() {
+            entries.push(HostEntry::Link(path, std::fs::read_link(entry.path())?));
+        } else if !kind.is_dir() || top_level_left_out || is_program_dir(&path) {
+            continue;
+        } else if holds_program_dir(&path) {
+            entries_below(&path, entries)?;
+            entries.push(HostEntry::Made(path));
+        } else {
+            entries.push(HostEntry::Bound(path));
+        }
+    }
+    Ok(())
+}
+
+/// Is `path` (relative to `/`) one of [`PROGRAM_DIRS`]?
+fn is_program_dir(path: &Path) -> bool {
+    PROGRAM_DIRS.iter().any(|d| Path::new(d) == path)
+}
+
+/// Does `path` (relative to `/`) hold one of [`PROGRAM_DIRS`]?
+fn holds_program_dir(path: &Path) -> bool {
+    PROGRAM_DIRS
+        .iter()
+        .any(|d| Path::new(d).starts_with(path) && Path::new(d) != path)
 }
 
 /// Is `base` a skeleton this user may trust: a directory of its own that no one else may
@@ -183,9 +278,13 @@ fn make_skeleton(entries: &[HostEntry]) -> std::io::Result<Skeleton> {
     // FNV-1a over the entries: stable across builds and runs.
     let hash = entries
         .iter()
-        .flat_map(|(name, target)| {
-            let target = target.as_deref().map(|t| t.as_os_str().as_bytes());
-            [name.as_bytes(), b"\0", target.unwrap_or(b"/"), b"\0"].concat()
+        .flat_map(|entry| {
+            let kind: &[u8] = match entry {
+                HostEntry::Bound(_) => b"/",
+                HostEntry::Made(_) => b"+",
+                HostEntry::Link(_, target) => target.as_os_str().as_bytes(),
+            };
+            [entry.path().as_os_str().as_bytes(), b"\0", kind, b"\0"].concat()
         })
         .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
@@ -203,10 +302,15 @@ fn make_skeleton(entries: &[HostEntry]) -> std::io::Result<Skeleton> {
         for mount_point in ["tmp", "augur", REPLAY_NAME] {
             dir(&root.join(mount_point))?;
         }
-        for (name, target) in entries {
-            match target {
-                Some(target) => std::os::unix::fs::symlink(target, root.join(name))?,
-                None => dir(&root.join(name))?,
+        for entry in entries {
+            let at = root.join(entry.path());
+            match entry {
+                HostEntry::Link(_, target) => std::os::unix::fs::symlink(target, at)?,
+                HostEntry::Bound(_) => dir(&at)?,
+                HostEntry::Made(_) => {
+                    dir(&at)?;
+                    std::fs::set_permissions(&at, std::fs::Permissions::from_mode(0o755))?;
+                }
             }
         }
         // Another process may have made it meanwhile: then theirs is used.
@@ -230,9 +334,13 @@ fn make_skeleton(entries: &[HostEntry]) -> std::io::Result<Skeleton> {
         bind(&volume.join("augur"), &root.join("augur"), false, None),
         bind(&volume.join("tmp"), &root.join("tmp"), false, None),
     ];
-    for (name, _) in entries.iter().filter(|(_, target)| target.is_none()) {
+    let bound = entries.iter().filter_map(|e| match e {
+        HostEntry::Bound(path) => Some(path),
+        _ => None,
+    });
+    for name in bound {
         let host = Path::new("/").join(name);
-        let as_is = BOUND_AS_THEY_ARE.iter().any(|d| OsStr::new(d) == name);
+        let as_is = BOUND_AS_THEY_ARE.iter().any(|d| Path::new(d) == name);
         let read_only = (!as_is).then(|| kept_flags(&host));
         binds.push(bind(&host, &root.join(name), true, read_only));
     }
@@ -536,6 +644,22 @@ mod tests {
     #[test]
     fn the_work_directory_is_the_analysis_s() {
         assert_eq!(WORK.to_str(), Ok(crate::WORK_DIR));
+    }
+
+    /// The root has the host's libraries but none of its directories of programs, and
+    /// makes `/usr` itself to hold the rest.
+    #[test]
+    fn the_root_has_no_directory_of_programs() {
+        let entries = host_entries().unwrap();
+        let has = |e: HostEntry| entries.contains(&e);
+        assert!(has(HostEntry::Made("usr".into())), "{entries:?}");
+        assert!(has(HostEntry::Bound("usr/lib".into())), "{entries:?}");
+        let paths: Vec<&Path> = entries.iter().map(HostEntry::path).collect();
+        assert!(!paths.contains(&Path::new("usr/bin")), "{paths:?}");
+        let bin_dir = |e: &HostEntry| matches!(e, HostEntry::Bound(p) if p == Path::new("bin"));
+        assert!(!entries.iter().any(bin_dir), "{entries:?}");
+        let sorted = entries.windows(2).all(|w| w[0].path() < w[1].path());
+        assert!(sorted, "{paths:?}");
     }
 
     /// The test's files are made in order, each after the directories leading to it, each

@@ -1,13 +1,15 @@
 /* No other process: fork, exec, system, sockets fail as in augur's sandbox, and
- * the native replay's calls fail alike (the empty program name is not found, as
- * `env ''` shows); kill reaches only the process itself; the user, not root, may
- * not chroot. pclose closes any stream, as glibc's (popen never gave one), and the
+ * the native replay's calls fail alike: a program is looked up before it is refused
+ * (the empty name, or one the world does not have, is not found, as `env ''` shows;
+ * the world has no /usr/bin, natively either); kill reaches only the process itself;
+ * the user, not root, may not chroot. pclose closes any stream, as glibc's (popen never gave one), and the
  * control-message macros walk a buffer no socket filled. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,6 +39,15 @@ int main(int argc, char **argv) {
   printf("execvp %d errno %d\n", execvp("ls", argv), errno);
   printf("execvp empty %d errno %d\n", execvp("", argv), errno);
   printf("execve empty %d errno %d\n", execve("", argv, NULL), errno);
+  struct stat programs;
+  printf("stat /usr/bin %d errno %d\n", stat("/usr/bin", &programs), errno);
+  printf("execv /usr/bin/ls %d errno %d\n", execv("/usr/bin/ls", argv), errno);
+  fclose(fopen("prog", "w"));
+  printf("execv ./prog %d errno %d\n", execv("./prog", argv), errno);
+  printf("execv prog/x %d errno %d\n", execv("prog/x", argv), errno);
+  setenv("PATH", "/nowhere:.", 1);
+  printf("execvp prog in PATH %d errno %d\n", execvp("prog", argv), errno);
+  printf("execlp ls in PATH %d errno %d\n", execlp("ls", "ls", (char *)NULL), errno);
   printf("system %d %d\n", system(NULL), system("true"));
   printf("popen %s\n", popen("true", "r") ? "opened" : "failed");
   printf("socket %d errno %d\n", socket(AF_INET, SOCK_STREAM, 0), errno);
