@@ -27,7 +27,6 @@ const ENOTDIR: u128 = 20;
 const EISDIR: u128 = 21;
 const EINVAL: u128 = 22;
 const EMFILE: u128 = 24;
-const EFBIG: u128 = 27;
 const ESPIPE: u128 = 29;
 const ELOOP: u128 = symlinks::ELOOP as u128;
 
@@ -151,8 +150,12 @@ fn write(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         Some(Descriptor::Stderr) => st.write_output(true, bytes),
         Some(Descriptor::File { file, offset }) => {
             let at = env(st).offsets[offset];
-            if at.saturating_add(n) > augur_engine::MAX_OBJECT_SIZE {
-                return Ok(fail(st, EFBIG, w));
+            if at.saturating_add(n) > MAX_FILE_SIZE {
+                let what = format!(
+                    "write of {n} bytes at offset {at}: the OS model holds files of at most \
+                     {MAX_FILE_SIZE} bytes"
+                );
+                return Err(ex.error(st, augur_engine::ErrorKind::Unsupported, what));
             }
             let e = env_mut(st);
             e.offsets[offset] += n;
@@ -509,8 +512,9 @@ fn unsupported(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value
 }
 
 /// The largest file the OS model holds, in bytes: a file is its bytes, in each path that
-/// has it. A program making a larger one (`truncate -s 3G f`, which Linux makes sparse)
-/// ends the path as `unsupported` rather than failing where Linux succeeds.
+/// has it. A program making a larger one (`truncate -s 3G f`, or a write past a seek to
+/// 3 GB, which Linux makes sparse) ends the path as `unsupported` rather than failing
+/// where Linux succeeds.
 const MAX_FILE_SIZE: u64 = 16 << 20;
 
 /// `augur_sys_truncate(fd, len)`: the file of `fd` now has `len` bytes (zero-filled when
