@@ -170,7 +170,7 @@ fn dev_null_opens_reads_empty_and_swallows_writes() {
     exits_with_and_replays(
         "libc_files/dev_null_opens_reads_empty_and_swallows_writes.c",
         "fd 0 read 0\nwrite 3 lseek 0\nstat 0 chr 1 fstat 0 chr 1\nexcl -1 errno 17\n\
-         fopen 1 fputs 1\n",
+         fopen 1 fputs 1\nvia link write 1 stat chr 1 lstat link 1 access 0\n",
     );
 }
 

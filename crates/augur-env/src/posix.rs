@@ -11,7 +11,7 @@
 //! it is EISDIR; dir.c lists it). dup'd descriptors share their offset, as in POSIX.
 
 use crate::namespace::{self, Resolved};
-use crate::os_state::{env, env_mut, Contents, Descriptor};
+use crate::os_state::{env, env_mut, Contents, Descriptor, EnvData};
 use crate::symlinks;
 use augur_engine::Param::{Int, Ptr};
 use augur_engine::{Byte, ObjKind};
@@ -227,9 +227,6 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         // Linux: the empty path names nothing, even with O_CREAT.
         return Ok(fail(st, ENOENT, w));
     }
-    if namespace::absolute_path(&env(st).cwd, &path) == NULL_DEVICE {
-        return Ok(open_null(st, flags, w));
-    }
     // A link in the last place is not followed by O_NOFOLLOW (ELOOP) nor by an exclusive
     // creation (EEXIST), as on Linux.
     let exclusive = flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL;
@@ -238,6 +235,9 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         Ok(path) => path.into_owned(),
         Err(errno) => return Ok(fail(st, errno as u128, w)),
     };
+    if names_null_device(env(st), &path) {
+        return Ok(open_null(st, flags, w));
+    }
     let name = match namespace::resolve(&env(st).cwd, &path) {
         Resolved::Inside(name) if !follow_last && symlinks::target(env(st), &name).is_some() => {
             return Ok(fail(st, if exclusive { EEXIST } else { ELOOP }, w));
@@ -292,6 +292,13 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
 
 /// The one device of the model's world: `/dev/null`, as the native run has it.
 const NULL_DEVICE: &str = "/dev/null";
+
+/// Does `path`, its links followed (a link to `/dev/null`, as `ln -s /dev/null f` makes),
+/// name [`NULL_DEVICE`]?
+fn names_null_device(env: &EnvData, path: &str) -> bool {
+    symlinks::follow(env, path, true)
+        .is_ok_and(|p| namespace::absolute_path(&env.cwd, &p) == NULL_DEVICE)
+}
 
 /// Opening `/dev/null` (freopen_safer opens it to keep descriptors 0 to 2 taken): a
 /// descriptor whose reads find the end and whose writes are dropped; EEXIST for an
@@ -427,7 +434,7 @@ fn stat(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
     let mut kind = REGULAR;
     let (size, number) = if by_path {
         let path = ex.read_c_string(st, &c.args[1], 4096)?;
-        if namespace::absolute_path(&env(st).cwd, &path) == NULL_DEVICE {
+        if names_null_device(env(st), &path) {
             return Ok(ret(CHAR_DEVICE, w));
         }
         let name = match symlinks::lookup(env(st), &path, true) {

@@ -1,6 +1,7 @@
 /* gnulib's freopen_safer (shuf -o, sort -o) opens /dev/null to keep descriptors 0 to 2
  * taken; others write to it or stat it. The model's world has it as Linux does: a
- * character device whose reads find the end and whose writes are dropped. */
+ * character device whose reads find the end and whose writes are dropped, also through
+ * a symbolic link to it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,5 +24,12 @@ int main(void) {
   printf("excl %d errno %d\n", excl, errno);
   FILE *null = fopen("/dev/null", "w");
   printf("fopen %d fputs %d\n", null != NULL, fputs("dropped", null) >= 0);
+  /* ln -s /dev/null n: the link leads to the device */
+  symlink("/dev/null", "n");
+  int linked = open("n", O_WRONLY | O_TRUNC);
+  struct stat via_link, the_link;
+  printf("via link write %d stat chr %d lstat link %d access %d\n", (int)write(linked, "x", 1),
+         stat("n", &via_link) == 0 && S_ISCHR(via_link.st_mode),
+         lstat("n", &the_link) == 0 && S_ISLNK(the_link.st_mode), access("n", W_OK));
   return 0;
 }
