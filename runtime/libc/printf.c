@@ -95,6 +95,33 @@ static char sign_of(const struct spec *sp, int neg)
 
 /* ---- integers ---------------------------------------------------------- */
 
+/* How many digits a zero-padded field gives a value that fits it: the precision, or
+ * with the 0 flag the width less the sign; 0 for a field padded otherwise (or with a
+ * `#` prefix, whose presence depends on the value). */
+static long padded_digits(const struct spec *sp, int has_sign)
+{
+    if (sp->flags & FL_ALT)
+        return 0;
+    if (sp->prec >= 0)
+        return sp->prec;
+    if ((sp->flags & FL_ZERO) && !(sp->flags & FL_LEFT))
+        return sp->width - has_sign;
+    return 0;
+}
+
+/* Does `mag` have at most `n` digits in `base`? */
+static int fits_digits(unsigned long long mag, unsigned base, long n)
+{
+    unsigned long long limit = 1;
+    long i;
+    for (i = 0; i < n; i++) {
+        if (limit > ~0ULL / base)
+            return 1; /* base^n is past every value */
+        limit *= base;
+    }
+    return mag < limit;
+}
+
 static void fmt_integer(struct sink *s, const struct spec *sp,
                         unsigned long long mag, int neg, int is_signed,
                         int base, int upper, int pointer)
@@ -106,7 +133,16 @@ static void fmt_integer(struct sink *s, const struct spec *sp,
     long zeros = 0, len;
     unsigned long long v = mag;
 
-    if (!(sp->prec == 0 && mag == 0)) {
+    long fixed = padded_digits(sp, (is_signed || pointer) && sign_of(sp, neg) != 0);
+    if (fixed > 0 && fixed < (long)sizeof digits && fits_digits(mag, (unsigned)base, fixed)) {
+        /* The field's every digit, leading zeros included, none chosen by a branch on the
+         * value: a symbolic one (md5sum's "%02x" of each digest byte) prints without a
+         * fork per digit, each digit an expression of it. */
+        while (nd < fixed) {
+            digits[nd++] = dig[v % (unsigned)base];
+            v /= (unsigned)base;
+        }
+    } else if (!(sp->prec == 0 && mag == 0)) {
         do {
             digits[nd++] = dig[v % (unsigned)base];
             v /= (unsigned)base;

@@ -93,3 +93,22 @@ fn tests_beyond_a_thousand_are_written_only_for_new_coverage() {
     assert_eq!(new.summary["errors"].as_array().unwrap().len(), 1);
     new.assert_seeded_replay_agrees();
 }
+
+#[test]
+fn a_zero_padded_field_prints_a_symbolic_value_on_one_path() {
+    let src = &program("path_counts/a_zero_padded_field_prints_a_symbolic_value_on_one_path.c");
+    let r = run_c(src, &[]);
+    // Only "%x" of a value under 32 branches: one digit or two.
+    assert_eq!(r.paths(), 2, "{}", r.stderr);
+    assert_eq!(r.summary["paths_partial"], 0);
+    for (code, out) in r.exits_with_stdout() {
+        assert_eq!(code, 0);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        let fields: Vec<&str> = lines[0].split(' ').collect();
+        let widths: Vec<usize> = fields.iter().map(|f| f.len()).collect();
+        assert_eq!(widths, vec![8, 8, 3, 5, 4], "{out}");
+    }
+    // The digits printed are the hash's: the native run prints the same.
+    r.assert_native_replay_passes();
+}

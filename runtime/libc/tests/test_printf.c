@@ -90,6 +90,31 @@ void test_printf(void)
     PF("hello");
     PF("%d %i %u %x %X %o", 42, -42, 42u, 255u, 255u, 8u);
     PF("%d|%d|%d", INT_MIN, INT_MAX, 0);
+    {
+        /* Every flag, width and precision of the integer conversions, on values at the
+         * edges of their digit counts (zero-padded fields print their digits at once). */
+        static const char *const flags[] = {"", "0", "-", "+", " ", "#", "0#", "+0", " 0", "-0"};
+        static const char *const precs[] = {"", ".", ".0", ".1", ".2", ".3", ".5", ".12", ".25"};
+        static const unsigned long long vals[] = {0, 1, 7, 8, 9, 10, 15, 16, 99, 100, 255,
+                                                  256, 4095, 65535, 65536, 99999, 2147483647,
+                                                  4294967295ULL, 0x8000000000000000ULL,
+                                                  ~0ULL, (unsigned long long)-1 / 10};
+        const char *convs = "diuxXo";
+        size_t fi, w, pi, ci, vi;
+        for (fi = 0; fi < sizeof flags / sizeof flags[0]; fi++)
+            for (w = 0; w < 8; w++)
+                for (pi = 0; pi < sizeof precs / sizeof precs[0]; pi++)
+                    for (ci = 0; convs[ci]; ci++)
+                        for (vi = 0; vi < sizeof vals / sizeof vals[0]; vi++) {
+                            char f[32];
+                            char wd[4] = "";
+                            if (w > 0)
+                                snprintf(wd, sizeof wd, "%zu", w * 3 - 2);
+                            snprintf(f, sizeof f, "%%%s%s%sll%c|%%%s%s%s%c", flags[fi], wd,
+                                     precs[pi], convs[ci], flags[fi], wd, precs[pi], convs[ci]);
+                            PF(f, (long long)vals[vi], (int)vals[vi]);
+                        }
+    }
     PF("%ld|%ld|%lu", LONG_MIN, LONG_MAX, ULONG_MAX);
     PF("%lld|%lld|%llu|%llx", LLONG_MIN, LLONG_MAX, ULLONG_MAX, ULLONG_MAX);
     PF("%zu|%zd|%zx", (size_t)12345, (ssize_t)-5, (size_t)255);
