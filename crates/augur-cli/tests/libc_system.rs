@@ -10,10 +10,11 @@ use common::*;
 fn functions_beyond_the_models_run_and_replay() {
     let src = &program("libc_system/functions_beyond_the_models_run_and_replay.c");
     let r = run_c(src, &["--sym-args", "1", "1", "7"]);
-    // Every way inet_pton (musl's) reads 7 symbolic bytes, none cut short.
-    assert_eq!(r.paths(), 74, "{}", r.stderr);
+    // Every way inet_pton (musl's) reads 7 symbolic bytes, none cut short; the address
+    // prints with "%08x", which any address fits: no path of its own per digit count.
+    assert_eq!(r.paths(), 71, "{}", r.stderr);
     assert_eq!(r.summary["paths_partial"], 0);
-    assert_eq!(r.exit_codes(), vec![0; 74], "{}", r.stderr);
+    assert_eq!(r.exit_codes(), vec![0; 71], "{}", r.stderr);
     let prefix = "dirname /usr/lib\nstrsignal Terminated\nwcslen 5\ntfind found\n";
     let outputs: Vec<String> = r.exits_with_stdout().into_iter().map(|(_, o)| o).collect();
     assert!(outputs.iter().all(|o| o.starts_with(prefix)), "{outputs:?}");
