@@ -122,6 +122,26 @@ static int fits_digits(unsigned long long mag, unsigned base, long n)
     return mag < limit;
 }
 
+/* How many digits `mag` has in `base`, found from the most a value can have down: on a
+ * symbolic value each comparison is a branch, and the first ones ask whether it is as
+ * large as most values are (a CRC of the input has ten decimal digits for 77% of
+ * inputs), where counting up from one digit asked first whether it was below 10, a
+ * query on the CRC no solver answers in time, before any path printed it. */
+static long digit_count(unsigned long long mag, unsigned base)
+{
+    unsigned long long power = 1; /* base^(n - 1) */
+    long n = 1;
+    while (power <= ~0ULL / base) {
+        power *= base;
+        n++;
+    }
+    while (n > 1 && mag < power) {
+        power /= base;
+        n--;
+    }
+    return n;
+}
+
 static void fmt_integer(struct sink *s, const struct spec *sp,
                         unsigned long long mag, int neg, int is_signed,
                         int base, int upper, int pointer)
@@ -134,19 +154,19 @@ static void fmt_integer(struct sink *s, const struct spec *sp,
     unsigned long long v = mag;
 
     long fixed = padded_digits(sp, (is_signed || pointer) && sign_of(sp, neg) != 0);
-    if (fixed > 0 && fixed < (long)sizeof digits && fits_digits(mag, (unsigned)base, fixed)) {
-        /* The field's every digit, leading zeros included, none chosen by a branch on the
-         * value: a symbolic one (md5sum's "%02x" of each digest byte) prints without a
-         * fork per digit, each digit an expression of it. */
-        while (nd < fixed) {
+    if (!(sp->prec == 0 && mag == 0)) {
+        /* A zero-padded field the value fits prints all its digits, leading zeros
+         * included, with no branch on the value (md5sum's "%02x" of each digest byte);
+         * any other field its digit count's. Each digit is an expression of the value,
+         * none chosen by a branch. */
+        long count = fixed > 0 && fixed < (long)sizeof digits &&
+                             fits_digits(mag, (unsigned)base, fixed)
+                         ? fixed
+                         : digit_count(mag, (unsigned)base);
+        while (nd < count) {
             digits[nd++] = dig[v % (unsigned)base];
             v /= (unsigned)base;
         }
-    } else if (!(sp->prec == 0 && mag == 0)) {
-        do {
-            digits[nd++] = dig[v % (unsigned)base];
-            v /= (unsigned)base;
-        } while (v != 0);
     }
     if (sp->prec > nd)
         zeros = sp->prec - nd;

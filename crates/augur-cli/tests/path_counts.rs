@@ -98,17 +98,23 @@ fn tests_beyond_a_thousand_are_written_only_for_new_coverage() {
 fn a_zero_padded_field_prints_a_symbolic_value_on_one_path() {
     let src = &program("path_counts/a_zero_padded_field_prints_a_symbolic_value_on_one_path.c");
     let r = run_c(src, &[]);
-    // Only "%x" of a value under 32 branches: one digit or two.
-    assert_eq!(r.paths(), 2, "{}", r.stderr);
+    // Only "%x" of a value under 32 (one digit or two) and "%u" of one under 1024 (one to
+    // four) branch.
+    assert_eq!(r.paths(), 8, "{}", r.stderr);
     assert_eq!(r.summary["paths_partial"], 0);
+    let mut lengths = Vec::new();
     for (code, out) in r.exits_with_stdout() {
         assert_eq!(code, 0);
         let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.len(), 2, "{out}");
+        assert_eq!(lines.len(), 3, "{out}");
+        lengths.push((lines[1].len(), lines[2].len()));
         let fields: Vec<&str> = lines[0].split(' ').collect();
         let widths: Vec<usize> = fields.iter().map(|f| f.len()).collect();
         assert_eq!(widths, vec![8, 8, 3, 5, 4], "{out}");
     }
+    lengths.sort();
+    let every: Vec<(usize, usize)> = (1..=2).flat_map(|x| (1..=4).map(move |u| (x, u))).collect();
+    assert_eq!(lengths, every);
     // The digits printed are the hash's: the native run prints the same.
     r.assert_native_replay_passes();
 }

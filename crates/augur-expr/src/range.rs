@@ -20,7 +20,8 @@ fn smear(v: u128) -> u128 {
 impl ExprPool {
     /// An upper bound of the unsigned value of the bit-vector `e` on every assignment:
     /// constants, masks, extensions, extractions, remainders, shifts, divisions, ites
-    /// and non-wrapping sums are looked through (a few levels deep).
+    /// and non-wrapping sums, products and left shifts are looked through (a few levels
+    /// deep).
     pub fn umax(&self, e: ExprId) -> u128 {
         self.umax_at(e, UMAX_DEPTH)
     }
@@ -57,6 +58,14 @@ impl ExprPool {
                     BinOp::And => m(lhs).min(m(rhs)),
                     BinOp::Or | BinOp::Xor => smear(m(lhs).max(m(rhs))),
                     BinOp::Add => m(lhs).checked_add(m(rhs)).unwrap_or(all),
+                    // A product or a left shift that cannot pass the width does not wrap
+                    // (`base + 8 * (i & 255)`, a table's element address).
+                    BinOp::Mul => m(lhs).checked_mul(m(rhs)).unwrap_or(all),
+                    BinOp::Shl => match c {
+                        Some(c) if c >= u128::from(w) => 0,
+                        Some(c) => m(lhs).checked_mul(1 << c).unwrap_or(all),
+                        None => all,
+                    },
                     BinOp::URem => match c {
                         Some(c) if c != 0 => m(lhs).min(c - 1),
                         _ => m(lhs),
@@ -136,6 +145,13 @@ mod tests {
         let pick = p.ite(small, masked, c10);
         let b16 = p.zext(b, 16);
         let cat = p.concat(b16, b);
+        let [c8, c2, c14336, c32] = [8, 2, 14336, 32].map(|v| p.constant(v, 32));
+        let scaled = p.bin(BinOp::Mul, c8, masked);
+        let element = p.add(c14336, scaled);
+        let shl = p.bin(BinOp::Shl, z, c2);
+        let wraps = p.bin(BinOp::Mul, w, c8);
+        let gone = p.bin(BinOp::Shl, w, c32);
+        let shl_wraps = p.bin(BinOp::Shl, z, c28);
         vec![
             (masked, 63),
             (z, 255),
@@ -148,6 +164,11 @@ mod tests {
             (or, 63),
             (pick, 63),
             (cat, 0xffff),
+            (element, 14336 + 8 * 63),
+            (shl, 255 << 2),
+            (wraps, mask(32)),
+            (gone, 0),
+            (shl_wraps, mask(32)),
             (w, mask(32)),
         ]
     }

@@ -1,7 +1,8 @@
 /* md5sum prints each digest byte with "%02x": a zero-padded field holds every value
  * that fits it, so printing a symbolic one takes no branch, whatever its digits are
  * (it forked on each digit, and on a hash of the input every fork is a hard query). A
- * field the value may not fit ("%x", "%03u" of a word) still branches. */
+ * field the value may not fit ("%x", "%03u" of a word) still branches, once per digit
+ * count the value can have. */
 #include "augur.h"
 #include <stdio.h>
 
@@ -15,5 +16,6 @@ int main(void) {
     printf("%02x", (h >> (8 * i)) & 0xff);
   printf(" %08x %.3u %05o %+04d\n", h, h & 0xff, h & 0x7fff, (int)(h & 0x7f));
   printf("%x\n", in[0] & 0x1f); /* one or two digits: two paths */
+  printf("%u\n", (in[1] | in[2] << 8) & 1023); /* one to four digits: four paths each */
   return 0;
 }
