@@ -284,10 +284,18 @@ impl ExprPool {
     }
 
     /// The value of an unsigned comparison or an equality with one constant side that the
-    /// other side's upper bound ([`ExprPool::umax`]) decides: `(x & 63) <= 63` holds and
-    /// `zext(b) == 300` fails on every assignment.
+    /// other side's upper bound ([`ExprPool::umax`]) or its bits set on every assignment
+    /// ([`ExprPool::known_ones`], also a lower bound) decide: `(x & 63) <= 63` holds and
+    /// `zext(b) == 300` and `(b | 0x20) == 0` fail on every assignment.
     fn decided_by_bounds(&self, op: &CmpOp, lhs: ExprId, rhs: ExprId) -> Option<bool> {
+        let ones_miss = |x: ExprId, c: u128| self.known_ones(x) & !c != 0;
         match (op, self.as_const(lhs), self.as_const(rhs)) {
+            (CmpOp::Eq, Some(c), None) if ones_miss(rhs, c) => Some(false),
+            (CmpOp::Eq, None, Some(c)) if ones_miss(lhs, c) => Some(false),
+            (CmpOp::Ult, None, Some(c)) if self.known_ones(lhs) >= c => Some(false),
+            (CmpOp::Ule, None, Some(c)) if self.known_ones(lhs) > c => Some(false),
+            (CmpOp::Ult, Some(c), None) if self.known_ones(rhs) > c => Some(true),
+            (CmpOp::Ule, Some(c), None) if self.known_ones(rhs) >= c => Some(true),
             (CmpOp::Ult, None, Some(c)) if self.umax(lhs) < c => Some(true),
             (CmpOp::Ule, None, Some(c)) if self.umax(lhs) <= c => Some(true),
             (CmpOp::Ult, Some(c), None) if self.umax(rhs) <= c => Some(false),

@@ -19,9 +19,9 @@ fn smear(v: u128) -> u128 {
 
 impl ExprPool {
     /// An upper bound of the unsigned value of the bit-vector `e` on every assignment:
-    /// constants, masks, extensions, extractions, remainders, shifts, divisions, ites
-    /// and non-wrapping sums, products and left shifts are looked through (a few levels
-    /// deep).
+    /// constants, masks, extensions, extractions, remainders, shifts (arithmetic ones of
+    /// values whose sign bit is clear), divisions, ites and non-wrapping sums, products
+    /// and left shifts are looked through (a few levels deep).
     pub fn umax(&self, e: ExprId) -> u128 {
         self.umax_at(e, UMAX_DEPTH)
     }
@@ -75,12 +75,45 @@ impl ExprPool {
                         _ => all,
                     },
                     BinOp::LShr => m(lhs) >> c.unwrap_or(0).min(127),
+                    // With the sign bit known clear, an arithmetic shift is a logical one
+                    // (`hexdigits[byte >> 4]` on a promoted byte).
+                    BinOp::AShr if m(lhs) >> (w - 1) == 0 => m(lhs) >> c.unwrap_or(0).min(127),
                     _ => all,
                 }
             }
             _ => all,
         };
         bound.min(all)
+    }
+
+    /// Bits of the bit-vector `e` set on every assignment: of constants, through or, and,
+    /// extensions, extractions, concatenations, shifts by constants and ites (a few
+    /// levels deep; 0 where it does not look). `(b | 0x20) == 0` fails on every assignment.
+    pub fn known_ones(&self, e: ExprId) -> u128 {
+        self.known_ones_at(e, UMAX_DEPTH)
+    }
+
+    fn known_ones_at(&self, e: ExprId, depth: u32) -> u128 {
+        if depth == 0 {
+            return self.as_const(e).unwrap_or(0);
+        }
+        let k = |x: ExprId| self.known_ones_at(x, depth - 1);
+        let ones = match *self.kind(e) {
+            ExprKind::Const { value, .. } => value,
+            ExprKind::ZExt { expr, .. } => k(expr),
+            ExprKind::Extract { expr, lo, .. } => k(expr) >> lo,
+            ExprKind::Concat { hi, lo } => (k(hi) << self.width(lo)) | k(lo),
+            ExprKind::Ite { then, els, .. } => k(then) & k(els),
+            ExprKind::Bin { op, lhs, rhs } => match (op, self.as_const(rhs)) {
+                (BinOp::Or, _) => k(lhs) | k(rhs),
+                (BinOp::And, _) => k(lhs) & k(rhs),
+                (BinOp::Shl, Some(c)) if c < 128 => k(lhs) << c,
+                (BinOp::LShr, Some(c)) if c < 128 => k(lhs) >> c,
+                _ => 0,
+            },
+            _ => 0,
+        };
+        ones & mask(self.width(e))
     }
 
     /// The constant array at the bottom of the chain of stores `a`, with its number of
@@ -152,6 +185,9 @@ mod tests {
         let wraps = p.bin(BinOp::Mul, w, c8);
         let gone = p.bin(BinOp::Shl, w, c32);
         let shl_wraps = p.bin(BinOp::Shl, z, c28);
+        let c4 = p.constant(4, 32);
+        let ashr = p.bin(BinOp::AShr, z, c4);
+        let ashr_signed = p.bin(BinOp::AShr, w, c4);
         vec![
             (masked, 63),
             (z, 255),
@@ -169,6 +205,8 @@ mod tests {
             (wraps, mask(32)),
             (gone, 0),
             (shl_wraps, mask(32)),
+            (ashr, 15),
+            (ashr_signed, mask(32)),
             (w, mask(32)),
         ]
     }
@@ -187,6 +225,45 @@ mod tests {
             for &(e, _) in &cases {
                 assert!(p.eval(e, &m) <= p.umax(e), "{} under {m:?}", p.display(e));
             }
+        }
+    }
+
+    #[test]
+    fn known_ones_hold_on_random_inputs_and_decide_comparisons() {
+        let (mut p, a, b, w) = setup();
+        let [c20, c0f] = [0x20, 0x0f].map(|v| p.constant(v, 8));
+        let lower = p.or(b, c20);
+        let z = p.zext(lower, 32);
+        let c8 = p.constant(8, 32);
+        let shifted = p.bin(BinOp::Shl, z, c8);
+        let masked = p.and(lower, c0f);
+        let cases = [
+            (lower, 0x20),
+            (z, 0x20),
+            (shifted, 0x2000),
+            (masked, 0),
+            (w, 0),
+        ];
+        for &(e, want) in &cases {
+            assert_eq!(p.known_ones(e), want, "{}", p.display(e));
+        }
+        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..2000 {
+            let mut m = Assignment::default();
+            m.set(a, rng.next_u64().to_le_bytes()[..4].to_vec());
+            for &(e, _) in &cases {
+                let ones = p.known_ones(e);
+                assert_eq!(p.eval(e, &m) & ones, ones, "{} under {m:?}", p.display(e));
+            }
+        }
+        let [zero, c1f] = [0, 0x1f].map(|v| p.constant(v, 8));
+        let folded = [
+            (p.eq(zero, lower), 0),
+            (p.ult(lower, c20), 0),
+            (p.ule(c1f, lower), 1),
+        ];
+        for (e, want) in folded {
+            assert_eq!(p.as_const(e), Some(want), "{}", p.display(e));
         }
     }
 
