@@ -129,12 +129,12 @@ static int fits_digits(unsigned long long mag, unsigned base, long n)
  * query on the CRC no solver answers in time, before any path printed it. */
 static long digit_count(unsigned long long mag, unsigned base)
 {
-    unsigned long long power = 1; /* base^(n - 1) */
-    long n = 1;
-    while (power <= ~0ULL / base) {
-        power *= base;
-        n++;
-    }
+    /* The most digits of a 64-bit value and base^(that - 1), for the bases printf uses:
+     * constants, not computed at every conversion. */
+    long n = base == 8 ? 22 : base == 10 ? 20 : 16;
+    unsigned long long power = base == 8    ? 1ULL << 63
+                               : base == 10 ? 10000000000000000000ULL
+                                            : 1ULL << 60;
     while (n > 1 && mag < power) {
         power /= base;
         n--;

@@ -235,7 +235,8 @@ fn open(ex: &mut Executor, st: &mut State, c: &Call) -> Exec<Option<Value>> {
         Ok(path) => path.into_owned(),
         Err(errno) => return Ok(fail(st, errno as u128, w)),
     };
-    if names_null_device(env(st), &path) {
+    // `path` is followed already (its last link only as `follow_last` says).
+    if namespace::absolute_path(&env(st).cwd, &path) == NULL_DEVICE {
         return Ok(open_null(st, flags, w));
     }
     let name = match namespace::resolve(&env(st).cwd, &path) {

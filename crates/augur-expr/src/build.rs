@@ -284,25 +284,32 @@ impl ExprPool {
     }
 
     /// The value of an unsigned comparison or an equality with one constant side that the
-    /// other side's upper bound ([`ExprPool::umax`]) or its bits set on every assignment
-    /// ([`ExprPool::known_ones`], also a lower bound) decide: `(x & 63) <= 63` holds and
-    /// `zext(b) == 300` and `(b | 0x20) == 0` fail on every assignment.
+    /// other side's bounds decide: its upper bound ([`ExprPool::umax`]) and its bits set
+    /// on every assignment ([`ExprPool::known_ones`], also a lower bound). `(x & 63) <= 63`
+    /// holds and `zext(b) == 300` and `(b | 0x20) == 0` fail on every assignment.
     fn decided_by_bounds(&self, op: &CmpOp, lhs: ExprId, rhs: ExprId) -> Option<bool> {
-        let ones_miss = |x: ExprId, c: u128| self.known_ones(x) & !c != 0;
-        match (op, self.as_const(lhs), self.as_const(rhs)) {
-            (CmpOp::Eq, Some(c), None) if ones_miss(rhs, c) => Some(false),
-            (CmpOp::Eq, None, Some(c)) if ones_miss(lhs, c) => Some(false),
-            (CmpOp::Ult, None, Some(c)) if self.known_ones(lhs) >= c => Some(false),
-            (CmpOp::Ule, None, Some(c)) if self.known_ones(lhs) > c => Some(false),
-            (CmpOp::Ult, Some(c), None) if self.known_ones(rhs) > c => Some(true),
-            (CmpOp::Ule, Some(c), None) if self.known_ones(rhs) >= c => Some(true),
-            (CmpOp::Ult, None, Some(c)) if self.umax(lhs) < c => Some(true),
-            (CmpOp::Ule, None, Some(c)) if self.umax(lhs) <= c => Some(true),
-            (CmpOp::Ult, Some(c), None) if self.umax(rhs) <= c => Some(false),
-            (CmpOp::Ule, Some(c), None) if self.umax(rhs) < c => Some(false),
-            (CmpOp::Eq, Some(c), None) if self.umax(rhs) < c => Some(false),
-            (CmpOp::Eq, None, Some(c)) if self.umax(lhs) < c => Some(false),
+        let (x, c, x_first) = match (self.as_const(lhs), self.as_const(rhs)) {
+            (None, Some(c)) => (lhs, c, true),
+            (Some(c), None) => (rhs, c, false),
+            _ => return None,
+        };
+        if !matches!(op, CmpOp::Eq | CmpOp::Ult | CmpOp::Ule) {
+            return None;
+        }
+        let (ones, most) = (self.known_ones(x), self.umax(x));
+        // Some(true) when the comparison holds on every value in [ones, most], Some(false)
+        // when it holds on none.
+        let decide = |always: bool, never: bool| match (always, never) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
             _ => None,
+        };
+        match (op, x_first) {
+            (CmpOp::Eq, _) => (ones & !c != 0 || most < c).then_some(false),
+            (CmpOp::Ult, true) => decide(most < c, ones >= c),
+            (CmpOp::Ule, true) => decide(most <= c, ones > c),
+            (CmpOp::Ult, false) => decide(ones > c, most <= c),
+            _ => decide(ones >= c, most < c), // c <= x
         }
     }
 

@@ -156,7 +156,7 @@ impl ExprPool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Assignment, CmpOp};
+    use crate::{ArrayId, Assignment, CmpOp};
 
     use crate::build::tests::setup;
     use crate::Rng;
@@ -211,6 +211,16 @@ mod tests {
         ]
     }
 
+    /// `check` under 2,000 random values of the 4-byte array `a`.
+    fn on_random_inputs(a: ArrayId, mut check: impl FnMut(&Assignment)) {
+        let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
+        for _ in 0..2000 {
+            let mut m = Assignment::default();
+            m.set(a, rng.next_u64().to_le_bytes()[..4].to_vec());
+            check(&m);
+        }
+    }
+
     #[test]
     fn bounds_are_tight_on_known_shapes_and_hold_on_random_inputs() {
         let (mut p, a, b, w) = setup();
@@ -218,14 +228,11 @@ mod tests {
         for &(e, want) in &cases {
             assert_eq!(p.umax(e), want, "{}", p.display(e));
         }
-        let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
-        for _ in 0..2000 {
-            let mut m = Assignment::default();
-            m.set(a, rng.next_u64().to_le_bytes()[..4].to_vec());
+        on_random_inputs(a, |m| {
             for &(e, _) in &cases {
-                assert!(p.eval(e, &m) <= p.umax(e), "{} under {m:?}", p.display(e));
+                assert!(p.eval(e, m) <= p.umax(e), "{} under {m:?}", p.display(e));
             }
-        }
+        });
     }
 
     #[test]
@@ -247,15 +254,12 @@ mod tests {
         for &(e, want) in &cases {
             assert_eq!(p.known_ones(e), want, "{}", p.display(e));
         }
-        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
-        for _ in 0..2000 {
-            let mut m = Assignment::default();
-            m.set(a, rng.next_u64().to_le_bytes()[..4].to_vec());
+        on_random_inputs(a, |m| {
             for &(e, _) in &cases {
                 let ones = p.known_ones(e);
-                assert_eq!(p.eval(e, &m) & ones, ones, "{} under {m:?}", p.display(e));
+                assert_eq!(p.eval(e, m) & ones, ones, "{} under {m:?}", p.display(e));
             }
-        }
+        });
         let [zero, c1f] = [0, 0x1f].map(|v| p.constant(v, 8));
         let folded = [
             (p.eq(zero, lower), 0),

@@ -200,7 +200,7 @@ static SKELETON: OnceLock<Result<Skeleton, String>> = OnceLock::new();
 /// An entry of the host's tree the new root has, by its path relative to `/`: a
 /// directory (bound, or made when it holds a left-out directory: `HostEntry::Made`) or
 /// a symbolic link (copied, with its target).
-#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, PartialEq, Eq)]
 enum HostEntry {
     /// A host directory bound on a mount point of the same name.
     Bound(PathBuf),
@@ -236,9 +236,11 @@ fn entries_below(dir: &Path, entries: &mut Vec<HostEntry>) -> std::io::Result<()
         let top_level_left_out = dir.as_os_str().is_empty()
             && LEFT_OUT.iter().any(|d| OsStr::new(d) == entry.file_name());
         let kind = entry.file_type()?;
-        if kind.is_symlink() {
+        if top_level_left_out {
+            continue;
+        } else if kind.is_symlink() {
             entries.push(HostEntry::Link(path, std::fs::read_link(entry.path())?));
-        } else if !kind.is_dir() || top_level_left_out || is_program_dir(&path) {
+        } else if !kind.is_dir() || is_program_dir(&path) {
             continue;
         } else if holds_program_dir(&path) {
             entries_below(&path, entries)?;
