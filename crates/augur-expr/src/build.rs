@@ -174,6 +174,9 @@ impl ExprPool {
         match *self.kind(e) {
             ExprKind::Const { value, .. } => self.constant(value, width),
             ExprKind::ZExt { expr, .. } => self.zext(expr, width),
+            ExprKind::Ite { .. } => self
+                .through_leaves(e, |p, v| p.constant(v, width))
+                .unwrap_or_else(|| self.raw(ExprKind::ZExt { expr: e, width })),
             _ => self.raw(ExprKind::ZExt { expr: e, width }),
         }
     }
@@ -188,6 +191,9 @@ impl ExprPool {
         match *self.kind(e) {
             ExprKind::Const { value, .. } => self.constant(sign_extend(value, we, width), width),
             ExprKind::SExt { expr, .. } => self.sext(expr, width),
+            ExprKind::Ite { .. } => self
+                .through_leaves(e, |p, v| p.constant(sign_extend(v, we, width), width))
+                .unwrap_or_else(|| self.raw(ExprKind::SExt { expr: e, width })),
             _ => self.raw(ExprKind::SExt { expr: e, width }),
         }
     }
@@ -210,6 +216,10 @@ impl ExprPool {
         let (mut cl, mut cr) = (self.as_const(l), self.as_const(r));
         if let (Some(a), Some(b)) = (cl, cr) {
             return self.constant(fold_bin(&op, a, b, w), w);
+        }
+        let folded = |p: &mut ExprPool, a, b| p.constant(fold_bin(&op, a, b, w), w);
+        if let Some(t) = self.through_leaves_against(l, r, cl, cr, folded) {
+            return t;
         }
         if op.is_commutative() && (cr.is_some() || (cl.is_none() && r < l)) {
             std::mem::swap(&mut l, &mut r);
@@ -263,6 +273,10 @@ impl ExprPool {
         if let (Some(a), Some(b)) = (cl, cr) {
             return self.bool_const(fold_cmp(&op, a, b, w));
         }
+        let decided = |p: &mut ExprPool, a, b| p.bool_const(fold_cmp(&op, a, b, w));
+        if let Some(t) = self.through_leaves_against(lhs, rhs, cl, cr, decided) {
+            return t;
+        }
         if lhs == rhs {
             return self.bool_const(matches!(op, CmpOp::Eq | CmpOp::Ule | CmpOp::Sle));
         }
@@ -313,6 +327,24 @@ impl ExprPool {
         }
     }
 
+    /// `f(a, b)` for every pair of values of `l` and `r` when one side is a constant
+    /// (`cl` or `cr`) and the other a tree of constants ([`ExprPool::const_leaves`]): the
+    /// same tree over the results.
+    fn through_leaves_against(
+        &mut self,
+        l: ExprId,
+        r: ExprId,
+        cl: Option<u128>,
+        cr: Option<u128>,
+        f: impl Fn(&mut ExprPool, u128, u128) -> ExprId,
+    ) -> Option<ExprId> {
+        match (cl, cr) {
+            (None, Some(c)) => self.through_leaves(l, |p, v| f(p, v, c)),
+            (Some(c), None) => self.through_leaves(r, |p, v| f(p, c, v)),
+            _ => None,
+        }
+    }
+
     /// `c == x` for a constant `c` and a non-constant `x`.
     fn eq_const(&mut self, c: u128, x: ExprId) -> ExprId {
         let w = self.width(x);
@@ -336,16 +368,6 @@ impl ExprPool {
                 }
                 let narrow = self.constant(t, wn);
                 return self.cmp(CmpOp::Eq, narrow, expr);
-            }
-            ExprKind::Ite { cond, then, els } => {
-                if let (Some(k1), Some(k2)) = (self.as_const(then), self.as_const(els)) {
-                    return match (c == k1, c == k2) {
-                        (true, true) => self.bool_const(true),
-                        (true, false) => cond,
-                        (false, true) => self.not(cond),
-                        (false, false) => self.bool_const(false),
-                    };
-                }
             }
             ExprKind::Bin {
                 op: BinOp::Add,
