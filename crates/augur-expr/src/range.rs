@@ -9,6 +9,10 @@ use crate::{BinOp, ExprId, ExprKind, ExprPool};
 /// a node it does not look into is bounded by its width's all-ones value).
 const UMAX_DEPTH: u32 = 8;
 
+/// The most if-then-else nodes (and leaves) a bound looks through at once (a table of
+/// 256 bytes read at a symbolic index is a chain of 256).
+const ITE_NODES: usize = 1024;
+
 /// The smallest all-ones value at least `v` (`v` with every bit below its top bit set).
 fn smear(v: u128) -> u128 {
     match v {
@@ -51,7 +55,10 @@ impl ExprPool {
                 let wl = self.width(lo);
                 (m(hi) << wl) | smear(m(lo))
             }
-            ExprKind::Ite { then, els, .. } => m(then).max(m(els)),
+            ExprKind::Ite { then, els, .. } => match self.ite_leaves(e) {
+                Some(leaves) => leaves.into_iter().map(m).max().unwrap_or(all),
+                None => m(then).max(m(els)),
+            },
             ExprKind::Bin { op, lhs, rhs } => {
                 let c = self.as_const(rhs);
                 match op {
@@ -103,7 +110,10 @@ impl ExprPool {
             ExprKind::ZExt { expr, .. } => k(expr),
             ExprKind::Extract { expr, lo, .. } => k(expr) >> lo,
             ExprKind::Concat { hi, lo } => (k(hi) << self.width(lo)) | k(lo),
-            ExprKind::Ite { then, els, .. } => k(then) & k(els),
+            ExprKind::Ite { then, els, .. } => match self.ite_leaves(e) {
+                Some(leaves) => leaves.into_iter().fold(u128::MAX, |acc, l| acc & k(l)),
+                None => k(then) & k(els),
+            },
             ExprKind::Bin { op, lhs, rhs } => match (op, self.as_const(rhs)) {
                 (BinOp::Or, _) => k(lhs) | k(rhs),
                 (BinOp::And, _) => k(lhs) & k(rhs),
@@ -114,6 +124,75 @@ impl ExprPool {
             _ => 0,
         };
         ones & mask(self.width(e))
+    }
+
+    /// How many low bits of the bit-vector `e` are zero on every assignment: of constants,
+    /// through products, left shifts by constants, sums, masks, extensions, extractions,
+    /// concatenations and ites (a few levels deep). The offset of `t[i]` in a table of
+    /// 8-byte elements is a multiple of 8.
+    pub fn known_low_zeros(&self, e: ExprId) -> u32 {
+        self.known_low_zeros_at(e, UMAX_DEPTH)
+    }
+
+    fn known_low_zeros_at(&self, e: ExprId, depth: u32) -> u32 {
+        let w = self.width(e);
+        if let Some(c) = self.as_const(e) {
+            return c.trailing_zeros().min(w);
+        }
+        if depth == 0 {
+            return 0;
+        }
+        let z = |x: ExprId| self.known_low_zeros_at(x, depth - 1);
+        let zeros = match *self.kind(e) {
+            ExprKind::ZExt { expr, .. } | ExprKind::SExt { expr, .. } => z(expr),
+            ExprKind::Extract { expr, lo, .. } => z(expr).saturating_sub(lo),
+            ExprKind::Concat { hi, lo } => {
+                let wl = self.width(lo);
+                match z(lo) {
+                    all if all >= wl => wl + z(hi),
+                    some => some,
+                }
+            }
+            ExprKind::Ite { then, els, .. } => match self.ite_leaves(e) {
+                Some(leaves) => leaves.into_iter().map(z).min().unwrap_or(0),
+                None => z(then).min(z(els)),
+            },
+            ExprKind::Bin { op, lhs, rhs } => match (op, self.as_const(rhs)) {
+                (BinOp::Mul, _) => z(lhs) + z(rhs),
+                (BinOp::Shl, Some(c)) => z(lhs).saturating_add(c.min(128) as u32),
+                (BinOp::Add | BinOp::Sub | BinOp::Or | BinOp::Xor, _) => z(lhs).min(z(rhs)),
+                (BinOp::And, _) => z(lhs).max(z(rhs)),
+                _ => 0,
+            },
+            _ => 0,
+        };
+        zeros.min(w)
+    }
+
+    /// The distinct expressions at the leaves of the if-then-else `e` (each node visited
+    /// once, however the chain nests), if it has at most [`ITE_NODES`] ite nodes: the
+    /// bounds of a long chain (a table read at a symbolic index) are its leaves' bounds,
+    /// however deep it is.
+    fn ite_leaves(&self, e: ExprId) -> Option<Vec<ExprId>> {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut leaves = Vec::new();
+        let mut todo = vec![e];
+        while let Some(x) = todo.pop() {
+            if !seen.insert(x) {
+                continue;
+            }
+            match *self.kind(x) {
+                ExprKind::Ite { then, els, .. } => {
+                    if seen.len() > ITE_NODES {
+                        return None;
+                    }
+                    todo.push(els);
+                    todo.push(then);
+                }
+                _ => leaves.push(x),
+            }
+        }
+        Some(leaves)
     }
 
     /// The constant array at the bottom of the chain of stores `a`, with its number of
@@ -269,6 +348,39 @@ mod tests {
         for (e, want) in folded {
             assert_eq!(p.as_const(e), Some(want), "{}", p.display(e));
         }
+    }
+
+    #[test]
+    fn known_low_zeros_hold_on_random_inputs() {
+        let (mut p, a, b, w) = setup();
+        let [c8, c3, c16, cf0] = [8, 3, 16, 0xf0].map(|v| p.constant(v, 32));
+        let z = p.zext(b, 32);
+        let scaled = p.bin(BinOp::Mul, c8, z);
+        let shifted = p.bin(BinOp::Shl, w, c3);
+        let field = p.add(scaled, c16);
+        let masked = p.and(w, cf0);
+        let mixed = p.add(scaled, w);
+        let narrow = p.extract(shifted, 2, 8);
+        let cases = [
+            (scaled, 3),
+            (shifted, 3),
+            (field, 3),
+            (masked, 4),
+            (mixed, 0),
+            (narrow, 1),
+        ];
+        for &(e, want) in &cases {
+            assert_eq!(p.known_low_zeros(e), want, "{}", p.display(e));
+        }
+        on_random_inputs(a, |m| {
+            for &(e, want) in &cases {
+                assert!(
+                    p.eval(e, m).trailing_zeros() >= want,
+                    "{} under {m:?}",
+                    p.display(e)
+                );
+            }
+        });
     }
 
     #[test]
