@@ -141,3 +141,30 @@ int main(void) {
     assert_eq!(r.summary["solver"]["cross_check_mismatches"], 0);
     r.assert_native_replay_passes();
 }
+
+/// A finite automaton walked through pointers, six input bytes deep (a regex matcher's
+/// shape): each state is read from the last one's table of successors at an
+/// input-dependent index. Every state is one of five known addresses, so each query
+/// stays a choice among them: before, each pointer was rebuilt byte by byte from
+/// if-then-else chains over every byte of the table, the next read nested over those,
+/// and the largest query reached 1.5 MB of SMT-LIB (20 KB since). Every path of accepting
+/// and rejecting states is explored, and the exit codes are the native ones.
+#[test]
+fn a_walk_through_pointer_tables_stays_a_choice_among_known_states() {
+    let src = &program(
+        "symbolic_memory/a_walk_through_pointer_tables_stays_a_choice_among_known_states.c",
+    );
+    let log = tempfile::tempdir().unwrap();
+    let log_arg = log.path().to_str().unwrap();
+    let r = run_c(src, &["--log-queries", log_arg]);
+    assert_eq!(r.paths(), 64, "{}", r.stderr);
+    assert_eq!(r.summary["paths_partial"], 0, "{}", r.stderr);
+    assert_eq!(r.summary["solver"]["timeouts"], 0, "{}", r.stderr);
+    let largest = std::fs::read_dir(log.path())
+        .unwrap()
+        .map(|e| e.unwrap().metadata().unwrap().len())
+        .max()
+        .expect("queries were logged");
+    assert!(largest < 100_000, "a query of {largest} bytes");
+    r.assert_native_replay_passes();
+}

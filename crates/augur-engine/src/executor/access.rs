@@ -3,8 +3,9 @@
 //! and use-after-free accesses.
 
 use super::step::Split;
+use super::sym_offset;
 use super::{Exec, Executor, Flow};
-use crate::bytes::{all_concrete, byte_expr, bytes_to_value, expr_byte, value_to_bytes};
+use crate::bytes::{all_concrete, byte_expr, bytes_to_value, value_to_bytes};
 use crate::memory::{Byte, MemObject, ObjKind};
 use crate::outcome::{ErrorKind, Outcome};
 use crate::state::State;
@@ -12,21 +13,6 @@ use crate::value::Value;
 use augur_expr::ExprId;
 use augur_ir::{Reg, Ty, TyId};
 use std::rc::Rc;
-
-/// Objects up to this size that were never written at a symbolic offset are read at
-/// symbolic offsets through if-then-else chains over their bytes (a pure bit-vector read
-/// of a table, which Z3 solves fastest). Every symbolic-offset write, and every
-/// symbolic-offset read of a larger or symbolically written object, goes through array
-/// stores: once reads and writes at symbolic offsets chain, the if-then-else form makes
-/// Z3 decide every index of every access, the array theory only the indices a model
-/// needs (a 64-byte table read and written at input-dependent indices 4 times: 0.1 s
-/// against more than 60 s; `symhash_small` in `bench/run.sh`).
-const ITE_LIMIT: u64 = 256;
-
-/// Whether symbolic-offset reads of `obj` are if-then-else chains (else array selects).
-fn ite_encoded(obj: &MemObject) -> bool {
-    obj.size <= ITE_LIMIT && !obj.written_at_symbolic_offset
-}
 
 /// Addresses below this are reported as null dereferences.
 const NULL_PAGE: u64 = 4096;
@@ -242,8 +228,7 @@ impl Executor {
         }
         let base = self.pool.constant(obj.base as u128, 64);
         let off = self.pool.sub(ptr, base);
-        let limit = self.pool.constant((obj.size - size) as u128, 64);
-        self.pool.ule(off, limit)
+        sym_offset::at_most(&mut self.pool, off, obj.size - size)
     }
 
     /// The error on a path whose condition says the pointer `ptr` is outside the object it
@@ -284,41 +269,8 @@ impl Executor {
         let obj = st.mem.get(r.base).expect("resolved object exists");
         match &r.offset {
             Offset::Con(o) => obj.read(*o, size, &mut self.pool),
-            Offset::Sym(off) if ite_encoded(obj) => {
-                let contents = obj.contents(&mut self.pool);
-                (0..size)
-                    .map(|k| {
-                        let kc = self.pool.constant(k as u128, 64);
-                        let idx = self.pool.add(*off, kc);
-                        let e = self.choose_byte(&contents, idx);
-                        expr_byte(&self.pool, e)
-                    })
-                    .collect()
-            }
-            Offset::Sym(off) => {
-                let arr = obj.as_array(&mut self.pool);
-                (0..size)
-                    .map(|i| {
-                        let k = self.pool.constant(i as u128, 64);
-                        let idx = self.pool.add(*off, k);
-                        let b = self.pool.select(arr, idx);
-                        expr_byte(&self.pool, b)
-                    })
-                    .collect()
-            }
+            Offset::Sym(off) => sym_offset::read_at(&mut self.pool, obj, *off, size),
         }
-    }
-
-    /// `bytes[idx]` as an if-then-else chain (idx is known to be in range).
-    fn choose_byte(&mut self, bytes: &[Byte], idx: ExprId) -> ExprId {
-        let mut acc = self.pool.constant(0, 8);
-        for (j, b) in bytes.iter().enumerate().rev() {
-            let jc = self.pool.constant(j as u128, 64);
-            let hit = self.pool.eq(idx, jc);
-            let v = byte_expr(&mut self.pool, *b);
-            acc = self.pool.ite(hit, v, acc);
-        }
-        acc
     }
 
     /// Write bytes at a resolved location. A symbolic offset stores into the object's array
@@ -329,6 +281,7 @@ impl Executor {
         let obj = st.mem.get_mut(r.base).expect("resolved object exists");
         match &r.offset {
             Offset::Con(o) => obj.write(*o, bytes),
+            Offset::Sym(off) if sym_offset::write_at_leaves(&mut self.pool, obj, *off, bytes) => {}
             Offset::Sym(off) => {
                 obj.written_at_symbolic_offset = true;
                 let mut arr = obj.as_array(&mut self.pool);

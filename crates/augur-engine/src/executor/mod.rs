@@ -2,7 +2,8 @@
 //! runs the search loop; forks; ends paths and hands finished paths to the test sink.
 //!
 //! Instruction families live in their own modules: `ints` (integer arithmetic, casts,
-//! comparisons), `floats`, `access` (loads, stores, pointer resolution), `calls` (calls,
+//! comparisons), `floats`, `access` (loads, stores, pointer resolution), `sym_offset`
+//! (accesses at symbolic offsets inside an object), `calls` (calls,
 //! returns, varargs), `intrinsics` (`llvm.*`), `step` (the dispatch and control flow),
 //! `concrete` (the fast path for instructions over concrete values).
 
@@ -14,6 +15,7 @@ mod globals;
 mod intrinsics;
 mod ints;
 mod step;
+mod sym_offset;
 mod test_inputs;
 
 pub use access::{Offset, Resolved};

@@ -1,0 +1,284 @@
+//! Reads, writes and bounds checks at symbolic offsets inside one object.
+//!
+//! Three encodings, chosen by the offset and the object:
+//! - an offset that is one of a few constants (an if-then-else tree of them, see
+//!   [`ExprPool::const_leaves`]: a pointer read from a small table) reads the same choice
+//!   among the reads at those constants; such an offset plus the rest of a sum (`p->on[c]`
+//!   with `p` such a pointer) reads, leaf by leaf, at the leaf plus the rest;
+//! - an object of at most [`ITE_LIMIT`] bytes never written at a symbolic offset is read
+//!   through one if-then-else chain over the offsets the access can start at (its words,
+//!   not each byte over every offset);
+//! - anything else is array `select`s and `store`s.
+//!
+//! A read of a small table at a symbolic index thus gives a tree of constants, the next
+//! access through it a tree again: a walk through pointer tables (a regex matcher's
+//! states) stays a choice among known values, and a bounds check over it folds without a
+//! solver.
+
+use crate::bytes::{byte_expr, bytes_to_scalar, expr_byte};
+use crate::memory::{Byte, MemObject};
+use augur_expr::{BinOp, ExprId, ExprKind, ExprPool};
+
+/// Objects up to this size that were never written at a symbolic offset are read at
+/// symbolic offsets through if-then-else chains over their bytes (a pure bit-vector read
+/// of a table, which Z3 solves fastest). Every symbolic-offset write, and every
+/// symbolic-offset read of a larger or symbolically written object, goes through array
+/// stores: once reads and writes at symbolic offsets chain, the if-then-else form makes
+/// Z3 decide every index of every access, the array theory only the indices a model
+/// needs (a 64-byte table read and written at input-dependent indices 4 times: 0.1 s
+/// against more than 60 s; `symhash_small` in `bench/run.sh`).
+const ITE_LIMIT: u64 = 256;
+
+/// The widest access (in bytes) read at a symbolic offset as one word (a register's
+/// widest scalar); wider ones are read byte by byte.
+const MAX_WORD: u64 = 16;
+
+/// How many terms of a sum are looked at for a tree of constants among them.
+const MOST_TERMS: usize = 8;
+
+/// Whether symbolic-offset reads of `obj` are if-then-else chains (else array selects).
+fn ite_encoded(obj: &MemObject) -> bool {
+    obj.size <= ITE_LIMIT && !obj.written_at_symbolic_offset
+}
+
+/// `off <= limit`: leaf by leaf when `off` is, or has as a term, a tree of constants, so
+/// the bounds of each leaf's offset can decide it without a solver.
+pub(super) fn at_most(pool: &mut ExprPool, off: ExprId, limit: u64) -> ExprId {
+    let lim = pool.constant(u128::from(limit), 64);
+    match tree_term(pool, off) {
+        Some((tree, rest)) => pool.map_const_leaves(tree, &mut |p, o| {
+            let leaf = p.constant(o, 64);
+            let at = p.add(leaf, rest);
+            p.ule(at, lim)
+        }),
+        None => pool.ule(off, lim),
+    }
+}
+
+/// `size` bytes of `obj` at the symbolic offset `off` (in bounds on the path).
+pub(super) fn read_at(pool: &mut ExprPool, obj: &MemObject, off: ExprId, size: u64) -> Vec<Byte> {
+    if size <= MAX_WORD {
+        let word = word_at(pool, obj, off, size);
+        return (0..size as u32)
+            .map(|k| {
+                let b = pool.extract(word, 8 * k, 8);
+                expr_byte(pool, b)
+            })
+            .collect();
+    }
+    (0..size)
+        .map(|k| {
+            let kc = pool.constant(u128::from(k), 64);
+            let idx = pool.add(off, kc);
+            let b = byte_at(pool, obj, idx);
+            expr_byte(pool, b)
+        })
+        .collect()
+}
+
+/// The `size`-byte little-endian word of `obj` at the symbolic offset `off`.
+fn word_at(pool: &mut ExprPool, obj: &MemObject, off: ExprId, size: u64) -> ExprId {
+    if pool.const_leaves(off).is_some() {
+        return pool.map_const_leaves(off, &mut |p, o| {
+            let bytes = read_known_offset(p, obj, o, size);
+            word_of(p, &bytes)
+        });
+    }
+    if !ite_encoded(obj) {
+        let arr = obj.as_array(pool);
+        let bytes: Vec<Byte> = (0..size)
+            .map(|k| {
+                let kc = pool.constant(u128::from(k), 64);
+                let idx = pool.add(off, kc);
+                let b = pool.select(arr, idx);
+                expr_byte(pool, b)
+            })
+            .collect();
+        return word_of(pool, &bytes);
+    }
+    let contents = obj.contents(pool);
+    match tree_term(pool, off) {
+        Some((tree, rest)) => pool.map_const_leaves(tree, &mut |p, o| {
+            let leaf = p.constant(o, 64);
+            let at = p.add(leaf, rest);
+            choose_word(p, &contents, at, size)
+        }),
+        None => choose_word(pool, &contents, off, size),
+    }
+}
+
+/// The byte of `obj` at the symbolic offset `idx`.
+fn byte_at(pool: &mut ExprPool, obj: &MemObject, idx: ExprId) -> ExprId {
+    if pool.const_leaves(idx).is_some() {
+        return pool.map_const_leaves(idx, &mut |p, o| {
+            let b = read_known_offset(p, obj, o, 1)[0];
+            byte_expr(p, b)
+        });
+    }
+    if !ite_encoded(obj) {
+        let arr = obj.as_array(pool);
+        return pool.select(arr, idx);
+    }
+    let contents = obj.contents(pool);
+    let mut acc = pool.constant(0, 8);
+    for (j, b) in contents.iter().enumerate().rev() {
+        let jc = pool.constant(j as u128, 64);
+        let hit = pool.eq(idx, jc);
+        let v = byte_expr(pool, *b);
+        acc = pool.ite(hit, v, acc);
+    }
+    acc
+}
+
+/// `n` bytes of `obj` at the constant offset `o`; zeros where that is past the object (a
+/// leaf of a tree that the path's bounds check excludes).
+fn read_known_offset(pool: &mut ExprPool, obj: &MemObject, o: u128, n: u64) -> Vec<Byte> {
+    match u64::try_from(o)
+        .ok()
+        .and_then(|o| o.checked_add(n).map(|end| (o, end)))
+    {
+        Some((o, end)) if end <= obj.size => obj.read(o, n, pool),
+        _ => vec![Byte::C(0); n as usize],
+    }
+}
+
+/// The expression of little-endian `bytes` (at most [`MAX_WORD`]).
+fn word_of(pool: &mut ExprPool, bytes: &[Byte]) -> ExprId {
+    bytes_to_scalar(pool, bytes, 8 * bytes.len() as u32).expr(pool)
+}
+
+/// The `size`-byte word of `bytes` at the offset `off` (known to be in range on the path)
+/// as one if-then-else chain over the offsets `off` can take ([`candidates`]); zeros
+/// where it can take none (a leaf the path excludes).
+fn choose_word(pool: &mut ExprPool, bytes: &[Byte], off: ExprId, size: u64) -> ExprId {
+    if let Some(o) = pool.as_const(off) {
+        let known = u64::try_from(o)
+            .ok()
+            .filter(|o| o.saturating_add(size) <= bytes.len() as u64);
+        return match known {
+            Some(o) => word_of(pool, &bytes[o as usize..(o + size) as usize]),
+            None => pool.constant(0, 8 * size as u32),
+        };
+    }
+    let Some(room) = (bytes.len() as u64).checked_sub(size) else {
+        return pool.constant(0, 8 * size as u32);
+    };
+    let offsets = candidates(pool, off, room);
+    let word = |p: &mut ExprPool, j: u64| word_of(p, &bytes[j as usize..(j + size) as usize]);
+    let Some((&last, rest)) = offsets.split_last() else {
+        return word(pool, 0);
+    };
+    let mut acc = word(pool, last);
+    for &j in rest.iter().rev() {
+        let jc = pool.constant(u128::from(j), 64);
+        let hit = pool.eq(off, jc);
+        let v = word(pool, j);
+        acc = pool.ite(hit, v, acc);
+    }
+    acc
+}
+
+/// The offsets up to `room` that `off` can take, by its form `c + x`: from `c` to `c`
+/// plus the bound of `x` when that does not wrap (else from 0 to the bound of `off`), in
+/// steps of the low zero bits `x` (or `off`) is known to have: `base + 8 * i` takes the
+/// elements' offsets of a table of 8-byte elements, not every byte's.
+fn candidates(pool: &ExprPool, off: ExprId, room: u64) -> Vec<u64> {
+    let (first, last, step) = match *pool.kind(off) {
+        ExprKind::Bin {
+            op: BinOp::Add,
+            lhs,
+            rhs,
+        } if pool.as_const(lhs).is_some() => {
+            let c = pool.as_const(lhs).expect("checked");
+            match c.checked_add(pool.umax(rhs)) {
+                Some(end) if end <= u128::from(u64::MAX) => {
+                    (c as u64, end as u64, pool.known_low_zeros(rhs))
+                }
+                _ => (0, clamp(pool.umax(off)), pool.known_low_zeros(off)),
+            }
+        }
+        _ => (0, clamp(pool.umax(off)), pool.known_low_zeros(off)),
+    };
+    let step = 1u64 << step.min(16);
+    let mut out = Vec::new();
+    let mut j = first;
+    while j <= last.min(room) {
+        out.push(j);
+        match j.checked_add(step) {
+            Some(next) => j = next,
+            None => break,
+        }
+    }
+    out
+}
+
+/// `v` as an offset (a bound past `u64` is no bound).
+fn clamp(v: u128) -> u64 {
+    u64::try_from(v).unwrap_or(u64::MAX)
+}
+
+/// A term of the sum `off` that is a tree of constants, with the sum of the other terms:
+/// `(tree, rest)` with `off == tree + rest`.
+fn tree_term(pool: &mut ExprPool, off: ExprId) -> Option<(ExprId, ExprId)> {
+    let mut terms = Vec::new();
+    let mut todo = vec![off];
+    while let Some(t) = todo.pop() {
+        match *pool.kind(t) {
+            ExprKind::Bin {
+                op: BinOp::Add,
+                lhs,
+                rhs,
+            } if terms.len() + todo.len() < MOST_TERMS => {
+                todo.push(rhs);
+                todo.push(lhs);
+            }
+            _ => terms.push(t),
+        }
+    }
+    let at = terms.iter().position(|&t| pool.const_leaves(t).is_some())?;
+    let tree = terms.remove(at);
+    let mut rest = pool.constant(0, 64);
+    for t in terms {
+        rest = pool.add(rest, t);
+    }
+    Some((tree, rest))
+}
+
+/// A write at an offset that is one of a few constants (a tree of them): each byte at
+/// each such offset becomes "the new byte if `off` is this offset, else the old one", and
+/// the object stays readable at constant offsets. Leaves past the object are excluded by
+/// the path's bounds check and written nowhere. Returns false (nothing written) when
+/// `off` is not such a tree.
+pub(super) fn write_at_leaves(
+    pool: &mut ExprPool,
+    obj: &mut MemObject,
+    off: ExprId,
+    bytes: &[Byte],
+) -> bool {
+    let Some(leaves) = pool.const_leaves(off) else {
+        return false;
+    };
+    let n = bytes.len() as u64;
+    let mut done = Vec::with_capacity(leaves.len());
+    for o in leaves {
+        let Ok(o) = u64::try_from(o) else { continue };
+        if done.contains(&o) || o.checked_add(n).is_none_or(|end| end > obj.size) {
+            continue;
+        }
+        done.push(o);
+        let oc = pool.constant(u128::from(o), 64);
+        let hit = pool.eq(off, oc);
+        let old = obj.read(o, n, pool);
+        let merged: Vec<Byte> = bytes
+            .iter()
+            .zip(old)
+            .map(|(&new, old)| {
+                let (new, old) = (byte_expr(pool, new), byte_expr(pool, old));
+                let b = pool.ite(hit, new, old);
+                expr_byte(pool, b)
+            })
+            .collect();
+        obj.write(o, &merged);
+    }
+    true
+}
