@@ -242,7 +242,7 @@ impl Z3Core {
     /// slice, from the first: the scopes' first try has failed, and which of Z3's two
     /// solvers is the fast one differs from query to query (pointer chases through small
     /// tables: 0.02 s whole against 0.4 s in scopes; ptx's largest: 13 s against 2.4 s),
-    /// so alternating costs at most about twice the faster one's time.
+    /// so alternating costs a small multiple of the faster one's time (slices double).
     fn second_try(
         &mut self,
         pool: &ExprPool,
