@@ -282,3 +282,141 @@ pub(super) fn write_at_leaves(
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::ObjKind;
+    use augur_expr::{Assignment, CmpOp};
+    use augur_ir::LocId;
+
+    /// A 64-byte object of distinct known bytes, and one symbolic input byte `x` over
+    /// its array.
+    fn setup() -> (ExprPool, MemObject, ExprId, augur_expr::ArrayId) {
+        let mut pool = ExprPool::new();
+        let a = pool.new_array("x", 1);
+        let arr = pool.array_sym(a);
+        let zero = pool.constant(0, 64);
+        let x = pool.select(arr, zero);
+        let mut obj = MemObject::new(0x1000, 64, ObjKind::Heap, LocId(0), "t".into());
+        let bytes: Vec<Byte> = (0..64u8)
+            .map(|i| Byte::C(i.wrapping_mul(7) ^ 0x5a))
+            .collect();
+        obj.write(0, &bytes);
+        (pool, obj, x, a)
+    }
+
+    /// The offset forms each encoding handles: a tree of constants, a tree plus a
+    /// symbolic rest, a constant plus a multiple of 8, and a masked index.
+    fn offsets(pool: &mut ExprPool, x: ExprId) -> Vec<ExprId> {
+        let (three, five) = (pool.constant(3, 8), pool.constant(5, 8));
+        let (k8, k16, k40) = (
+            pool.constant(8, 64),
+            pool.constant(16, 64),
+            pool.constant(40, 64),
+        );
+        let small = pool.cmp(CmpOp::Ult, x, three);
+        let middle = pool.cmp(CmpOp::Ult, x, five);
+        let inner = pool.ite(middle, k16, k40);
+        let tree = pool.ite(small, k8, inner);
+        let wide = pool.zext(x, 64);
+        let m3 = pool.constant(3, 64);
+        let low = pool.bin(BinOp::And, wide, m3);
+        let tree_plus = pool.add(tree, low);
+        let m7 = pool.constant(7, 64);
+        let idx = pool.bin(BinOp::And, wide, m7);
+        let eight = pool.constant(8, 64);
+        let scaled = pool.bin(BinOp::Mul, idx, eight);
+        let four = pool.constant(4, 64);
+        let strided = pool.add(four, scaled);
+        let m56 = pool.constant(0x38, 64);
+        let masked = pool.bin(BinOp::And, wide, m56);
+        vec![tree, tree_plus, strided, masked]
+    }
+
+    fn with_x(a: augur_expr::ArrayId, v: u8) -> Assignment {
+        let mut m = Assignment::default();
+        m.arrays.insert(a, vec![v]);
+        m
+    }
+
+    fn value(pool: &mut ExprPool, b: Byte, m: &Assignment) -> u8 {
+        let e = byte_expr(pool, b);
+        pool.eval(e, m) as u8
+    }
+
+    #[test]
+    fn reads_at_symbolic_offsets_are_the_reads_at_each_offset_they_take() {
+        let (mut pool, chains, x, a) = setup();
+        let mut arrays = chains.clone();
+        arrays.written_at_symbolic_offset = true;
+        let offsets = offsets(&mut pool, x);
+        for (obj, off) in [&chains, &arrays]
+            .into_iter()
+            .flat_map(|o| offsets.iter().map(move |&off| (o, off)))
+        {
+            for size in [1, 2, 4, 8, 24] {
+                let read = read_at(&mut pool, obj, off, size);
+                for v in 0..=255u8 {
+                    let m = with_x(a, v);
+                    let o = pool.eval(off, &m) as u64;
+                    if o + size > obj.size {
+                        continue;
+                    }
+                    let want = obj.read(o, size, &mut pool);
+                    for (got, want) in read.iter().zip(want) {
+                        assert_eq!(
+                            value(&mut pool, *got, &m),
+                            value(&mut pool, want, &m),
+                            "x = {v}, offset {o}, size {size}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bounds_checks_over_trees_hold_exactly_where_the_offset_is_in_range() {
+        let (mut pool, _, x, a) = setup();
+        for off in offsets(&mut pool, x) {
+            for limit in [0, 8, 16, 20, 40, 60] {
+                let check = at_most(&mut pool, off, limit);
+                for v in 0..=255u8 {
+                    let m = with_x(a, v);
+                    let o = pool.eval(off, &m) as u64;
+                    assert_eq!(
+                        pool.eval(check, &m) == 1,
+                        o <= limit,
+                        "x = {v}, {o} <= {limit}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn writes_at_a_tree_of_offsets_change_only_the_bytes_at_the_offset_taken() {
+        let (mut pool, obj, x, a) = setup();
+        let tree = offsets(&mut pool, x)[0];
+        let mut written = obj.clone();
+        let new = [Byte::C(0xaa), Byte::S(x), Byte::C(0xbb), Byte::C(0xcc)];
+        assert!(write_at_leaves(&mut pool, &mut written, tree, &new));
+        for v in 0..=255u8 {
+            let m = with_x(a, v);
+            let o = pool.eval(tree, &m) as u64;
+            let (before, after) = (obj.contents(&mut pool), written.contents(&mut pool));
+            for (k, (old, now)) in before.into_iter().zip(after).enumerate() {
+                let k = k as u64;
+                let want = if (o..o + 4).contains(&k) {
+                    value(&mut pool, new[(k - o) as usize], &m)
+                } else {
+                    value(&mut pool, old, &m)
+                };
+                assert_eq!(value(&mut pool, now, &m), want, "x = {v}, byte {k}");
+            }
+        }
+        let not_a_tree = pool.zext(x, 64);
+        assert!(!write_at_leaves(&mut pool, &mut written, not_a_tree, &new));
+    }
+}
