@@ -33,6 +33,13 @@ const ITE_LIMIT: u64 = 256;
 /// widest scalar); wider ones are read byte by byte.
 const MAX_WORD: u64 = 16;
 
+/// The most offsets a symbolic-offset read looks at for the known words there
+/// ([`known_word`]): a 4 KiB table of bytes, 512 pointers.
+const MOST_KNOWN_OFFSETS: u64 = 4096;
+
+/// The most distinct known values a symbolic-offset read is a tree of ([`known_word`]).
+const MOST_KNOWN_VALUES: usize = 16;
+
 /// How many terms of a sum are looked at for a tree of constants among them.
 const MOST_TERMS: usize = 8;
 
@@ -84,6 +91,9 @@ fn word_at(pool: &mut ExprPool, obj: &MemObject, off: ExprId, size: u64) -> Expr
             word_of(p, &bytes)
         });
     }
+    if let Some(word) = known_word(pool, obj, off, size) {
+        return word;
+    }
     if !ite_encoded(obj) {
         let arr = obj.as_array(pool);
         let bytes: Vec<Byte> = (0..size)
@@ -105,6 +115,69 @@ fn word_at(pool: &mut ExprPool, obj: &MemObject, off: ExprId, size: u64) -> Expr
         }),
         None => choose_word(pool, &contents, off, size),
     }
+}
+
+/// The `size`-byte word of `obj` at the symbolic offset `off` as a tree of the values
+/// it can have, when every word at the offsets `off` can take ([`candidates`], at most
+/// [`MOST_KNOWN_OFFSETS`]) is known and they hold at most [`MOST_KNOWN_VALUES`] distinct
+/// values: "the first value where `off` is one of its offsets, else ...", the most
+/// common value last. A table of pointers that is mostly null (a regex matcher's
+/// transitions, read at an input byte) reads as a choice among a few known pointers,
+/// whatever its size, and what is read through the result stays a choice too.
+fn known_word(pool: &mut ExprPool, obj: &MemObject, off: ExprId, size: u64) -> Option<ExprId> {
+    let stride = candidates(pool, off, obj.size.checked_sub(size)?);
+    if stride.count() > MOST_KNOWN_OFFSETS {
+        return None;
+    }
+    let mut groups: Vec<(u128, Vec<u64>)> = Vec::new();
+    for j in stride.offsets() {
+        let v = obj.read_known(j, size)?;
+        match groups.iter().position(|(w, _)| *w == v) {
+            Some(g) => groups[g].1.push(j),
+            None if groups.len() < MOST_KNOWN_VALUES => groups.push((v, vec![j])),
+            None => return None,
+        }
+    }
+    let common = (0..groups.len()).max_by_key(|&g| groups[g].1.len())?;
+    let (default, _) = groups.remove(common);
+    let width = 8 * size as u32;
+    let mut acc = pool.constant(default, width);
+    for (v, at) in groups.into_iter().rev() {
+        let mut hit = pool.bool_const(false);
+        for (first, last) in runs(&at, stride.step) {
+            let here = within(pool, off, first, last);
+            hit = pool.bool_or(hit, here);
+        }
+        let value = pool.constant(v, width);
+        acc = pool.ite(hit, value, acc);
+    }
+    Some(acc)
+}
+
+/// The runs of consecutive offsets (`step` apart) in the increasing `offsets`, as
+/// (first, last) pairs: the characters of one class in a character table are a few runs.
+fn runs(offsets: &[u64], step: u64) -> Vec<(u64, u64)> {
+    let mut out: Vec<(u64, u64)> = Vec::new();
+    for &j in offsets {
+        match out.last_mut() {
+            Some((_, last)) if *last + step == j => *last = j,
+            _ => out.push((j, j)),
+        }
+    }
+    out
+}
+
+/// `first <= off <= last`, for an offset that takes only candidate offsets: every
+/// candidate in the run is in it (`off - first`, wrapping below `first`, is past
+/// `last - first` there).
+fn within(pool: &mut ExprPool, off: ExprId, first: u64, last: u64) -> ExprId {
+    let fc = pool.constant(u128::from(first), 64);
+    if first == last {
+        return pool.eq(off, fc);
+    }
+    let span = pool.constant(u128::from(last - first), 64);
+    let from_first = pool.sub(off, fc);
+    pool.ule(from_first, span)
 }
 
 /// The byte of `obj` at the symbolic offset `idx`.
@@ -163,7 +236,7 @@ fn choose_word(pool: &mut ExprPool, bytes: &[Byte], off: ExprId, size: u64) -> E
     let Some(room) = (bytes.len() as u64).checked_sub(size) else {
         return pool.constant(0, 8 * size as u32);
     };
-    let offsets = candidates(pool, off, room);
+    let offsets: Vec<u64> = candidates(pool, off, room).offsets().collect();
     let word = |p: &mut ExprPool, j: u64| word_of(p, &bytes[j as usize..(j + size) as usize]);
     let Some((&last, rest)) = offsets.split_last() else {
         return word(pool, 0);
@@ -178,12 +251,35 @@ fn choose_word(pool: &mut ExprPool, bytes: &[Byte], off: ExprId, size: u64) -> E
     acc
 }
 
+/// The offsets an index can take: from `first` to `last` in steps of `step`.
+struct Stride {
+    first: u64,
+    last: u64,
+    step: u64,
+}
+
+impl Stride {
+    /// How many offsets.
+    fn count(&self) -> u64 {
+        match self.last.checked_sub(self.first) {
+            Some(span) => span / self.step + 1,
+            None => 0,
+        }
+    }
+
+    /// The offsets, in increasing order.
+    fn offsets(&self) -> impl Iterator<Item = u64> {
+        let (first, step) = (self.first, self.step);
+        (0..self.count()).map(move |k| first + k * step)
+    }
+}
+
 /// The offsets up to `room` that `off` can take, by its form `c + x`: from `c` to `c`
 /// plus the bound of `x` when that does not wrap (else from 0 to the bound of `off`), in
 /// steps of the low zero bits `x` (or `off`) is known to have: `base + 8 * i` takes the
 /// elements' offsets of a table of 8-byte elements, not every byte's.
-fn candidates(pool: &ExprPool, off: ExprId, room: u64) -> Vec<u64> {
-    let (first, last, step) = match *pool.kind(off) {
+fn candidates(pool: &ExprPool, off: ExprId, room: u64) -> Stride {
+    let (first, last, zeros) = match *pool.kind(off) {
         ExprKind::Bin {
             op: BinOp::Add,
             lhs,
@@ -199,17 +295,11 @@ fn candidates(pool: &ExprPool, off: ExprId, room: u64) -> Vec<u64> {
         }
         _ => (0, clamp(pool.umax(off)), pool.known_low_zeros(off)),
     };
-    let step = 1u64 << step.min(16);
-    let mut out = Vec::new();
-    let mut j = first;
-    while j <= last.min(room) {
-        out.push(j);
-        match j.checked_add(step) {
-            Some(next) => j = next,
-            None => break,
-        }
+    Stride {
+        first,
+        last: last.min(room),
+        step: 1u64 << zeros.min(16),
     }
-    out
 }
 
 /// `v` as an offset (a bound past `u64` is no bound).
@@ -307,7 +397,7 @@ mod tests {
     }
 
     /// The offset forms each encoding handles: a tree of constants, a tree plus a
-    /// symbolic rest, a constant plus a multiple of 8, and a masked index.
+    /// symbolic rest, a constant plus a multiple of 8, and masked indices.
     fn offsets(pool: &mut ExprPool, x: ExprId) -> Vec<ExprId> {
         let (three, five) = (pool.constant(3, 8), pool.constant(5, 8));
         let (k8, k16, k40) = (
@@ -331,7 +421,9 @@ mod tests {
         let strided = pool.add(four, scaled);
         let m56 = pool.constant(0x38, 64);
         let masked = pool.bin(BinOp::And, wide, m56);
-        vec![tree, tree_plus, strided, masked]
+        let m63 = pool.constant(63, 64);
+        let any = pool.bin(BinOp::And, wide, m63);
+        vec![tree, tree_plus, strided, masked, any]
     }
 
     fn with_x(a: augur_expr::ArrayId, v: u8) -> Assignment {
@@ -347,11 +439,23 @@ mod tests {
 
     #[test]
     fn reads_at_symbolic_offsets_are_the_reads_at_each_offset_they_take() {
-        let (mut pool, chains, x, a) = setup();
-        let mut arrays = chains.clone();
+        let (mut pool, known, x, a) = setup();
+        // Every encoding: known words (a tree of their values), symbolic ones (a chain
+        // over the candidate offsets), a mostly zero table (a tree of few values), and
+        // an object written at a symbolic offset (array selects).
+        let mut symbolic = known.clone();
+        for k in (0..64).step_by(3) {
+            let kc = pool.constant(k as u128, 8);
+            let b = pool.add(x, kc);
+            symbolic.write(k, &[Byte::S(b)]);
+        }
+        let mut sparse = MemObject::new(0x2000, 64, ObjKind::Heap, LocId(0), "p".into());
+        sparse.write(8, &[Byte::C(0x11); 8]);
+        sparse.write(44, &[Byte::C(0x22); 4]);
+        let mut arrays = known.clone();
         arrays.written_at_symbolic_offset = true;
         let offsets = offsets(&mut pool, x);
-        for (obj, off) in [&chains, &arrays]
+        for (obj, off) in [&known, &symbolic, &sparse, &arrays]
             .into_iter()
             .flat_map(|o| offsets.iter().map(move |&off| (o, off)))
         {
