@@ -28,7 +28,7 @@ pub(crate) fn race(
     query: &CompiledQuery,
     seeds: &[Vec<u8>],
     time_left: Duration,
-    z3_check: impl FnMut(Duration) -> z3::SatResult,
+    mut z3_check: impl FnMut(Duration) -> z3::SatResult,
 ) -> (z3::SatResult, Option<Vec<u8>>) {
     let z3_done = AtomicBool::new(false);
     let search_won = AtomicBool::new(false);
@@ -38,33 +38,23 @@ pub(crate) fn race(
             search_won.store(found.is_some(), Ordering::Release);
             found
         });
-        let answer = in_slices(time_left, || search_won.load(Ordering::Acquire), z3_check);
+        let start = Instant::now();
+        let mut slice = FIRST_SLICE;
+        let answer = loop {
+            let left = time_left.saturating_sub(start.elapsed());
+            if left.is_zero() || search_won.load(Ordering::Acquire) {
+                break z3::SatResult::Unknown;
+            }
+            let answer = z3_check(slice.min(left));
+            if answer != z3::SatResult::Unknown {
+                break answer;
+            }
+            slice *= 2;
+        };
         z3_done.store(true, Ordering::Release);
         let found = searcher.join().expect("the model search does not panic");
         (answer, found)
     })
-}
-
-/// Runs `z3_check(limit)` in slices of doubling length from [`FIRST_SLICE`] for at most
-/// `time_left`, until it answers or `stop()` holds: its answer, else unknown.
-pub(crate) fn in_slices(
-    time_left: Duration,
-    stop: impl Fn() -> bool,
-    mut z3_check: impl FnMut(Duration) -> z3::SatResult,
-) -> z3::SatResult {
-    let start = Instant::now();
-    let mut slice = FIRST_SLICE;
-    loop {
-        let left = time_left.saturating_sub(start.elapsed());
-        if left.is_zero() || stop() {
-            return z3::SatResult::Unknown;
-        }
-        let answer = z3_check(slice.min(left));
-        if answer != z3::SatResult::Unknown {
-            return answer;
-        }
-        slice *= 2;
-    }
 }
 
 #[cfg(test)]

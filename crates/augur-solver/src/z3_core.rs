@@ -11,7 +11,7 @@
 //! thread's Z3 context: what to check and for how long is decided by
 //! [`crate::z3_backend`].
 
-use crate::race::{in_slices, race};
+use crate::race::race;
 use crate::watchdog::Watchdog;
 use crate::z3_solver::Z3Solver;
 use crate::z3_translate::{byte_var, Translator};
@@ -237,12 +237,8 @@ impl Z3Core {
     }
 
     /// Z3 for `time_left` beside a model search (Z3 alone when the query does not
-    /// compile), in slices on fresh solvers: Z3's answer, and the model the search found,
-    /// if any. A query of scopes ([`Plan::whole`] false) is asserted whole in every other
-    /// slice, from the first: the scopes' first try has failed, and which of Z3's two
-    /// solvers is the fast one differs from query to query (pointer chases through small
-    /// tables: 0.02 s whole against 0.4 s in scopes; ptx's largest: 13 s against 2.4 s),
-    /// so alternating costs a small multiple of the faster one's time (slices double).
+    /// compile), the query asserted `whole` or in scopes: Z3's answer, and the model the
+    /// search found, if any.
     fn second_try(
         &mut self,
         pool: &ExprPool,
@@ -250,23 +246,16 @@ impl Z3Core {
         time_left: Duration,
         whole: bool,
     ) -> (z3::SatResult, Option<Assignment>) {
-        let query = CompiledQuery::compile(pool, constraints);
-        let seeds: Vec<Vec<u8>> = match &query {
-            Some(q) => self.last_model.iter().map(|m| q.input_of(m)).collect(),
-            None => Vec::new(),
-        };
-        let mut slices = 0;
-        let mut check = |limit| {
-            let whole_now = whole || slices % 2 == 0;
-            slices += 1;
-            self.fresh_check(pool, constraints, limit, whole_now)
-        };
-        match query {
+        match CompiledQuery::compile(pool, constraints) {
             Some(query) => {
-                let (result, found) = race(&query, &seeds, time_left, check);
+                let seeds: Vec<Vec<u8>> =
+                    self.last_model.iter().map(|m| query.input_of(m)).collect();
+                let (result, found) = race(&query, &seeds, time_left, |limit| {
+                    self.fresh_check(pool, constraints, limit, whole)
+                });
                 (result, found.map(|input| query.assignment(&input)))
             }
-            None => (in_slices(time_left, || false, &mut check), None),
+            None => (self.fresh_check(pool, constraints, time_left, whole), None),
         }
     }
 
