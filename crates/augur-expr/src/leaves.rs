@@ -21,6 +21,16 @@ impl ExprPool {
         if !matches!(self.kind(e), ExprKind::Ite { .. }) {
             return None;
         }
+        self.ite_leaves(e, LEAF_LIMIT)?
+            .into_iter()
+            .map(|l| self.as_const(l))
+            .collect()
+    }
+
+    /// The distinct expressions at the leaves of `e` seen as an if-then-else tree, in the
+    /// order first met (each node visited once, however the tree shares it), if it has at
+    /// most `most_ites` distinct ite nodes; `e` itself when it is not an ite.
+    pub(crate) fn ite_leaves(&self, e: ExprId, most_ites: usize) -> Option<Vec<ExprId>> {
         let mut seen = FxHashSet::default();
         let (mut leaves, mut ites) = (Vec::new(), 0);
         let mut todo = vec![e];
@@ -29,16 +39,15 @@ impl ExprPool {
                 continue;
             }
             match *self.kind(x) {
-                ExprKind::Const { value, .. } => leaves.push(value),
                 ExprKind::Ite { then, els, .. } => {
                     ites += 1;
-                    if ites > LEAF_LIMIT {
+                    if ites > most_ites {
                         return None;
                     }
                     todo.push(els);
                     todo.push(then);
                 }
-                _ => return None,
+                _ => leaves.push(x),
             }
         }
         Some(leaves)

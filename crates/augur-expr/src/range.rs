@@ -9,8 +9,9 @@ use crate::{BinOp, ExprId, ExprKind, ExprPool};
 /// a node it does not look into is bounded by its width's all-ones value).
 const UMAX_DEPTH: u32 = 8;
 
-/// The most if-then-else nodes (and leaves) a bound looks through at once (a table of
-/// 256 bytes read at a symbolic index is a chain of 256).
+/// The most if-then-else nodes a bound looks through at once, to the chain's leaves
+/// ([`ExprPool::ite_leaves`]; a table of 256 bytes read at a symbolic index is a chain
+/// of 256).
 const ITE_NODES: usize = 1024;
 
 /// The smallest all-ones value at least `v` (`v` with every bit below its top bit set).
@@ -55,7 +56,7 @@ impl ExprPool {
                 let wl = self.width(lo);
                 (m(hi) << wl) | smear(m(lo))
             }
-            ExprKind::Ite { then, els, .. } => match self.ite_leaves(e) {
+            ExprKind::Ite { then, els, .. } => match self.ite_leaves(e, ITE_NODES) {
                 Some(leaves) => leaves.into_iter().map(m).max().unwrap_or(all),
                 None => m(then).max(m(els)),
             },
@@ -110,7 +111,7 @@ impl ExprPool {
             ExprKind::ZExt { expr, .. } => k(expr),
             ExprKind::Extract { expr, lo, .. } => k(expr) >> lo,
             ExprKind::Concat { hi, lo } => (k(hi) << self.width(lo)) | k(lo),
-            ExprKind::Ite { then, els, .. } => match self.ite_leaves(e) {
+            ExprKind::Ite { then, els, .. } => match self.ite_leaves(e, ITE_NODES) {
                 Some(leaves) => leaves.into_iter().fold(u128::MAX, |acc, l| acc & k(l)),
                 None => k(then) & k(els),
             },
@@ -153,7 +154,7 @@ impl ExprPool {
                     some => some,
                 }
             }
-            ExprKind::Ite { then, els, .. } => match self.ite_leaves(e) {
+            ExprKind::Ite { then, els, .. } => match self.ite_leaves(e, ITE_NODES) {
                 Some(leaves) => leaves.into_iter().map(z).min().unwrap_or(0),
                 None => z(then).min(z(els)),
             },
@@ -167,32 +168,6 @@ impl ExprPool {
             _ => 0,
         };
         zeros.min(w)
-    }
-
-    /// The distinct expressions at the leaves of the if-then-else `e` (each node visited
-    /// once, however the chain nests), if it has at most [`ITE_NODES`] ite nodes: the
-    /// bounds of a long chain (a table read at a symbolic index) are its leaves' bounds,
-    /// however deep it is.
-    fn ite_leaves(&self, e: ExprId) -> Option<Vec<ExprId>> {
-        let mut seen = rustc_hash::FxHashSet::default();
-        let mut leaves = Vec::new();
-        let mut todo = vec![e];
-        while let Some(x) = todo.pop() {
-            if !seen.insert(x) {
-                continue;
-            }
-            match *self.kind(x) {
-                ExprKind::Ite { then, els, .. } => {
-                    if seen.len() > ITE_NODES {
-                        return None;
-                    }
-                    todo.push(els);
-                    todo.push(then);
-                }
-                _ => leaves.push(x),
-            }
-        }
-        Some(leaves)
     }
 
     /// The constant array at the bottom of the chain of stores `a`, with its number of
