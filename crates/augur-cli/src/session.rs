@@ -49,7 +49,7 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = numbers::seconds)]
     pub solver_timeout: Option<f64>,
     /// Solver layers in front of Z3, comma-separated: fast, independence, query-cache,
-    /// order, cex-cache; or all, none.
+    /// order, cex-cache, exhaustive; or all, none.
     #[arg(long, value_name = "LIST", default_value = "all")]
     pub solver_layers: String,
     /// Write every query reaching Z3 into DIR as an SMT-LIB2 file (query-000001.smt2, ...).

@@ -86,15 +86,16 @@ fn every_solver_layer_set_finds_the_same_tests() {
     assert!(crashes.iter().all(|t| t["outcome"]["line"] == crash));
     assert_eq!(
         full.summary["solver"]["layers"],
-        "fast,independence,query-cache,order,cex-cache"
+        "fast,independence,query-cache,order,cex-cache,exhaustive"
     );
     let layer_sets = [
         "none",
-        "independence,query-cache,order,cex-cache",
-        "fast,query-cache,order,cex-cache",
-        "fast,independence,order,cex-cache",
-        "fast,independence,query-cache,cex-cache",
-        "fast,independence,query-cache,order",
+        "independence,query-cache,order,cex-cache,exhaustive",
+        "fast,query-cache,order,cex-cache,exhaustive",
+        "fast,independence,order,cex-cache,exhaustive",
+        "fast,independence,query-cache,cex-cache,exhaustive",
+        "fast,independence,query-cache,order,exhaustive",
+        WITHOUT_EXHAUSTIVE,
     ];
     for layers in layer_sets {
         let r = explore(&["--solver-layers", layers]);
@@ -107,6 +108,7 @@ fn every_solver_layer_set_finds_the_same_tests() {
             assert_eq!(solver["cache_hits"], 0);
             assert_eq!(solver["fast_path"], 0);
             assert_eq!(solver["order_unsat"], 0);
+            assert_eq!(solver["exhaustive"], 0);
             assert_eq!(solver["solver_calls"], solver["queries"]);
         }
     }
@@ -115,6 +117,11 @@ fn every_solver_layer_set_finds_the_same_tests() {
 /// Bubble sort of 4 ints (comparisons its earlier swaps imply among them), the order
 /// asserted, and one claim that fails only when all four are equal.
 const SORT: &str = include_str!("programs/solver_layers/sort.c");
+
+/// Every layer but `exhaustive`, for the tests of the race between Z3 and the model
+/// search: over inputs this small, the exhaustive layer would decide every query before
+/// Z3 and the search are asked.
+const WITHOUT_EXHAUSTIVE: &str = "fast,independence,query-cache,order,cex-cache";
 
 #[test]
 fn the_order_layer_refutes_implied_comparisons_and_misses_no_failure() {
@@ -137,7 +144,7 @@ fn the_order_layer_refutes_implied_comparisons_and_misses_no_failure() {
             "--search",
             "dfs",
             "--solver-layers",
-            "fast,independence,query-cache,cex-cache",
+            "fast,independence,query-cache,cex-cache,exhaustive",
         ],
     );
     assert_eq!(outcomes(&without), outcomes(&full));
@@ -172,7 +179,7 @@ fn unknown_solver_layers_are_rejected() {
     assert_eq!(
         r.stderr.trim(),
         "augur: error: --solver-layers: unknown solver layer `cache` \
-         (known: fast, independence, query-cache, order, cex-cache, all, none)"
+         (known: fast, independence, query-cache, order, cex-cache, exhaustive, all, none)"
     );
 }
 
@@ -205,7 +212,13 @@ fn a_timeout_on_one_side_of_a_branch_keeps_the_path_going() {
 fn a_model_search_on_every_query_keeps_the_exploration_exact() {
     let r = run_c(
         SYMBOLIC_POINTER,
-        &["--search-after", "1", "--solver-cross-check"],
+        &[
+            "--search-after",
+            "1",
+            "--solver-cross-check",
+            "--solver-layers",
+            WITHOUT_EXHAUSTIVE,
+        ],
     );
     let solver = &r.summary["solver"];
     assert_eq!(solver["cross_check_mismatches"], 0, "{}", r.stderr);
@@ -233,7 +246,15 @@ int main(void) {
   return 0;
 }
 "#;
-    let r = run_c(src, &["--sym-stdin", "4", "--search-after", "1"]);
+    let args = [
+        "--sym-stdin",
+        "4",
+        "--search-after",
+        "1",
+        "--solver-layers",
+        WITHOUT_EXHAUSTIVE,
+    ];
+    let r = run_c(src, &args);
     assert_eq!(r.summary["paths_completed"], 1015, "{}", r.stderr);
     assert_eq!(r.summary["paths_partial"], 0, "{}", r.stderr);
     assert_eq!(r.summary["solver"]["wrong_models"], 0, "{}", r.stderr);
@@ -242,4 +263,39 @@ int main(void) {
     codes.dedup();
     assert_eq!(codes, [0, 1, 2], "{}", r.stderr);
     r.assert_native_replay_passes();
+}
+
+/// Character classes of one input byte, read through the C library's class table at an
+/// index of twice the byte (coreutils od's shape): every query reads that one byte, so
+/// the exhaustive layer decides each by trying its 256 values and none reaches Z3. The
+/// same paths come out without the layer, and every test replays.
+#[test]
+fn queries_over_one_byte_are_decided_without_z3() {
+    let src = r#"
+#include <augur.h>
+#include <ctype.h>
+int main(void) {
+  unsigned char c;
+  augur_make_symbolic(&c, sizeof c, "c");
+  if (isdigit(c)) return 1;
+  if (isupper(c)) return 2;
+  if (islower(c)) return 3;
+  if (isspace(c)) return 4;
+  if (ispunct(c)) return 5;
+  return 0;
+}
+"#;
+    let r = run_c(src, &[]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let mut codes = r.exit_codes();
+    codes.sort();
+    assert_eq!(codes, [0, 1, 2, 3, 4, 5], "{}", r.stderr);
+    let solver = &r.summary["solver"];
+    assert!(solver["exhaustive"].as_u64() > Some(0), "{solver}");
+    assert_eq!(solver["solver_calls"], 0, "{solver}");
+    r.assert_native_replay_passes();
+    let without = run_c(src, &["--solver-layers", WITHOUT_EXHAUSTIVE]);
+    assert_eq!(outcomes(&without), outcomes(&r));
+    assert_eq!(without.summary["solver"]["exhaustive"], 0);
+    assert!(without.summary["solver"]["solver_calls"].as_u64() > Some(0));
 }

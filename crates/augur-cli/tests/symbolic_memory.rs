@@ -115,9 +115,10 @@ fn a_hash_through_a_table_written_at_symbolic_indices_is_broken_by_model_search(
 /// The shape of coreutils' quotearg false alarm ("read of 4 bytes at offset 8 of
 /// `quote_quoting_options` (size 56)", an offset inside the object): a pointer chosen
 /// through a table of pointers (no provenance: resolved from an example value) into one of
-/// several 56-byte option structs, a field at offset 8 read, with every solver query
-/// raced by the model search. Every access is in bounds on every input, so no error may
-/// be reported, the exit codes are exactly the table's, and every test replays.
+/// several 56-byte option structs, a field at offset 8 read: with the default chain (the
+/// one input byte decides every query by trying its values), then with every solver
+/// query raced by the model search. Every access is in bounds on every input, so no
+/// error may be reported, the exit codes are exactly the table's, and every test replays.
 #[test]
 fn a_pointer_through_a_table_of_structs_is_never_reported_out_of_bounds() {
     let src = r#"
@@ -132,14 +133,27 @@ int main(void) {
   return o->flags / 10;
 }
 "#;
-    let r = run_c(src, &["--search-after", "1", "--solver-cross-check"]);
-    assert!(r.errors("out-of-bounds").is_empty(), "{}", r.stderr);
-    assert_eq!(r.summary["paths_partial"], 0, "{}", r.stderr);
-    let mut codes = r.exit_codes();
-    codes.sort();
-    assert_eq!(codes, [1, 2, 3, 4], "{}", r.stderr);
-    assert_eq!(r.summary["solver"]["cross_check_mismatches"], 0);
-    r.assert_native_replay_passes();
+    let raced = [
+        "--search-after",
+        "1",
+        "--solver-layers",
+        "fast,independence,query-cache,order,cex-cache",
+    ];
+    for args in [&[][..], &raced[..]] {
+        let args = [args, &["--solver-cross-check"]].concat();
+        let r = run_c(src, &args);
+        assert!(
+            r.errors("out-of-bounds").is_empty(),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert_eq!(r.summary["paths_partial"], 0, "{args:?}: {}", r.stderr);
+        let mut codes = r.exit_codes();
+        codes.sort();
+        assert_eq!(codes, [1, 2, 3, 4], "{args:?}: {}", r.stderr);
+        assert_eq!(r.summary["solver"]["cross_check_mismatches"], 0, "{args:?}");
+        r.assert_native_replay_passes();
+    }
 }
 
 /// A finite automaton walked through pointers, six input bytes deep (a regex matcher's

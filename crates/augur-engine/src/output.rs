@@ -83,6 +83,7 @@ pub fn summary_json(ex: &Executor) -> Json {
             "cache_hits": solver.cache_hits,
             "fast_path": solver.fast_path,
             "order_unsat": solver.order_unsat,
+            "exhaustive": solver.exhaustive,
             "timeouts": solver.timeouts,
             "abandoned": solver.abandoned,
             "sampled": solver.sampled,

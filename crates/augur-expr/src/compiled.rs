@@ -462,6 +462,11 @@ impl CompiledQuery {
         self.input_len
     }
 
+    /// The number of instructions one evaluation runs at most.
+    pub fn instructions(&self) -> usize {
+        self.ops.len()
+    }
+
     /// Fresh working memory for [`CompiledQuery::holds`] (reused across calls).
     pub fn scratch(&self) -> Scratch {
         Scratch {

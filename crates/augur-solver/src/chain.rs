@@ -2,6 +2,7 @@
 
 use crate::cex_cache::CexCache;
 use crate::cross_check::CrossCheck;
+use crate::exhaustive::Exhaustive;
 use crate::fast_path::FastPath;
 use crate::independence::{relevant, Independence, SharedElements};
 use crate::order::OrderLayer;
@@ -13,7 +14,8 @@ use crate::{Layer, SatResult, Solver, SolverConfig, SolverError, SolverStats};
 use augur_expr::{ArrayId, Assignment, ExprId, ExprPool};
 
 /// The layers, front to back: [cross-check] -> fast path -> independence -> query cache ->
-/// order -> counterexample cache -> [query log] -> Z3, without those `config` leaves out.
+/// order -> counterexample cache -> exhaustive -> [query log] -> Z3, without those
+/// `config` leaves out.
 fn layers(
     config: &SolverConfig,
     stats: &SharedStats,
@@ -29,6 +31,9 @@ fn layers(
     let mut solver: Box<dyn Solver> = Box::new(z3);
     if let Some(dir) = &config.log_queries {
         solver = Box::new(QueryLog::new(solver, dir));
+    }
+    if on(Layer::Exhaustive) {
+        solver = Box::new(Exhaustive::new(solver, elems.clone(), stats.clone()));
     }
     if on(Layer::CexCache) {
         solver = Box::new(CexCache::new(solver, stats.clone(), deadline.clone()));

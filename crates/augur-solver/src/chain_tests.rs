@@ -21,6 +21,12 @@ fn holds(p: &ExprPool, cs: &[ExprId], m: &Assignment) -> bool {
     cs.iter().all(|&c| p.eval(c, m) == 1)
 }
 
+/// The queries decided below the caches: by trying every value of their bytes, or by Z3.
+fn decided(chain: &SolverChain) -> u64 {
+    let stats = chain.stats();
+    stats.exhaustive + stats.solver_calls
+}
+
 #[test]
 fn satisfiable_query_yields_a_model() {
     let (mut p, arrays, _, cs) = sum_setup();
@@ -61,7 +67,7 @@ fn independent_groups_merge_into_one_model() {
     let m = chain.model(&mut p, &cs, &[ax, ay, az]).unwrap();
     assert!(holds(&p, &cs, &m));
     assert_eq!(m.get(az), Some(&[0u8, 0, 0][..]));
-    assert_eq!(chain.stats().solver_calls, 2, "one Z3 call per group");
+    assert_eq!(decided(&chain), 2, "one query per group");
 }
 
 #[test]
@@ -71,10 +77,10 @@ fn repeated_queries_hit_the_cache() {
     let q = p.eq(x, one);
     let mut chain = SolverChain::new(SolverConfig::default());
     assert!(chain.may_be_true(&mut p, &cs, q).unwrap());
-    assert_eq!(chain.stats().solver_calls, 1);
+    assert_eq!(decided(&chain), 1);
     assert!(chain.may_be_true(&mut p, &cs, q).unwrap());
+    assert_eq!(decided(&chain), 1);
     let stats = chain.stats();
-    assert_eq!(stats.solver_calls, 1);
     assert_eq!(stats.cache_hits, 1);
     assert_eq!(stats.queries, 2);
 }

@@ -19,16 +19,19 @@ pub enum Layer {
     Order,
     /// Reuses recent models and known-unsatisfiable subsets.
     CexCache,
+    /// Decides queries over at most two input bytes by trying every value of them.
+    Exhaustive,
 }
 
 impl Layer {
     /// Every optional layer, front to back.
-    pub const ALL: [Layer; 5] = [
+    pub const ALL: [Layer; 6] = [
         Layer::FastPath,
         Layer::Independence,
         Layer::QueryCache,
         Layer::Order,
         Layer::CexCache,
+        Layer::Exhaustive,
     ];
 
     /// The layer's name in a layer list.
@@ -39,6 +42,7 @@ impl Layer {
             Layer::QueryCache => "query-cache",
             Layer::Order => "order",
             Layer::CexCache => "cex-cache",
+            Layer::Exhaustive => "exhaustive",
         }
     }
 
@@ -48,13 +52,13 @@ impl Layer {
 }
 
 /// A set of optional layers. As text: a comma-separated list of layer names
-/// (`fast,independence,query-cache,order,cex-cache`), `all` or `none`.
+/// (`fast,independence,query-cache,order,cex-cache,exhaustive`), `all` or `none`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Layers(u8);
 
 impl Layers {
     /// Every optional layer (the default chain).
-    pub const ALL: Layers = Layers(0b1_1111);
+    pub const ALL: Layers = Layers(0b11_1111);
     /// No optional layer: every query goes straight to Z3.
     pub const NONE: Layers = Layers(0);
 
@@ -168,7 +172,7 @@ mod tests {
             Ok(Layers::NONE.with(Layer::FastPath).with(Layer::CexCache))
         );
         assert_eq!(
-            "fast,independence,query-cache,order,cex-cache".parse(),
+            "fast,independence,query-cache,order,cex-cache,exhaustive".parse(),
             Ok(Layers::ALL)
         );
         for layer in Layer::ALL {
@@ -185,7 +189,7 @@ mod tests {
         let err = "fast,cache".parse::<Layers>().unwrap_err();
         assert_eq!(
             err,
-            "unknown solver layer `cache` (known: fast, independence, query-cache, order, cex-cache, all, none)"
+            "unknown solver layer `cache` (known: fast, independence, query-cache, order, cex-cache, exhaustive, all, none)"
         );
         assert!("".parse::<Layers>().unwrap_err().contains("empty"));
         assert!("fast,,cex-cache".parse::<Layers>().is_err());

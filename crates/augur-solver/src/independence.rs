@@ -11,8 +11,9 @@ use std::rc::Rc;
 
 /// An input element: byte `index` of an array, or the whole array (index [`WHOLE`]) when it
 /// is read at a symbolic index.
-type Elem = (ArrayId, u64);
-const WHOLE: u64 = u64::MAX;
+pub(crate) type Elem = (ArrayId, u64);
+/// The index of an [`Elem`] that stands for a whole array.
+pub(crate) const WHOLE: u64 = u64::MAX;
 
 /// The input elements each expression reads, cached per node; shared by the chain and the
 /// independence layer.

@@ -12,6 +12,7 @@ mod chain_tests;
 mod config;
 mod cross_check;
 mod error;
+mod exhaustive;
 mod fast_path;
 mod independence;
 mod model_search;

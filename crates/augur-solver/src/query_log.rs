@@ -1,12 +1,14 @@
 //! The query log (in front of Z3 when asked for): every query reaching Z3 is written as a
-//! stand-alone SMT-LIB2 script, with the answer Z3 gave as a comment, so it can be
-//! replayed in any SMT solver (`z3 query-000001.smt2`).
+//! stand-alone SMT-LIB2 script, with the answer Z3 gave and the time the layers below
+//! took to give it as comments, so it can be replayed in any SMT solver
+//! (`z3 query-000001.smt2`) and set beside the run's own time.
 
 use crate::{SatResult, Solver, SolverError};
 use augur_expr::{ExprId, ExprPool};
 use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// Writes `DIR/query-NNNNNN.smt2` for every query passed on to `inner`, numbered from 1
 /// after the files already in `DIR` (several chains may share one directory).
@@ -42,12 +44,13 @@ impl QueryLog {
         }
     }
 
-    /// Write the script of `constraints` and `answer`.
-    fn write(&mut self, pool: &ExprPool, constraints: &[ExprId], answer: &str) {
+    /// Write the script of `constraints`, `answer` and the time `took` to answer.
+    fn write(&mut self, pool: &ExprPool, constraints: &[ExprId], answer: &str, took: Duration) {
         let script = pool.to_smtlib2(constraints);
+        let seconds = took.as_secs_f64();
         let written = self
             .create()
-            .and_then(|mut f| writeln!(f, "{script}; answer: {answer}"));
+            .and_then(|mut f| writeln!(f, "{script}; answer: {answer}\n; time: {seconds:.6} s"));
         if let Err(e) = written {
             if !self.failed {
                 tracing::error!("cannot write a query to {}: {e}", self.dir.display());
@@ -69,8 +72,10 @@ fn answer_text(answer: &Result<SatResult, SolverError>) -> String {
 
 impl Solver for QueryLog {
     fn check(&mut self, pool: &ExprPool, constraints: &[ExprId]) -> Result<SatResult, SolverError> {
+        let start = Instant::now();
         let answer = self.inner.check(pool, constraints);
-        self.write(pool, constraints, &answer_text(&answer));
+        let took = start.elapsed();
+        self.write(pool, constraints, &answer_text(&answer), took);
         answer
     }
 }
@@ -128,6 +133,12 @@ mod tests {
             assert_eq!(again, logged_answer(&script), "{script}");
         }
         assert_eq!(logged_answer(&read_log(2)), "sat");
+        let took = |script: &str| -> f64 {
+            let line = script.lines().find_map(|l| l.strip_prefix("; time: "));
+            line.and_then(|t| t.strip_suffix(" s")?.parse().ok())
+                .expect("a time comment")
+        };
+        assert!((0.0..10.0).contains(&took(&read_log(2))));
         assert_eq!(logged_answer(&read_log(3)), "unsat");
     }
 

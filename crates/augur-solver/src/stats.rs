@@ -16,6 +16,8 @@ pub struct SolverStats {
     pub fast_path: u64,
     /// Queries the order layer found unsatisfiable (contradicting comparisons).
     pub order_unsat: u64,
+    /// Queries over at most two input bytes decided by trying every value of them.
+    pub exhaustive: u64,
     /// Wall time spent in Z3, in seconds.
     pub time_s: f64,
     /// Queries Z3 had not answered in its first try whose model a model search found.

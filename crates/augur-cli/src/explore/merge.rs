@@ -58,12 +58,13 @@ const SUMMED: [&str; 8] = [
 ];
 
 /// Solver counters summed over the parts.
-const SOLVER_SUMMED: [&str; 12] = [
+const SOLVER_SUMMED: [&str; 13] = [
     "queries",
     "solver_calls",
     "cache_hits",
     "fast_path",
     "order_unsat",
+    "exhaustive",
     "timeouts",
     "abandoned",
     "sampled",
