@@ -1,10 +1,13 @@
 //! Reads, writes and bounds checks at symbolic offsets inside one object.
 //!
-//! Three encodings, chosen by the offset and the object:
+//! Four encodings, chosen by the offset and the object:
 //! - an offset that is one of a few constants (an if-then-else tree of them, see
 //!   [`ExprPool::const_leaves`]: a pointer read from a small table) reads the same choice
 //!   among the reads at those constants; such an offset plus the rest of a sum (`p->on[c]`
 //!   with `p` such a pointer) reads, leaf by leaf, at the leaf plus the rest;
+//! - where every word the offset can reach is known, a read is a choice among those
+//!   words: by runs of offsets when they are a few distinct values, else by the bits of
+//!   the element's index (see [`known_word`]);
 //! - an object of at most [`ITE_LIMIT`] bytes never written at a symbolic offset is read
 //!   through one if-then-else chain over the offsets the access can start at (its words,
 //!   not each byte over every offset);
@@ -39,6 +42,10 @@ const MOST_KNOWN_OFFSETS: u64 = 4096;
 
 /// The most distinct known values a symbolic-offset read is a tree of ([`known_word`]).
 const MOST_KNOWN_VALUES: usize = 16;
+
+/// The most known words a symbolic-offset read chooses among by the bits of their index
+/// ([`index_choice`]): a table of 1,024 words, as many if-then-else nodes.
+const MOST_CHOSEN_WORDS: u64 = 1024;
 
 /// How many terms of a sum are looked at for a tree of constants among them.
 const MOST_TERMS: usize = 8;
@@ -117,30 +124,40 @@ fn word_at(pool: &mut ExprPool, obj: &MemObject, off: ExprId, size: u64) -> Expr
     }
 }
 
-/// The `size`-byte word of `obj` at the symbolic offset `off` as a tree of the values
-/// it can have, when every word at the offsets `off` can take ([`candidates`], at most
-/// [`MOST_KNOWN_OFFSETS`]) is known and they hold at most [`MOST_KNOWN_VALUES`] distinct
-/// values: "the first value where `off` is one of its offsets, else ...", the most
-/// common value last. A table of pointers that is mostly null (a regex matcher's
-/// transitions, read at an input byte) reads as a choice among a few known pointers,
-/// whatever its size, and what is read through the result stays a choice too.
+/// The `size`-byte word of `obj` at the symbolic offset `off`, when every word at the
+/// offsets `off` can take ([`candidates`], at most [`MOST_KNOWN_OFFSETS`]) is known:
+/// - with at most [`MOST_KNOWN_VALUES`] distinct values, a tree of them: "the first
+///   value where `off` is one of its offsets, else ...", the most common value last. A
+///   table of pointers that is mostly null (a regex matcher's transitions, read at an
+///   input byte) reads as a choice among a few known pointers, whatever its size, and
+///   what is read through the result stays a choice too;
+/// - else, over at most [`MOST_CHOSEN_WORDS`] offsets, a choice among the words by the
+///   bits of the element's index ([`index_choice`]): a CRC's table of 256 distinct
+///   words read at an input-dependent index is 255 if-then-else nodes over one index,
+///   not an array of its bytes, each pinned for Z3 by an equality of its own.
 fn known_word(pool: &mut ExprPool, obj: &MemObject, off: ExprId, size: u64) -> Option<ExprId> {
     let stride = candidates(pool, off, obj.size.checked_sub(size)?);
     if stride.count() > MOST_KNOWN_OFFSETS {
         return None;
     }
+    let words: Vec<u128> = stride
+        .offsets()
+        .map(|j| obj.read_known(j, size))
+        .collect::<Option<_>>()?;
+    let width = 8 * size as u32;
     let mut groups: Vec<(u128, Vec<u64>)> = Vec::new();
-    for j in stride.offsets() {
-        let v = obj.read_known(j, size)?;
+    for (j, &v) in stride.offsets().zip(&words) {
         match groups.iter().position(|(w, _)| *w == v) {
             Some(g) => groups[g].1.push(j),
             None if groups.len() < MOST_KNOWN_VALUES => groups.push((v, vec![j])),
+            None if words.len() as u64 <= MOST_CHOSEN_WORDS => {
+                return Some(index_choice(pool, off, &stride, &words, width));
+            }
             None => return None,
         }
     }
     let common = (0..groups.len()).max_by_key(|&g| groups[g].1.len())?;
     let (default, _) = groups.remove(common);
-    let width = 8 * size as u32;
     let mut acc = pool.constant(default, width);
     for (v, at) in groups.into_iter().rev() {
         let mut hit = pool.bool_const(false);
@@ -152,6 +169,48 @@ fn known_word(pool: &mut ExprPool, obj: &MemObject, off: ExprId, size: u64) -> O
         acc = pool.ite(hit, value, acc);
     }
     Some(acc)
+}
+
+/// The word among `words` (the known `width`-bit words at `stride`'s offsets, in order)
+/// that the offset `off` (one of those offsets on the path) selects, chosen bit by bit of
+/// the element's index `(off - first) / step`, highest bit first: a balanced tree of
+/// one-bit tests, no comparison of the offset with each candidate.
+fn index_choice(
+    pool: &mut ExprPool,
+    off: ExprId,
+    stride: &Stride,
+    words: &[u128],
+    width: u32,
+) -> ExprId {
+    let first = pool.constant(u128::from(stride.first), 64);
+    let from_first = pool.sub(off, first);
+    let shift = pool.constant(u128::from(stride.step.trailing_zeros()), 64);
+    let index = pool.bin(BinOp::LShr, from_first, shift);
+    let bits = usize::BITS - (words.len().max(1) - 1).leading_zeros();
+    choose_by_bits(pool, index, words, bits, 0, width)
+}
+
+/// The word of `words` from `lo` on that bits `0..level` of `index` pick (past the last
+/// word: the last word; the path excludes those indices).
+fn choose_by_bits(
+    pool: &mut ExprPool,
+    index: ExprId,
+    words: &[u128],
+    level: u32,
+    lo: usize,
+    width: u32,
+) -> ExprId {
+    if level == 0 {
+        return pool.constant(words[lo.min(words.len() - 1)], width);
+    }
+    let half = 1usize << (level - 1);
+    let low = choose_by_bits(pool, index, words, level - 1, lo, width);
+    if lo + half >= words.len() {
+        return low;
+    }
+    let high = choose_by_bits(pool, index, words, level - 1, lo + half, width);
+    let bit = pool.extract(index, level - 1, 1);
+    pool.ite(bit, high, low)
 }
 
 /// The runs of consecutive offsets (`step` apart) in the increasing `offsets`, as
@@ -455,10 +514,29 @@ mod tests {
         let mut arrays = known.clone();
         arrays.written_at_symbolic_offset = true;
         let offsets = offsets(&mut pool, x);
-        for (obj, off) in [&known, &symbolic, &sparse, &arrays]
+        // A table of 1,000 distinct bytes (past the chains' size): its words are chosen
+        // by the bits of their index, at strides of 1 and 4 and at an odd start, and at
+        // an index whose bound leaves part of the last step out of the table.
+        let mut large = MemObject::new(0x3000, 1000, ObjKind::Heap, LocId(0), "l".into());
+        let distinct: Vec<Byte> = (0..1000u32)
+            .map(|i| Byte::C((i.wrapping_mul(131) ^ (i >> 3)) as u8))
+            .collect();
+        large.write(0, &distinct);
+        let wide = pool.zext(x, 64);
+        let (k3, k4, k9) = (
+            pool.constant(3, 64),
+            pool.constant(4, 64),
+            pool.constant(9, 64),
+        );
+        let by_four = pool.bin(BinOp::Mul, wide, k4);
+        let odd_start = pool.add(k3, by_four);
+        let by_nine = pool.bin(BinOp::Mul, wide, k9);
+        let large_offsets = [wide, by_four, odd_start, by_nine];
+        let cases = [&known, &symbolic, &sparse, &arrays]
             .into_iter()
             .flat_map(|o| offsets.iter().map(move |&off| (o, off)))
-        {
+            .chain(large_offsets.iter().map(|&off| (&large, off)));
+        for (obj, off) in cases {
             for size in [1, 2, 4, 8, 24] {
                 let read = read_at(&mut pool, obj, off, size);
                 for v in 0..=255u8 {
