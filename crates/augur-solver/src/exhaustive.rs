@@ -10,10 +10,10 @@
 //! query asserted whole took a millisecond. A model search beside Z3 finds models but
 //! cannot show such a query unsatisfiable; trying every value can.
 
-use crate::independence::{SharedElements, WHOLE};
+use crate::independence::{Elem, SharedElements, WHOLE};
 use crate::stats::SharedStats;
 use crate::{SatResult, Solver, SolverError};
-use augur_expr::{ArrayId, CompiledQuery, ExprId, ExprPool};
+use augur_expr::{CompiledQuery, ExprId, ExprPool};
 
 /// The most input bytes a query may read to be decided here (256^2 evaluations).
 pub(crate) const MOST_BYTES: usize = 2;
@@ -44,7 +44,7 @@ impl Exhaustive {
 
     /// The input bytes `constraints` read, when they are at most [`MOST_BYTES`] bytes
     /// read at known indices.
-    fn bytes_read(&self, pool: &ExprPool, constraints: &[ExprId]) -> Option<Vec<(ArrayId, u64)>> {
+    fn bytes_read(&self, pool: &ExprPool, constraints: &[ExprId]) -> Option<Vec<Elem>> {
         let mut elems = self.elems.borrow_mut();
         let mut read = Vec::new();
         for &c in constraints {
@@ -66,7 +66,7 @@ impl Exhaustive {
 
 /// The positions of the bytes `read` in `query`'s input. A read past an array's end is 0
 /// whatever the input, so it is no position at all.
-fn positions(query: &CompiledQuery, read: &[(ArrayId, u64)]) -> Vec<usize> {
+fn positions(query: &CompiledQuery, read: &[Elem]) -> Vec<usize> {
     let mut positions = Vec::with_capacity(read.len());
     for &(array, index) in read {
         let mut start = 0;

@@ -126,9 +126,8 @@ fn word_at(pool: &mut ExprPool, obj: &MemObject, off: ExprId, size: u64) -> Expr
 
 /// The `size`-byte word of `obj` at the symbolic offset `off`, when every word at the
 /// offsets `off` can take ([`candidates`], at most [`MOST_KNOWN_OFFSETS`]) is known:
-/// - with at most [`MOST_KNOWN_VALUES`] distinct values, a tree of them: "the first
-///   value where `off` is one of its offsets, else ...", the most common value last. A
-///   table of pointers that is mostly null (a regex matcher's transitions, read at an
+/// - with at most [`MOST_KNOWN_VALUES`] distinct values, a tree of them by runs of
+///   offsets ([`choice_by_runs`]). A table of pointers that is mostly null (a regex matcher's transitions, read at an
 ///   input byte) reads as a choice among a few known pointers, whatever its size, and
 ///   what is read through the result stays a choice too;
 /// - else, over at most [`MOST_CHOSEN_WORDS`] offsets, a choice among the words by the
@@ -145,23 +144,45 @@ fn known_word(pool: &mut ExprPool, obj: &MemObject, off: ExprId, size: u64) -> O
         .map(|j| obj.read_known(j, size))
         .collect::<Option<_>>()?;
     let width = 8 * size as u32;
+    match value_groups(&stride, &words) {
+        Some(groups) => choice_by_runs(pool, off, stride.step, groups, width),
+        None if words.len() as u64 <= MOST_CHOSEN_WORDS => {
+            Some(index_choice(pool, off, &stride, &words, width))
+        }
+        None => None,
+    }
+}
+
+/// The distinct values of `words` (the words at `stride`'s offsets, in order), each with
+/// the offsets holding it; None past [`MOST_KNOWN_VALUES`] values.
+fn value_groups(stride: &Stride, words: &[u128]) -> Option<Vec<(u128, Vec<u64>)>> {
     let mut groups: Vec<(u128, Vec<u64>)> = Vec::new();
-    for (j, &v) in stride.offsets().zip(&words) {
+    for (j, &v) in stride.offsets().zip(words) {
         match groups.iter().position(|(w, _)| *w == v) {
             Some(g) => groups[g].1.push(j),
             None if groups.len() < MOST_KNOWN_VALUES => groups.push((v, vec![j])),
-            None if words.len() as u64 <= MOST_CHOSEN_WORDS => {
-                return Some(index_choice(pool, off, &stride, &words, width));
-            }
             None => return None,
         }
     }
+    Some(groups)
+}
+
+/// The `width`-bit value of `groups` whose offsets (`step` apart) `off` is one of, as a
+/// tree: "the first value where `off` is in one of its runs, else ...", the most common
+/// value last, without a test of its own. None when there are no groups.
+fn choice_by_runs(
+    pool: &mut ExprPool,
+    off: ExprId,
+    step: u64,
+    mut groups: Vec<(u128, Vec<u64>)>,
+    width: u32,
+) -> Option<ExprId> {
     let common = (0..groups.len()).max_by_key(|&g| groups[g].1.len())?;
     let (default, _) = groups.remove(common);
     let mut acc = pool.constant(default, width);
     for (v, at) in groups.into_iter().rev() {
         let mut hit = pool.bool_const(false);
-        for (first, last) in runs(&at, stride.step) {
+        for (first, last) in runs(&at, step) {
             let here = within(pool, off, first, last);
             hit = pool.bool_or(hit, here);
         }
