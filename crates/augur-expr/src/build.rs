@@ -5,6 +5,10 @@ use crate::bits::{fold_bin, fold_cmp, mask, sign_extend};
 use crate::{BinOp, CmpOp, ExprId, ExprKind, ExprPool};
 use std::sync::Arc;
 
+/// The most stores that may hit a read's index (see [`ExprPool::select`]) made into a
+/// choice over their values; past them, the read stays an array `select`.
+const MOST_ALIASING_STORES: usize = 8;
+
 impl ExprPool {
     /// The `width`-bit constant `value` (masked to `width`).
     pub fn constant(&mut self, value: u128, width: u32) -> ExprId {
@@ -50,38 +54,83 @@ impl ExprPool {
     }
 
     /// The byte of `array` at the 64-bit `index`. Reads over writes: the value of a store
-    /// to the same index, else looks through stores to provably different indices (two
-    /// constants, or one base plus different constants, as a multi-byte access at a
-    /// symbolic offset makes), and folds reads of constant arrays.
+    /// to the same index; stores to provably different indices (two constants, one base
+    /// plus different constants as a multi-byte access at a symbolic offset makes, or
+    /// an equality the bounds decide) are looked through. Where the walk ends on a byte
+    /// it knows (a constant array's at a constant index, anything past a constant array's
+    /// last non-zero byte, an input byte), the stores that may hit the index (at most
+    /// `MOST_ALIASING_STORES`) become a choice: `ite(i == index, v, ...)` down to that
+    /// byte, so a read at a constant offset of a buffer once written at an input-dependent
+    /// index needs no array (gzip's frequency counts, `freq[c]++`, read field by field
+    /// after). Otherwise the read is a `select` of the first store that may hit it.
     pub fn select(&mut self, array: ExprId, index: ExprId) -> ExprId {
-        let j = self.as_const(index);
         let mut a = array;
-        loop {
-            match self.kind(a) {
+        let mut aliasing: Vec<(ExprId, ExprId)> = Vec::new();
+        let mut blocked_at = None;
+        let known = loop {
+            match *self.kind(a) {
                 ExprKind::Store {
                     array: inner,
                     index: i,
                     value,
                 } => {
-                    if *i == index {
-                        return *value;
+                    if i == index {
+                        break Some(value);
                     }
-                    if !self.indices_differ(*i, index) {
-                        break;
+                    if !self.indices_differ(i, index) {
+                        let hit = self.eq(i, index);
+                        match self.as_const(hit) {
+                            Some(1) => break Some(value),
+                            Some(_) => {}
+                            None if aliasing.len() < MOST_ALIASING_STORES => {
+                                blocked_at.get_or_insert(a);
+                                aliasing.push((hit, value));
+                            }
+                            None => break None,
+                        }
                     }
-                    a = *inner;
+                    a = inner;
                 }
-                ExprKind::ArrayConst(bytes) => {
-                    if let Some(j) = j {
-                        let byte = usize::try_from(j).ok().and_then(|j| bytes.get(j));
-                        return self.constant(u128::from(byte.copied().unwrap_or(0)), 8);
-                    }
-                    break;
+                ExprKind::ArrayConst(ref bytes) => {
+                    break self.const_array_byte(bytes.clone(), index)
                 }
-                _ => break,
+                ExprKind::ArraySym(_) if self.as_const(index).is_some() => {
+                    break Some(self.raw(ExprKind::Select { array: a, index }))
+                }
+                _ => break None,
             }
+        };
+        match known {
+            Some(byte) => aliasing
+                .into_iter()
+                .rev()
+                .fold(byte, |acc, (hit, value)| self.ite(hit, value, acc)),
+            None => self.raw(ExprKind::Select {
+                array: blocked_at.unwrap_or(a),
+                index,
+            }),
         }
-        self.raw(ExprKind::Select { array: a, index })
+    }
+
+    /// The byte at `index` of a constant array of `bytes` (0 past them), when the index
+    /// decides it: a constant, or one whose bounds put it past the last byte.
+    fn const_array_byte(&mut self, bytes: Arc<[u8]>, index: ExprId) -> Option<ExprId> {
+        let byte = match self.as_const(index) {
+            Some(j) => usize::try_from(j)
+                .ok()
+                .and_then(|j| bytes.get(j))
+                .copied()
+                .unwrap_or(0),
+            None => {
+                let len = self.constant(bytes.len() as u128, 64);
+                let inside = self.ult(index, len);
+                if self.as_const(inside) != Some(0) {
+                    return None;
+                }
+                0
+            }
+        };
+        Some(self.constant(u128::from(byte), 8))
     }
 
     /// `then` if the width-1 `cond` holds, else `els`.
@@ -393,7 +442,7 @@ impl ExprPool {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::ArrayId;
+    use crate::{ArrayId, Assignment};
 
     /// A pool with one 4-byte array `x` and its byte 0 / 32-bit little-endian word.
     pub(crate) fn setup() -> (ExprPool, ArrayId, ExprId, ExprId) {
@@ -459,12 +508,118 @@ pub(crate) mod tests {
         let st = p.store(arr, i5, b0);
         assert_eq!(p.select(st, i5), b0);
         assert_eq!(fold(&mut p, |p| p.select(st, i1)), Some(2));
-        // a symbolic store blocks the walk for a different index
+        // a store at a symbolic index is a choice for a read the walk can finish
         let sym_idx = p.zext(b0, 64);
         let st2 = p.store(st, sym_idx, b0);
         let s = p.select(st2, i1);
-        assert!(matches!(p.kind(s), ExprKind::Select { array, .. } if *array == st2));
+        assert!(matches!(p.kind(s), ExprKind::Ite { .. }));
         assert_eq!(p.select(st2, sym_idx), b0);
+    }
+
+    /// Whether `e` reads an array anywhere but an input byte at a constant index.
+    fn reads_an_array(p: &ExprPool, e: ExprId) -> bool {
+        let mut found = false;
+        p.post_order(&[e], |n| {
+            if let ExprKind::Select { array, index } = *p.kind(n) {
+                let input = matches!(p.kind(array), ExprKind::ArraySym(_));
+                found |= !(input && p.as_const(index).is_some());
+            }
+            false
+        });
+        found
+    }
+
+    #[test]
+    fn reads_over_stores_at_input_indices_are_the_last_store_to_the_index() {
+        let mut p = ExprPool::new();
+        let a = p.new_array("x", 4);
+        let x = p.array_sym(a);
+        let input: Vec<ExprId> = (0..4)
+            .map(|k| {
+                let i = p.constant(k, 64);
+                p.select(x, i)
+            })
+            .collect();
+        let seven = p.constant(7, 8);
+        let one = p.constant(1, 64);
+        let idx: Vec<ExprId> = input[..2]
+            .iter()
+            .map(|&b| {
+                let low = p.and(b, seven);
+                p.zext(low, 64)
+            })
+            .collect();
+        let idx1_plus_1 = p.add(idx[1], one);
+        let [c1, c6, nine, four] =
+            [(1, 64), (6, 64), (9, 8), (4, 8)].map(|(v, w)| p.constant(v, w));
+        let stores = [
+            (c1, input[3]),
+            (idx[0], input[2]),
+            (c6, nine),
+            (idx1_plus_1, four),
+        ];
+        let base = [5u8, 6, 7];
+        let arr = stores
+            .iter()
+            .fold(p.array_const(&base), |arr, &(i, v)| p.store(arr, i, v));
+        let mut reads: Vec<ExprId> = (0..10).map(|k| p.constant(k, 64)).collect();
+        reads.extend([idx[0], idx[1], idx1_plus_1]);
+        let values: Vec<ExprId> = reads.iter().map(|&i| p.select(arr, i)).collect();
+        for (&i, &v) in reads.iter().zip(&values) {
+            if p.as_const(i).is_some() {
+                assert!(
+                    !reads_an_array(&p, v),
+                    "a read at a constant index needs no array"
+                );
+            }
+        }
+        let mut rng = crate::Rng::new(7);
+        for _ in 0..200 {
+            let mut m = Assignment::default();
+            m.set(a, (0..4).map(|_| rng.below(256) as u8).collect());
+            let mut memory = [0u8; 16];
+            memory[..3].copy_from_slice(&base);
+            for &(i, v) in &stores {
+                memory[p.eval(i, &m) as usize] = p.eval(v, &m) as u8;
+            }
+            for (&i, &v) in reads.iter().zip(&values) {
+                assert_eq!(p.eval(v, &m), u128::from(memory[p.eval(i, &m) as usize]));
+            }
+        }
+    }
+
+    #[test]
+    fn reads_the_stores_cannot_decide_stay_array_selects() {
+        let (mut p, _, b0, w) = setup();
+        let sym_idx = p.zext(b0, 64);
+        let b1 = p.extract(w, 8, 8);
+        let other_idx = p.zext(b1, 64);
+        let table = p.array_const(&[1, 2, 3]);
+        let v = p.constant(9, 8);
+        let written = p.store(table, sym_idx, v);
+        let i1 = p.constant(1, 64);
+        let at = p.add(sym_idx, i1);
+        // another symbolic index into a table of known bytes: a select of the store
+        let s = p.select(written, other_idx);
+        assert!(matches!(p.kind(s), ExprKind::Select { array, .. } if *array == written));
+        // past the most aliasing stores: a select of the first of them
+        let zeros = p.array_const(&[]);
+        let i200 = p.constant(200, 64);
+        let mut arr = zeros;
+        for k in 0..=MOST_ALIASING_STORES as u128 {
+            let read = p.select(arr, i200);
+            assert!(matches!(
+                p.kind(read),
+                ExprKind::Ite { .. } | ExprKind::Const { .. }
+            ));
+            let ck = p.constant(k, 64);
+            let i = p.add(sym_idx, ck);
+            arr = p.store(arr, i, v);
+        }
+        let s = p.select(arr, i200);
+        assert!(matches!(p.kind(s), ExprKind::Select { array, .. } if *array == arr));
+        // a read of zeros at any index is zero
+        assert_eq!(p.select(zeros, at), p.constant(0, 8));
     }
 
     #[test]

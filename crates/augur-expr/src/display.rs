@@ -243,10 +243,12 @@ mod tests {
         let ex = p.extract(sum, 4, 8);
         assert_eq!(p.display(ex), "extract(0x12345 + zext(x[0], 32), 4, 8)");
         let i1 = p.constant(1, 64);
+        let b1 = p.select(arr, i1);
         let zi = p.zext(b, 64);
+        let zi1 = p.zext(b1, 64);
         let st = p.store(arr, zi, c3);
-        let sel = p.select(st, i1);
-        assert_eq!(p.display(sel), "x{zext(x[0], 64) := 3}[1]");
+        let sel = p.select(st, zi1);
+        assert_eq!(p.display(sel), "x{zext(x[0], 64) := 3}[zext(x[1], 64)]");
         let ite = p.ite(lt, b, c3);
         assert_eq!(p.display(ite), "(((3 + x[0]) <u 10) ? x[0] : 3)");
     }
