@@ -9,6 +9,10 @@ use std::sync::Arc;
 /// choice over their values; past them, the read stays an array `select`.
 const MOST_ALIASING_STORES: usize = 8;
 
+/// The most offsets of a constant array a read at a symbolic index looks at for one
+/// byte they all hold (see `const_array_byte`).
+const MOST_SCANNED_OFFSETS: u64 = 4096;
+
 impl ExprPool {
     /// The `width`-bit constant `value` (masked to `width`).
     pub fn constant(&mut self, value: u128, width: u32) -> ExprId {
@@ -113,21 +117,31 @@ impl ExprPool {
     }
 
     /// The byte at `index` of a constant array of `bytes` (0 past them), when the index
-    /// decides it: a constant, or one whose bounds put it past the last byte.
+    /// decides it: a constant, or one whose offsets ([`ExprPool::index_stride`], at most
+    /// `MOST_SCANNED_OFFSETS`) all hold the same byte (the zeroed counts of a table of
+    /// structs, read at an input-dependent element).
     fn const_array_byte(&mut self, bytes: Arc<[u8]>, index: ExprId) -> Option<ExprId> {
-        let byte = match self.as_const(index) {
-            Some(j) => usize::try_from(j)
+        let at = |j: u64| {
+            usize::try_from(j)
                 .ok()
                 .and_then(|j| bytes.get(j))
                 .copied()
-                .unwrap_or(0),
+                .unwrap_or(0)
+        };
+        let byte = match self.as_const(index) {
+            Some(j) => at(u64::try_from(j).unwrap_or(u64::MAX)),
+            None if bytes.is_empty() => 0,
             None => {
-                let len = self.constant(bytes.len() as u128, 64);
-                let inside = self.ult(index, len);
-                if self.as_const(inside) != Some(0) {
+                let stride = self.index_stride(index, u64::MAX);
+                if stride.count() > MOST_SCANNED_OFFSETS {
                     return None;
                 }
-                0
+                let mut values = stride.offsets().map(at);
+                let first = values.next()?;
+                if !values.all(|v| v == first) {
+                    return None;
+                }
+                first
             }
         };
         Some(self.constant(u128::from(byte), 8))
@@ -586,6 +600,27 @@ pub(crate) mod tests {
                 assert_eq!(p.eval(v, &m), u128::from(memory[p.eval(i, &m) as usize]));
             }
         }
+    }
+
+    #[test]
+    fn a_read_of_an_element_field_every_element_shares_is_that_byte() {
+        let (mut p, _, b0, _) = setup();
+        let table: Vec<u8> = (0..16).flat_map(|_| [0, 0, 7, 7]).collect();
+        let arr = p.array_const(&table);
+        let fifteen = p.constant(15, 8);
+        let low = p.and(b0, fifteen);
+        let element = p.zext(low, 64);
+        let four = p.constant(4, 64);
+        let at = p.mul(element, four);
+        let [one, two] = [1, 2].map(|k| p.constant(k, 64));
+        let at1 = p.add(at, one);
+        let at2 = p.add(at, two);
+        assert_eq!(p.select(arr, at), p.constant(0, 8));
+        assert_eq!(p.select(arr, at1), p.constant(0, 8));
+        assert_eq!(p.select(arr, at2), p.constant(7, 8));
+        // every byte of the table: not one value
+        let s = p.select(arr, element);
+        assert!(matches!(p.kind(s), ExprKind::Select { .. }));
     }
 
     #[test]

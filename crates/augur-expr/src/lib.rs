@@ -23,6 +23,7 @@ mod range;
 mod rng;
 mod smtlib;
 mod smtlib_float;
+mod stride;
 mod sugar;
 
 #[cfg(test)]
@@ -35,3 +36,4 @@ pub use kind::{ArrayId, BinOp, CmpOp, ExprId, ExprKind, FpBinOp, FpCmpOp, FpConv
 pub use leaves::LEAF_LIMIT;
 pub use pool::ExprPool;
 pub use rng::Rng;
+pub use stride::Stride;

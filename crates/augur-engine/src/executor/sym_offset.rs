@@ -20,7 +20,7 @@
 
 use crate::bytes::{byte_expr, bytes_to_scalar, expr_byte};
 use crate::memory::{Byte, MemObject};
-use augur_expr::{BinOp, ExprId, ExprKind, ExprPool};
+use augur_expr::{BinOp, ExprId, ExprKind, ExprPool, Stride};
 
 /// Objects up to this size that were never written at a symbolic offset are read at
 /// symbolic offsets through if-then-else chains over their bytes (a pure bit-vector read
@@ -125,7 +125,7 @@ fn word_at(pool: &mut ExprPool, obj: &MemObject, off: ExprId, size: u64) -> Expr
 }
 
 /// The `size`-byte word of `obj` at the symbolic offset `off`, when every word at the
-/// offsets `off` can take ([`candidates`], at most [`MOST_KNOWN_OFFSETS`]) is known:
+/// offsets `off` can take ([`ExprPool::index_stride`], at most [`MOST_KNOWN_OFFSETS`]) is known:
 /// - with at most [`MOST_KNOWN_VALUES`] distinct values, a tree of them by runs of
 ///   offsets ([`choice_by_runs`]). A table of pointers that is mostly null (a regex matcher's transitions, read at an
 ///   input byte) reads as a choice among a few known pointers, whatever its size, and
@@ -135,7 +135,7 @@ fn word_at(pool: &mut ExprPool, obj: &MemObject, off: ExprId, size: u64) -> Expr
 ///   words read at an input-dependent index is 255 if-then-else nodes over one index,
 ///   not an array of its bytes, each pinned for Z3 by an equality of its own.
 fn known_word(pool: &mut ExprPool, obj: &MemObject, off: ExprId, size: u64) -> Option<ExprId> {
-    let stride = candidates(pool, off, obj.size.checked_sub(size)?);
+    let stride = pool.index_stride(off, obj.size.checked_sub(size)?);
     if stride.count() > MOST_KNOWN_OFFSETS {
         return None;
     }
@@ -301,7 +301,7 @@ fn word_of(pool: &mut ExprPool, bytes: &[Byte]) -> ExprId {
 }
 
 /// The `size`-byte word of `bytes` at the offset `off` (known to be in range on the path)
-/// as one if-then-else chain over the offsets `off` can take ([`candidates`]); zeros
+/// as one if-then-else chain over the offsets `off` can take ([`ExprPool::index_stride`]); zeros
 /// where it can take none (a leaf the path excludes).
 fn choose_word(pool: &mut ExprPool, bytes: &[Byte], off: ExprId, size: u64) -> ExprId {
     if let Some(o) = pool.as_const(off) {
@@ -316,7 +316,7 @@ fn choose_word(pool: &mut ExprPool, bytes: &[Byte], off: ExprId, size: u64) -> E
     let Some(room) = (bytes.len() as u64).checked_sub(size) else {
         return pool.constant(0, 8 * size as u32);
     };
-    let offsets: Vec<u64> = candidates(pool, off, room).offsets().collect();
+    let offsets: Vec<u64> = pool.index_stride(off, room).offsets().collect();
     let word = |p: &mut ExprPool, j: u64| word_of(p, &bytes[j as usize..(j + size) as usize]);
     let Some((&last, rest)) = offsets.split_last() else {
         return word(pool, 0);
@@ -329,62 +329,6 @@ fn choose_word(pool: &mut ExprPool, bytes: &[Byte], off: ExprId, size: u64) -> E
         acc = pool.ite(hit, v, acc);
     }
     acc
-}
-
-/// The offsets an index can take: from `first` to `last` in steps of `step`.
-struct Stride {
-    first: u64,
-    last: u64,
-    step: u64,
-}
-
-impl Stride {
-    /// How many offsets.
-    fn count(&self) -> u64 {
-        match self.last.checked_sub(self.first) {
-            Some(span) => span / self.step + 1,
-            None => 0,
-        }
-    }
-
-    /// The offsets, in increasing order.
-    fn offsets(&self) -> impl Iterator<Item = u64> {
-        let (first, step) = (self.first, self.step);
-        (0..self.count()).map(move |k| first + k * step)
-    }
-}
-
-/// The offsets up to `room` that `off` can take, by its form `c + x`: from `c` to `c`
-/// plus the bound of `x` when that does not wrap (else from 0 to the bound of `off`), in
-/// steps of the low zero bits `x` (or `off`) is known to have: `base + 8 * i` takes the
-/// elements' offsets of a table of 8-byte elements, not every byte's.
-fn candidates(pool: &ExprPool, off: ExprId, room: u64) -> Stride {
-    let (first, last, zeros) = match *pool.kind(off) {
-        ExprKind::Bin {
-            op: BinOp::Add,
-            lhs,
-            rhs,
-        } if pool.as_const(lhs).is_some() => {
-            let c = pool.as_const(lhs).expect("checked");
-            match c.checked_add(pool.umax(rhs)) {
-                Some(end) if end <= u128::from(u64::MAX) => {
-                    (c as u64, end as u64, pool.known_low_zeros(rhs))
-                }
-                _ => (0, clamp(pool.umax(off)), pool.known_low_zeros(off)),
-            }
-        }
-        _ => (0, clamp(pool.umax(off)), pool.known_low_zeros(off)),
-    };
-    Stride {
-        first,
-        last: last.min(room),
-        step: 1u64 << zeros.min(16),
-    }
-}
-
-/// `v` as an offset (a bound past `u64` is no bound).
-fn clamp(v: u128) -> u64 {
-    u64::try_from(v).unwrap_or(u64::MAX)
 }
 
 /// A term of the sum `off` that is a tree of constants, with the sum of the other terms:
