@@ -20,15 +20,15 @@ use std::time::{Duration, Instant};
 /// most as long as the search has run).
 const FIRST_SLICE: Duration = Duration::from_millis(100);
 
-/// Runs `z3_check(limit)` (a check that stops after `limit`, answering unknown) in slices
-/// for at most `time_left`, while searching for a model of `query` from `seeds`. Returns
-/// Z3's last answer (unknown when the search won or the time ran out) and the input the
-/// search found, if any.
+/// Runs `z3_check(limit, slice)` (a check that stops after `limit`, answering unknown) in
+/// slices ([`in_slices`]) for at most `time_left`, while searching for a model of `query`
+/// from `seeds`. Returns Z3's last answer (unknown when the search won or the time ran
+/// out) and the input the search found, if any.
 pub(crate) fn race(
     query: &CompiledQuery,
     seeds: &[Vec<u8>],
     time_left: Duration,
-    mut z3_check: impl FnMut(Duration) -> z3::SatResult,
+    z3_check: impl FnMut(Duration, u32) -> z3::SatResult,
 ) -> (z3::SatResult, Option<Vec<u8>>) {
     let z3_done = AtomicBool::new(false);
     let search_won = AtomicBool::new(false);
@@ -38,23 +38,39 @@ pub(crate) fn race(
             search_won.store(found.is_some(), Ordering::Release);
             found
         });
-        let start = Instant::now();
-        let mut slice = FIRST_SLICE;
-        let answer = loop {
-            let left = time_left.saturating_sub(start.elapsed());
-            if left.is_zero() || search_won.load(Ordering::Acquire) {
-                break z3::SatResult::Unknown;
-            }
-            let answer = z3_check(slice.min(left));
-            if answer != z3::SatResult::Unknown {
-                break answer;
-            }
-            slice *= 2;
-        };
+        let won = || search_won.load(Ordering::Acquire);
+        let answer = in_slices(FIRST_SLICE, time_left, won, z3_check);
         z3_done.store(true, Ordering::Release);
         let found = searcher.join().expect("the model search does not panic");
         (answer, found)
     })
+}
+
+/// Runs `check(limit, k)` for slices k = 0, 1, ... from `first` on, each twice as long
+/// as the last, for at most `time_left` in all, until it answers or `stop()` holds
+/// between two slices. Returns its last answer (unknown when stopped or out of
+/// time). A check given its slice's number can make each slice a new trial (another
+/// seed), so a query Z3 takes long on by bad luck is not given the same luck again.
+pub(crate) fn in_slices(
+    first: Duration,
+    time_left: Duration,
+    stop: impl Fn() -> bool,
+    mut check: impl FnMut(Duration, u32) -> z3::SatResult,
+) -> z3::SatResult {
+    let start = Instant::now();
+    let mut slice = first;
+    for k in 0.. {
+        let left = time_left.saturating_sub(start.elapsed());
+        if left.is_zero() || stop() {
+            break;
+        }
+        let answer = check(slice.min(left), k);
+        if answer != z3::SatResult::Unknown {
+            return answer;
+        }
+        slice = slice.saturating_mul(2);
+    }
+    z3::SatResult::Unknown
 }
 
 #[cfg(test)]
@@ -75,7 +91,7 @@ mod tests {
         assert_factoring(&solver, "race");
         let start = Instant::now();
         let mut slices = 0;
-        let (answer, found) = race(&easy, &[], Duration::from_secs(600), |limit| {
+        let (answer, found) = race(&easy, &[], Duration::from_secs(600), |limit, _| {
             slices += 1;
             solver.set_timeout(Some(limit));
             solver.check()
@@ -96,13 +112,67 @@ mod tests {
         let impossible = CompiledQuery::compile(&p, &[f]).unwrap();
         let mut limits = Vec::new();
         let start = Instant::now();
-        let (answer, found) = race(&impossible, &[], Duration::from_millis(700), |limit| {
+        let mut numbers = Vec::new();
+        let (answer, found) = race(&impossible, &[], Duration::from_millis(700), |limit, k| {
             limits.push(limit);
+            numbers.push(k);
             std::thread::sleep(limit);
             z3::SatResult::Unknown
         });
         assert_eq!((answer, found), (z3::SatResult::Unknown, None));
         assert_eq!(&limits[..2], &[FIRST_SLICE, FIRST_SLICE * 2]);
+        assert_eq!(numbers, (0..numbers.len() as u32).collect::<Vec<_>>());
         assert!(start.elapsed() >= Duration::from_millis(700));
+    }
+
+    /// Slices double from the first one, each numbered (a check seeds its solver by the
+    /// number), the last cut to the time left; an answer or the stop ends them.
+    #[test]
+    fn slices_double_are_numbered_and_end_on_an_answer_or_the_stop() {
+        let ms = Duration::from_millis;
+        let mut seen = Vec::new();
+        let answer = in_slices(
+            ms(10),
+            ms(1000),
+            || false,
+            |limit, k| {
+                seen.push((limit, k));
+                if k == 3 {
+                    z3::SatResult::Sat
+                } else {
+                    z3::SatResult::Unknown
+                }
+            },
+        );
+        assert_eq!(answer, z3::SatResult::Sat);
+        assert_eq!(seen, [(ms(10), 0), (ms(20), 1), (ms(40), 2), (ms(80), 3)]);
+        let mut count = 0;
+        let stop = std::cell::Cell::new(false);
+        let answer = in_slices(
+            ms(10),
+            ms(1000),
+            || stop.get(),
+            |_, k| {
+                count += 1;
+                stop.set(k == 1);
+                z3::SatResult::Unknown
+            },
+        );
+        assert_eq!((answer, count), (z3::SatResult::Unknown, 2));
+        let mut last = ms(0);
+        in_slices(
+            ms(10),
+            ms(25),
+            || false,
+            |limit, _| {
+                std::thread::sleep(limit);
+                last = limit;
+                z3::SatResult::Unknown
+            },
+        );
+        assert!(
+            last < ms(20),
+            "the last slice is cut to the time left: {last:?}"
+        );
     }
 }

@@ -11,7 +11,7 @@
 //! thread's Z3 context: what to check and for how long is decided by
 //! [`crate::z3_backend`].
 
-use crate::race::race;
+use crate::race::{in_slices, race};
 use crate::watchdog::Watchdog;
 use crate::z3_solver::Z3Solver;
 use crate::z3_translate::{byte_var, Translator};
@@ -21,6 +21,14 @@ use std::time::{Duration, Instant};
 /// How long past its limit a check may run before the watchdog interrupts it (Z3's own
 /// timeout should have stopped it by then).
 pub(crate) const GRACE: Duration = Duration::from_millis(100);
+
+/// The first slice of a second try without a model search beside it (a query that does
+/// not compile: floating point). Such a query is bit-blasted again on each fresh solver,
+/// a half second for a few double-precision operations, so shorter slices would spend
+/// the time in restarts; past this one, a seed of its own for each next slice cuts off
+/// the runs on which Z3 is unlucky (coreutils seq: 6 to 10 s instead of 0.5 s for one
+/// seed in four to eight).
+const ALONE_FIRST_SLICE: Duration = Duration::from_secs(1);
 
 /// How one query is to be checked.
 #[derive(Clone, Copy, Debug)]
@@ -236,8 +244,9 @@ impl Z3Core {
         Some(out)
     }
 
-    /// Z3 for `time_left` beside a model search (Z3 alone when the query does not
-    /// compile), the query asserted `whole` or in scopes: Z3's answer, and the model the
+    /// Z3 for `time_left` in slices, each a fresh solver with a seed of its own, beside a
+    /// model search (Z3 alone when the query does not compile, as floating point does
+    /// not), the query asserted `whole` or in scopes: Z3's answer, and the model the
     /// search found, if any.
     fn second_try(
         &mut self,
@@ -250,28 +259,39 @@ impl Z3Core {
             Some(query) => {
                 let seeds: Vec<Vec<u8>> =
                     self.last_model.iter().map(|m| query.input_of(m)).collect();
-                let (result, found) = race(&query, &seeds, time_left, |limit| {
-                    self.fresh_check(pool, constraints, limit, whole)
+                let (result, found) = race(&query, &seeds, time_left, |limit, slice| {
+                    self.fresh_check(pool, constraints, limit, whole, slice)
                 });
                 (result, found.map(|input| query.assignment(&input)))
             }
-            None => (self.fresh_check(pool, constraints, time_left, whole), None),
+            None => {
+                let result = in_slices(
+                    ALONE_FIRST_SLICE,
+                    time_left,
+                    || false,
+                    |limit, slice| self.fresh_check(pool, constraints, limit, whole, slice),
+                );
+                (result, None)
+            }
         }
     }
 
     /// Check `constraints` (asserted `whole` or in scopes) for at most `limit` on a fresh
-    /// solver: Z3 4.8.12's incremental solver, checked again after a check that ran out
-    /// of time, was seen answering unsat where a fresh solver finds a model
-    /// (`--solver-cross-check` under load).
+    /// solver seeded by the `slice` of the second try: Z3 4.8.12's incremental solver,
+    /// checked again after a check that ran out of time, was seen answering unsat where
+    /// a fresh solver finds a model (`--solver-cross-check` under load).
     fn fresh_check(
         &mut self,
         pool: &ExprPool,
         constraints: &[ExprId],
         limit: Duration,
         whole: bool,
+        slice: u32,
     ) -> z3::SatResult {
         self.restart();
         self.assert_query(pool, constraints, whole);
+        // The first try ran with Z3's default seed: each slice is another draw.
+        self.solver.set_seed(slice + 1);
         self.check_for(limit)
     }
 }
