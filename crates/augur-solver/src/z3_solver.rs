@@ -374,6 +374,50 @@ mod tests {
         assert_eq!(s.check(), z3::SatResult::Sat);
     }
 
+    /// The model of `x * y == 0x12345679` (32 bits, both above 1: many models) that a
+    /// solver `make` gives with `seed`, on a thread of its own (a fresh Z3 context, so
+    /// nothing else of the test binary's checks sways Z3's choices).
+    fn model_with_seed(make: fn(Option<std::time::Duration>) -> Z3Solver, seed: u32) -> (u32, u32) {
+        let product = 0x1234_5679u32;
+        let (x, y) = std::thread::spawn(move || {
+            let s = make(None);
+            s.set_seed(seed);
+            let x = BV::new_const("seed_x", 32);
+            let y = BV::new_const("seed_y", 32);
+            s.assert(&x.bvmul(&y).eq(BV::from_u64(product.into(), 32)));
+            s.assert(&x.bvugt(BV::from_u64(1, 32)));
+            s.assert(&y.bvugt(BV::from_u64(1, 32)));
+            assert_eq!(s.check(), z3::SatResult::Sat);
+            let vars: Vec<BV> = [&x, &y]
+                .iter()
+                .flat_map(|v| (0..4).map(move |k| v.extract(8 * k + 7, 8 * k)))
+                .collect();
+            let bytes = s.model_bytes(&vars).expect("a model");
+            let word = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("4 bytes"));
+            (word(&bytes[..4]), word(&bytes[4..]))
+        })
+        .join()
+        .expect("the check does not panic");
+        assert_eq!(x.wrapping_mul(y), product, "a right model");
+        (x, y)
+    }
+
+    /// The seed reaches Z3 on both kinds of solver: the same seed gives the same model,
+    /// other seeds other models.
+    #[test]
+    fn other_seeds_give_other_models() {
+        for make in [Z3Solver::new, Z3Solver::one_shot] {
+            let found: Vec<_> = [1, 2, 3, 4].map(|seed| model_with_seed(make, seed)).into();
+            assert_eq!(
+                model_with_seed(make, 1),
+                found[0],
+                "the same seed, the same model"
+            );
+            let distinct: std::collections::BTreeSet<_> = found.iter().collect();
+            assert!(distinct.len() > 1, "{found:?}");
+        }
+    }
+
     /// An interrupt while no check runs is lost, and the next check answers rightly with
     /// a right model.
     #[test]

@@ -125,7 +125,8 @@ fn word_at(pool: &mut ExprPool, obj: &MemObject, off: ExprId, size: u64) -> Expr
 }
 
 /// The `size`-byte word of `obj` at the symbolic offset `off`, when every word at the
-/// offsets `off` can take ([`ExprPool::index_stride`], at most [`MOST_KNOWN_OFFSETS`]) is known:
+/// offsets `off` can take ([`ExprPool::index_stride`], at most [`MOST_KNOWN_OFFSETS`])
+/// is known:
 /// - with at most [`MOST_KNOWN_VALUES`] distinct values, a tree of them by runs of
 ///   offsets ([`choice_by_runs`]). A table of pointers that is mostly null (a regex matcher's transitions, read at an
 ///   input byte) reads as a choice among a few known pointers, whatever its size, and
@@ -301,8 +302,8 @@ fn word_of(pool: &mut ExprPool, bytes: &[Byte]) -> ExprId {
 }
 
 /// The `size`-byte word of `bytes` at the offset `off` (known to be in range on the path)
-/// as one if-then-else chain over the offsets `off` can take ([`ExprPool::index_stride`]); zeros
-/// where it can take none (a leaf the path excludes).
+/// as one if-then-else chain over the offsets `off` can take
+/// ([`ExprPool::index_stride`]); zeros where it can take none (a leaf the path excludes).
 fn choose_word(pool: &mut ExprPool, bytes: &[Byte], off: ExprId, size: u64) -> ExprId {
     if let Some(o) = pool.as_const(off) {
         let known = u64::try_from(o)
