@@ -5,7 +5,7 @@ use crate::solver::restrict;
 use crate::stats::SharedStats;
 use crate::z3_backend::SharedDeadline;
 use crate::{SatResult, Solver, SolverError};
-use augur_expr::{Assignment, Evaluator, ExprId, ExprPool};
+use augur_expr::{Assignment, CompiledQuery, Evaluator, ExprId, ExprPool};
 use rustc_hash::FxHashSet;
 use std::collections::VecDeque;
 
@@ -62,13 +62,22 @@ impl CexCache {
         let mut order = constraints.to_vec();
         order.sort_unstable_by(|a, b| b.cmp(a));
         let deadline = self.deadline.get();
-        self.models
+        let mut models = self
+            .models
             .iter()
-            .take_while(|_| deadline.is_none_or(|d| std::time::Instant::now() < d))
-            .position(|m| {
+            .take_while(|_| deadline.is_none_or(|d| std::time::Instant::now() < d));
+        // Compiled once, the query runs on each model far faster than a walk of its
+        // expressions per model; a query that does not compile is walked.
+        match CompiledQuery::compile(pool, &order) {
+            Some(query) => {
+                let mut scratch = query.scratch();
+                models.position(|m| query.holds(&query.input_of(m), &mut scratch))
+            }
+            None => models.position(|m| {
                 let mut ev = Evaluator::new(pool, m);
                 order.iter().all(|&c| ev.eval(c) == 1)
-            })
+            }),
+        }
     }
 }
 
@@ -127,6 +136,35 @@ mod tests {
             2,
             "a subset of an unsat set is not known"
         );
+    }
+
+    /// A query with a value wider than 64 bits does not compile: its models are tried by
+    /// walking its expressions, with the same answers.
+    #[test]
+    fn reuses_models_for_queries_that_do_not_compile() {
+        let mut p = ExprPool::new();
+        let (_, x) = var(&mut p, "x", 1);
+        let (_, wide) = var(&mut p, "w", 16);
+        let c3 = p.constant(3, 8);
+        let small = p.ult(x, c3);
+        let (five, zero) = (p.constant(5, 128), p.constant(0, 128));
+        let (not_five, nonzero) = (p.ne(wide, five), p.ne(wide, zero));
+        assert!(CompiledQuery::compile(&p, &[not_five]).is_none());
+        let stats = SharedStats::default();
+        let (rec, log) = Recorder::new(true);
+        let mut cc = CexCache::new(Box::new(rec), stats.clone(), SharedDeadline::default());
+        cc.check(&p, &[small]).unwrap();
+        assert!(matches!(
+            cc.check(&p, &[small, not_five]),
+            Ok(SatResult::Sat(_))
+        ));
+        assert_eq!(
+            stats.borrow().cache_hits,
+            1,
+            "the all-zero model has w = 0, not 5"
+        );
+        cc.check(&p, &[nonzero]).unwrap();
+        assert_eq!(log.borrow().len(), 2, "no model has w nonzero");
     }
 
     #[test]
