@@ -40,22 +40,19 @@ impl ExprPool {
     /// `c` to `c` plus the bound of `x` when that does not wrap (else from 0 to the bound
     /// of `off`), in steps of the low zero bits `x` (or `off`) is known to have.
     pub fn index_stride(&self, off: ExprId, room: u64) -> Stride {
-        let (first, last, zeros) = match *self.kind(off) {
+        let within = match *self.kind(off) {
             ExprKind::Bin {
                 op: BinOp::Add,
                 lhs,
                 rhs,
-            } if self.as_const(lhs).is_some() => {
-                let c = self.as_const(lhs).expect("checked");
-                match c.checked_add(self.umax(rhs)) {
-                    Some(end) if end <= u128::from(u64::MAX) => {
-                        (c as u64, end as u64, self.known_low_zeros(rhs))
-                    }
-                    _ => (0, clamp(self.umax(off)), self.known_low_zeros(off)),
-                }
-            }
-            _ => (0, clamp(self.umax(off)), self.known_low_zeros(off)),
+            } => self.as_const(lhs).and_then(|c| {
+                let end = u64::try_from(c.checked_add(self.umax(rhs))?).ok()?;
+                Some((c as u64, end, self.known_low_zeros(rhs)))
+            }),
+            _ => None,
         };
+        let (first, last, zeros) =
+            within.unwrap_or_else(|| (0, clamp(self.umax(off)), self.known_low_zeros(off)));
         Stride {
             first,
             last: last.min(room),
